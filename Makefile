@@ -1,0 +1,81 @@
+# spark-random-strings: every set-up step lives here, so a fresh machine needs only
+# `make demo` or `make test`. Needs Java 17, Maven, Python 3.11 and pip; everything else
+# (sbt, pyspark, the test tools) is installed into git-ignored folders of this tree.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+# One source of truth for each version: sbt's in project/build.properties, Spark's in build.sbt.
+SBT_VERSION := $(shell sed -n 's/^sbt\.version=//p' project/build.properties)
+SPARK_VERSION := $(shell sed -n 's/^val sparkVersion = "\(.*\)"/\1/p' build.sbt)
+
+TOOLS := .tools
+VENV := .venv
+PY := $(VENV)/bin/python
+SBT_LAUNCHER := $(TOOLS)/sbt-launch-$(SBT_VERSION).jar
+VENV_READY := $(VENV)/.ready-$(SPARK_VERSION)
+PACKAGE_JARS := python/src/spark_random_strings/jars
+SCALA_TARGET := jvm/target/scala-2.13
+
+# sbt resolves from the local caches and Maven Central only (project/repositories).
+SBT := java -Xms512m -Xmx3g -Xss4m \
+	-Dsbt.repository.config=project/repositories -Dsbt.override.build.repos=true \
+	-Dsbt.server.autostart=false -Dsbt.supershell=false -Dsbt.color=false -Dsbt.ci=true \
+	-jar $(SBT_LAUNCHER)
+# The Spark runtime jars that the build compiles and tests against: those of the pinned pyspark.
+SPARK_JARS_DIR = $$($(PY) -c 'import os, pyspark; print(os.path.join(os.path.dirname(pyspark.__file__), "jars"))')
+
+.PHONY: help bootstrap jar install test test-scala test-python demo clean
+
+help:
+	@echo "make demo   - set up, build the jar, install the package and stream random strings"
+	@echo "make test   - set up, build, run the scalatest suites and the pytest suite"
+	@echo "make jar    - build the jar and copy it into the Python package"
+	@echo "make clean  - remove build outputs (keeps the bootstrapped tools)"
+
+bootstrap: $(SBT_LAUNCHER) $(VENV_READY)
+
+$(SBT_LAUNCHER): project/build.properties
+	@mkdir -p $(TOOLS)
+	mvn -q -B dependency:copy -Dartifact=org.scala-sbt:sbt-launch:$(SBT_VERSION) \
+		-DoutputDirectory=$(TOOLS)
+	@test -f $@
+
+$(VENV_READY): python/pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q "pyspark==$(SPARK_VERSION)" -e "./python[test]"
+	@touch $@
+
+# Builds the jar and puts it inside the Python package (package data), replacing older copies.
+jar: bootstrap
+	SPARK_JARS_DIR="$(SPARK_JARS_DIR)" $(SBT) source/package
+	@$(MAKE) --no-print-directory copy-jar
+
+.PHONY: copy-jar
+copy-jar:
+	@mkdir -p $(PACKAGE_JARS) && rm -f $(PACKAGE_JARS)/*.jar
+	@cp $(SCALA_TARGET)/spark-random-strings_2.13-*.jar $(PACKAGE_JARS)/
+	@echo "bundled $$(ls $(PACKAGE_JARS)/*.jar)"
+
+# The package is installed editable by bootstrap; with the jar in place it is complete.
+install: jar
+
+test: bootstrap
+	SPARK_JARS_DIR="$(SPARK_JARS_DIR)" $(SBT) source/test source/package
+	@$(MAKE) --no-print-directory copy-jar
+	$(MAKE) --no-print-directory test-python
+
+test-scala: bootstrap
+	SPARK_JARS_DIR="$(SPARK_JARS_DIR)" $(SBT) source/test
+
+test-python:
+	$(PY) -m pytest tests -ra
+
+demo: install
+	$(PY) -m spark_random_strings.demo --seconds 20
+
+clean:
+	rm -rf jvm/target project/target target $(PACKAGE_JARS)/*.jar dist build

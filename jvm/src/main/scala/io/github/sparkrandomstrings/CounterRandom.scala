@@ -1,0 +1,75 @@
+package io.github.sparkrandomstrings
+
+/**
+ * A counter-based random number generator: the `n`-th number of a stream is a hash of
+ * (key, n), so any row's numbers can be made without making the rows before it.
+ *
+ * The hash is SplitMix64's finaliser (Steele, Lea and Flood, "Fast splittable pseudorandom
+ * number generators", OOPSLA 2014), a bijection on 64-bit words with good avalanche. A row's
+ * key is itself `mix(mix(seed) + offset * Gamma)`: distinct offsets give distinct keys, and
+ * the streams of two rows start at unrelated points of the 2^64 cycle.
+ *
+ * One instance is reused for every row of a partition ([[reset]] per row): no allocation.
+ */
+private[sparkrandomstrings] final class CounterRandom {
+  import CounterRandom._
+
+  private var counter = 0L
+  private var spare = 0L
+  private var hasSpare = false
+
+  /** Starts the stream of the row at `offset` of the stream seeded with `seed`. */
+  def reset(seed: Long, offset: Long): Unit = {
+    counter = mix(mix(seed) + offset * Gamma)
+    hasSpare = false
+  }
+
+  def nextLong(): Long = {
+    counter += Gamma
+    mix(counter)
+  }
+
+  /** 32 uniformly random bits, as a non-negative long below 2^32. */
+  def nextUnsignedInt(): Long =
+    if (hasSpare) {
+      hasSpare = false
+      spare >>> 32
+    } else {
+      spare = nextLong()
+      hasSpare = true
+      spare & 0xFFFFFFFFL
+    }
+
+  /**
+   * A uniform integer in [0, bound), 1 <= bound <= 2^31, exactly unbiased: Lemire's
+   * multiply-and-shift with rejection ("Fast random integer generation in an interval",
+   * ACM TOMACS 2019). The rejection is rare (probability < bound / 2^32) and needs no division
+   * on the common path.
+   */
+  def nextBounded(bound: Int): Int = {
+    val n = bound.toLong
+    var product = nextUnsignedInt() * n
+    var low = product & 0xFFFFFFFFL
+    if (low < n) {
+      val threshold = (TwoTo32 - n) % n
+      while (low < threshold) {
+        product = nextUnsignedInt() * n
+        low = product & 0xFFFFFFFFL
+      }
+    }
+    (product >>> 32).toInt
+  }
+}
+
+private[sparkrandomstrings] object CounterRandom {
+  /** The golden-ratio increment of SplitMix64: odd, so `offset * Gamma` is a bijection. */
+  val Gamma: Long = 0x9E3779B97F4A7C15L
+  private val TwoTo32 = 1L << 32
+
+  def mix(z0: Long): Long = {
+    var z = z0
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL
+    z ^ (z >>> 31)
+  }
+}

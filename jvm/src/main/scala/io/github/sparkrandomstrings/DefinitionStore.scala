@@ -1,0 +1,132 @@
+package io.github.sparkrandomstrings
+
+import java.io.IOException
+import java.nio.charset.StandardCharsets
+import java.util.UUID
+
+import scala.util.control.NonFatal
+
+import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.{FileSystem, Path}
+
+/**
+ * Keeps a stream's [[StreamDefinition]] in the source's metadata folder of the checkpoint (the
+ * `metadataPath` Spark hands to `createSource`), as one small JSON file:
+ *
+ * {{{
+ *   {"version":1,"seed":-4962768465676381896,"startTimeMs":1763790000000,"rowsPerSecond":10,
+ *    "minLength":0,"maxLength":4,"characters":"charset=alphanumeric"}
+ * }}}
+ *
+ * The file is written once, when the query first starts, atomically: to a temporary file in
+ * the same folder, then renamed. Everything goes through Hadoop's FileSystem API, so any
+ * checkpoint store Spark supports (local, HDFS, object stores) works.
+ */
+final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
+  import DefinitionStore._
+
+  private val folder = new Path(metadataPath)
+  private val file = new Path(folder, FileName)
+  private def fs: FileSystem = file.getFileSystem(hadoopConf)
+
+  /** Where the definition lives, for messages. */
+  def location: String = file.toString
+
+  /**
+   * The stream's definition: the stored one, checked against `options`, or on the first start
+   * a new one made from `options`, stored before it is returned.
+   */
+  def loadOrCreate(options: SourceOptions, nowMs: => Long, drawSeed: () => Long): StreamDefinition =
+    read() match {
+      case Some(stored) =>
+        StreamDefinition.checkRestart(stored, options, location)
+        stored
+      case None => create(StreamDefinition.start(options, nowMs, drawSeed))
+    }
+
+  /** The stored definition, if the file exists. */
+  def read(): Option[StreamDefinition] = {
+    if (!fs.exists(file)) return None
+    val text = {
+      val in = fs.open(file)
+      try new String(in.readAllBytes(), StandardCharsets.UTF_8) finally in.close()
+    }
+    Some(parse(text))
+  }
+
+  private def create(definition: StreamDefinition): StreamDefinition = {
+    fs.mkdirs(folder)
+    val temporary = new Path(folder, s".$FileName.${UUID.randomUUID()}.tmp")
+    val out = fs.create(temporary, false)
+    try out.write(render(definition).getBytes(StandardCharsets.UTF_8)) finally out.close()
+    if (fs.rename(temporary, file)) definition
+    else {
+      // Another start won the race (or the store refuses to rename over a file): the first
+      // definition written is the stream's.
+      fs.delete(temporary, false)
+      read().getOrElse(throw new IOException(s"Could not write the source metadata to $location"))
+    }
+  }
+
+  private def parse(text: String): StreamDefinition = {
+    def corrupt(why: String, cause: Throwable = null): Nothing =
+      throw new IllegalStateException(
+        s"The source metadata file $location is corrupt or truncated ($why). It holds the seed " +
+          "and start time of the stream in this checkpoint, without which its batches cannot be " +
+          "replayed. Restore the file, or start the query with a new checkpoint location.", cause)
+    val json: JsonNode =
+      try Mapper.readTree(text)
+      catch { case NonFatal(e) => corrupt(s"not valid JSON: ${e.getMessage.linesIterator.next()}", e) }
+    if (json == null || !json.isObject) corrupt("not a JSON object")
+    def field(name: String): JsonNode =
+      Option(json.get(name)).getOrElse(corrupt(s"the field '$name' is missing"))
+    def long(name: String): Long = {
+      val node = field(name)
+      if (!node.canConvertToLong || !node.isIntegralNumber) corrupt(s"'$name' is not a whole number")
+      node.asLong()
+    }
+    def int(name: String): Int = {
+      val value = long(name)
+      if (!value.isValidInt) corrupt(s"'$name' is out of range")
+      value.toInt
+    }
+    val version = long("version")
+    if (version != Version) corrupt(s"version $version is not $Version, the one this source writes")
+    val characters = field("characters").asText("") match {
+      case c if c.startsWith("charset=") => parseOr(corrupt, CharacterSet.named("characters", c.stripPrefix("charset=")))
+      case a if a.startsWith("alphabet=") => parseOr(corrupt, CharacterSet.alphabet("characters", a.stripPrefix("alphabet=")))
+      case other => corrupt(s"'characters' is '$other', neither a charset nor an alphabet")
+    }
+    val definition = StreamDefinition(long("seed"), long("startTimeMs"), long("rowsPerSecond"),
+      int("minLength"), int("maxLength"), characters)
+    if (definition.rowsPerSecond < 1 || definition.minLength < 0 ||
+      definition.minLength > definition.maxLength || definition.maxLength > SourceOptions.LengthCap) {
+      corrupt("its rate or lengths are out of range")
+    }
+    definition
+  }
+
+  private def parseOr(corrupt: (String, Throwable) => Nothing, set: => CharacterSet): CharacterSet =
+    try set catch { case e: IllegalArgumentException => corrupt("'characters' is invalid", e) }
+
+  private def render(d: StreamDefinition): String = {
+    val node = Mapper.createObjectNode()
+    node.put("version", Version)
+    node.put("seed", d.seed)
+    node.put("startTimeMs", d.startTimeMs)
+    node.put("rowsPerSecond", d.rowsPerSecond)
+    node.put("minLength", d.minLength)
+    node.put("maxLength", d.maxLength)
+    node.put("characters", d.characters.description)
+    Mapper.writeValueAsString(node)
+  }
+}
+
+object DefinitionStore {
+  /** The file's name inside the source's metadata folder. */
+  val FileName = "random-strings-source.json"
+  /** The layout of the file; a reader refuses versions it does not know. */
+  val Version = 1
+  private val Mapper = new ObjectMapper()
+}

@@ -1,0 +1,42 @@
+package io.github.sparkrandomstrings
+
+import org.apache.spark.{InterruptibleIterator, Partition, SparkContext, TaskContext}
+import org.apache.spark.rdd.RDD
+import org.apache.spark.sql.catalyst.InternalRow
+
+/** The slice of a batch that one task makes. */
+private[sparkrandomstrings] final case class SlicePartition(index: Int, offsets: OffsetRange)
+  extends Partition
+
+/**
+ * One batch of rows, made on the executors: each partition generates its own slice of the
+ * batch's offsets from the [[StreamDefinition]] it carries. Nothing is made on the driver, and
+ * nothing at all until a task runs, so planning a batch (or planning it again after a restart)
+ * costs nothing.
+ */
+private[sparkrandomstrings] final class RandomStringsRDD(
+    sc: SparkContext,
+    definition: StreamDefinition,
+    offsets: OffsetRange,
+    numSlices: Int)
+  extends RDD[InternalRow](sc, Nil) {
+
+  override protected def getPartitions: Array[Partition] =
+    Array.tabulate[Partition](numSlices)(p => SlicePartition(p, offsets.slice(p, numSlices)))
+
+  override def compute(split: Partition, context: TaskContext): Iterator[InternalRow] = {
+    val offsets = split.asInstanceOf[SlicePartition].offsets
+    val generator = new RowGenerator(definition)
+    val rows = new Iterator[InternalRow] {
+      private var offset = offsets.from
+      override def hasNext: Boolean = offset < offsets.until
+      override def next(): InternalRow = {
+        if (!hasNext) throw new NoSuchElementException(s"the slice $offsets is exhausted")
+        val row = generator.row(offset)
+        offset += 1
+        row
+      }
+    }
+    new InterruptibleIterator(context, rows)
+  }
+}

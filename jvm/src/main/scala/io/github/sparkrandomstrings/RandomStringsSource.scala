@@ -1,0 +1,160 @@
+package io.github.sparkrandomstrings
+
+import java.util.Optional
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.spark.internal.Logging
+import org.apache.spark.sql.{DataFrame, SparkSession}
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.connector.read.streaming.{Offset => StreamOffset, ReadLimit, ReadMaxRows, ReportsSourceMetrics, SupportsTriggerAvailableNow}
+import org.apache.spark.sql.execution.streaming.{Offset, Source}
+import org.apache.spark.sql.execution.streaming.runtime.LongOffset
+import org.apache.spark.sql.sparkrandomstrings.StreamingDataFrames
+import org.apache.spark.sql.types.StructType
+
+/**
+ * The `InMemoryRandomStrings` stream: Spark's V1 [[Source]] contract over an endless (or, with
+ * `totalRows`, bounded) sequence of rows whose offsets are their 0-based positions.
+ *
+ * Design, method by method:
+ *  - [[getOffset]] / [[latestOffset]]: the offset of the last row that exists now. Rows exist
+ *    by wall-clock time since the stream first started ([[RowClock]]), capped at `totalRows`;
+ *    `latestOffset` also honours the read limit (`maxRowsPerTrigger`), and under
+ *    `Trigger.AvailableNow` the end fixed by [[prepareForTriggerAvailableNow]]. No rows exist
+ *    yet: `None` / `null`.
+ *  - [[getBatch]]: plans the rows (start, end] as an RDD whose partitions make their own
+ *    slices on the executors ([[OffsetRange]], [[RandomStringsRDD]]). It makes no row itself,
+ *    so Spark may call it again for a batch it has already run (it does after a restart) at no
+ *    cost. Offsets may arrive as `LongOffset` or, after a restart, as `SerializedOffset`.
+ *  - [[commit]]: records the last committed offset. Rows are never held, so nothing is freed.
+ *  - [[stop]]: marks the source stopped; idempotent. The source owns no thread, file handle or
+ *    cache, so there is nothing else to release.
+ *
+ * Replay: a row is a pure function of the [[StreamDefinition]] (seed, start time, rate, lengths,
+ * characters), which is fixed in the checkpoint when the query first starts, and of its offset.
+ * A batch planned before a crash is therefore made again identically after the restart, and
+ * the query continues exactly-once with Spark's offset and commit logs.
+ *
+ * Driver state is O(1) whatever the rate or run time: the definition and three numbers. Spark
+ * calls the contract methods from the query's own thread; the fields are volatile so that
+ * `toString` and metrics, read by progress reporting, see current values without a lock.
+ */
+final class RandomStringsSource private[sparkrandomstrings] (
+    spark: SparkSession,
+    val definition: StreamDefinition,
+    options: SourceOptions,
+    numPartitions: Int,
+    nowMs: () => Long)
+  extends Source with SupportsTriggerAvailableNow with ReportsSourceMetrics with Logging {
+
+  import RandomStringsSource._
+
+  /** Under Trigger.AvailableNow, the offset of the last row the query reads. */
+  @volatile private var availableNowEnd: Option[Long] = None
+  @volatile private var lastCommitted: Long = NoOffset
+  @volatile private var stopped = false
+
+  override def schema: StructType = RandomStringsSourceProvider.Schema
+
+  /** The offset of the last row that the query may read now; NoOffset when there is none. */
+  private def lastAvailable(): Long = availableNowEnd.getOrElse {
+    val exist = definition.rowsAvailableAt(nowMs())
+    options.totalRows.fold(exist)(math.min(exist, _)) - 1
+  }
+
+  override def getOffset: Option[Offset] = asOffset(lastAvailable())
+
+  override def getDefaultReadLimit: ReadLimit =
+    options.maxRowsPerTrigger.fold(ReadLimit.allAvailable())(ReadLimit.maxRows)
+
+  /**
+   * The end of the next batch: all available rows after `start`, or at most `maxRows` of them.
+   * `start` is null on the very first batch. Any other limit Spark passes (`allAvailable`, as
+   * for `Trigger.Once`) reads everything available.
+   */
+  override def latestOffset(start: StreamOffset, limit: ReadLimit): StreamOffset = {
+    val from = Option(start).fold(NoOffset)(offsetValue)
+    val last = lastAvailable()
+    val end = limit match {
+      case max: ReadMaxRows => math.min(last, RowClock.saturatedAdd(from, max.maxRows))
+      case _ => last
+    }
+    asOffset(math.max(from, end)).orNull
+  }
+
+  override def reportLatestOffset(): StreamOffset = asOffset(lastAvailable()).orNull
+
+  override def prepareForTriggerAvailableNow(): Unit = {
+    val end = options.totalRows match {
+      case Some(total) => total - 1 // a bounded stream is available as a whole
+      case None => definition.rowsAvailableAt(nowMs()) - 1
+    }
+    logInfo(s"Trigger.AvailableNow: reading up to offset $end")
+    availableNowEnd = Some(end)
+  }
+
+  override def getBatch(start: Option[Offset], end: Offset): DataFrame = {
+    val startValue = start.map(offsetValue)
+    val endValue = offsetValue(end)
+    if (startValue.exists(_ > endValue)) {
+      throw new IllegalArgumentException(
+        s"$this was asked for the batch ($startValue, $endValue], which runs backwards.")
+    }
+    val offsets = OffsetRange.ofBatch(startValue, endValue)
+    val rows =
+      if (offsets.count == 0) spark.sparkContext.emptyRDD[InternalRow]
+      else {
+        val slices = math.min(numPartitions.toLong, offsets.count).toInt
+        new RandomStringsRDD(spark.sparkContext, definition, offsets, slices)
+      }
+    StreamingDataFrames.of(spark, rows, schema)
+  }
+
+  override def commit(end: Offset): Unit = lastCommitted = offsetValue(end)
+
+  override def stop(): Unit = if (!stopped) {
+    stopped = true
+    logInfo(s"$this stopped at committed offset $lastCommitted")
+  }
+
+  /** Reported with every query progress, under `sources[i].metrics`. */
+  override def metrics(latestConsumedOffset: Optional[StreamOffset]): java.util.Map[String, String] = {
+    val latest = lastAvailable()
+    val consumed = if (latestConsumedOffset.isPresent) offsetValue(latestConsumedOffset.get) else NoOffset
+    Map(
+      "latestOffset" -> latest.toString,
+      "rowsBehind" -> math.max(0L, latest - consumed).toString,
+      "seed" -> definition.seed.toString
+    ).asJava
+  }
+
+  /** The source's description in progress reports: its name and the settings in effect. */
+  override def toString: String = {
+    val characters = definition.characters.description
+    val shownCharacters =
+      if (characters.length <= 40) characters else characters.take(37) + "..."
+    s"${RandomStringsSourceProvider.ShortName}[rowsPerSecond=${definition.rowsPerSecond}, " +
+      s"minLength=${definition.minLength}, maxLength=${definition.maxLength}, $shownCharacters, " +
+      s"seed=${definition.seed}, numPartitions=$numPartitions, " +
+      s"maxRowsPerTrigger=${options.maxRowsPerTrigger.fold("none")(_.toString)}, " +
+      s"totalRows=${options.totalRows.fold("unbounded")(_.toString)}]"
+  }
+}
+
+private[sparkrandomstrings] object RandomStringsSource {
+  /** The position before the first row: where a stream that has read nothing stands. */
+  val NoOffset: Long = -1L
+
+  def asOffset(value: Long): Option[LongOffset] = if (value < 0) None else Some(LongOffset(value))
+
+  /** The value of an offset of this source, whether a `LongOffset` or read back from the log. */
+  def offsetValue(offset: StreamOffset): Long = offset match {
+    case LongOffset(value) => value
+    case other =>
+      val json = other.json()
+      json.trim.toLongOption.filter(_ >= 0).getOrElse(throw new IllegalArgumentException(
+        s"'$json' is not an offset of the ${RandomStringsSourceProvider.ShortName} source, " +
+          "whose offsets are whole numbers >= 0. Was this checkpoint written by another source?"))
+  }
+}

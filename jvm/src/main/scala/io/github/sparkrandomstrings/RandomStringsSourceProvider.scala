@@ -1,0 +1,90 @@
+package io.github.sparkrandomstrings
+
+import java.security.SecureRandom
+
+import org.apache.spark.sql.SQLContext
+import org.apache.spark.sql.execution.streaming.Source
+import org.apache.spark.sql.sources.{DataSourceRegister, StreamSourceProvider}
+import org.apache.spark.sql.types.{IntegerType, LongType, StringType, StructField, StructType}
+
+/**
+ * A streaming source of random strings, for testing, benchmarking and demonstrating streaming
+ * pipelines: `spark.readStream.format("InMemoryRandomStrings")`.
+ *
+ * Each row is (value STRING, ts LONG, offset LONG, length INT), all not null:
+ *  - `value`: the random string, its length uniform over [minLength, maxLength] and each
+ *    character uniform over the character set;
+ *  - `ts`: the row's event time in epoch ms, start time + offset * 1000 / rowsPerSecond;
+ *  - `offset`: the row's 0-based position in the stream;
+ *  - `length`: the length of `value` in characters (Unicode code points).
+ *
+ * Options (names are case-insensitive; every value is checked when the stream is loaded):
+ *  - `rowsPerSecond` (e.g. 1000, default: 10): how many rows become available per second.
+ *  - `minLength` (e.g. 5, default: 0): the shortest string, 0 to 1,048,576 code points.
+ *  - `maxLength` (e.g. 20, default: 4): the longest string, minLength to 1,048,576.
+ *  - `charset` (e.g. hex, default: alphanumeric): the characters to draw from: alphanumeric,
+ *    letters, digits, hex (0-9a-f), ascii (printable, 0x20-0x7E), or unicode (every scalar
+ *    value except surrogates and control characters).
+ *  - `alphabet` (e.g. ACGT, default: none): the characters to draw from, each distinct one
+ *    counted once; wins over `charset`.
+ *  - `seed` (e.g. 42, default: drawn once and kept in the checkpoint): the seed of every row.
+ *  - `numPartitions` (e.g. 8, default: the session's default parallelism): partitions per
+ *    batch; each makes its own slice of the batch on an executor.
+ *  - `maxRowsPerTrigger` (e.g. 100000, default: no limit): the most rows one batch reads.
+ *  - `totalRows` (e.g. 1000000, default: unbounded): the stream ends after this many rows.
+ *
+ * Rows are a pure function of (seed, offset) and the options that shape them, so a restarted
+ * query replays and continues the same stream. The checkpoint keeps the seed, the start time,
+ * `rowsPerSecond`, the lengths and the characters; a restart must not contradict them.
+ */
+class RandomStringsSourceProvider extends StreamSourceProvider with DataSourceRegister {
+  import RandomStringsSourceProvider._
+
+  override def shortName(): String = ShortName
+
+  /** Called by `load()`: validates everything the user gave, so errors surface there. */
+  override def sourceSchema(
+      sqlContext: SQLContext,
+      schema: Option[StructType],
+      providerName: String,
+      parameters: Map[String, String]): (String, StructType) = {
+    rejectUserSchema(schema)
+    SourceOptions.parse(parameters)
+    (ShortName, Schema)
+  }
+
+  /** Called when a query starts: fixes or reads back the stream's definition. */
+  override def createSource(
+      sqlContext: SQLContext,
+      metadataPath: String,
+      schema: Option[StructType],
+      providerName: String,
+      parameters: Map[String, String]): Source = {
+    rejectUserSchema(schema)
+    val options = SourceOptions.parse(parameters)
+    val spark = sqlContext.sparkSession
+    val store = new DefinitionStore(metadataPath, spark.sparkContext.hadoopConfiguration)
+    val definition =
+      store.loadOrCreate(options, System.currentTimeMillis(), () => new SecureRandom().nextLong())
+    val numPartitions = options.numPartitions.getOrElse(spark.sparkContext.defaultParallelism)
+    new RandomStringsSource(spark, definition, options, numPartitions, () => System.currentTimeMillis())
+  }
+
+  private def rejectUserSchema(schema: Option[StructType]): Unit = schema.foreach { given =>
+    throw new IllegalArgumentException(
+      s"The $ShortName source has a fixed schema and cannot be read with a user-specified one " +
+        s"(${given.simpleString}). Remove the .schema(...) call; its schema is " +
+        s"${Schema.simpleString}.")
+  }
+}
+
+object RandomStringsSourceProvider {
+  /** The name to pass to `format`; Spark matches it case-insensitively. */
+  val ShortName = "InMemoryRandomStrings"
+
+  val Schema: StructType = StructType(Seq(
+    StructField("value", StringType, nullable = false),
+    StructField("ts", LongType, nullable = false),
+    StructField("offset", LongType, nullable = false),
+    StructField("length", IntegerType, nullable = false)))
+}

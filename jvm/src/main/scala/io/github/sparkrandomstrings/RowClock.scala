@@ -1,0 +1,39 @@
+package io.github.sparkrandomstrings
+
+/**
+ * The time arithmetic of the stream, in one place: when rows become available and which event
+ * time each row carries. Both are exact integer functions of the stream's start time and rate.
+ *
+ * Worked example, rowsPerSecond = 4, startTimeMs = 1,000,000:
+ *  - 600 ms after the start, floor(600 * 4 / 1000) = 2 rows exist: offsets 0 and 1;
+ *  - the row at offset 5 has ts = 1,000,000 + floor(5 * 1000 / 4) = 1,001,250.
+ * So a row becomes available exactly when wall-clock time reaches its `ts`.
+ */
+private[sparkrandomstrings] object RowClock {
+
+  /** How many rows exist `elapsedMs` after the start: floor(elapsedMs * rowsPerSecond / 1000). */
+  def rowsAvailable(elapsedMs: Long, rowsPerSecond: Long): Long =
+    if (elapsedMs <= 0) 0L else mulDivFloor(elapsedMs, rowsPerSecond, 1000L)
+
+  /** The event time of the row at `offset`: startTimeMs + floor(offset * 1000 / rowsPerSecond). */
+  def eventTimeMs(startTimeMs: Long, offset: Long, rowsPerSecond: Long): Long =
+    saturatedAdd(startTimeMs, mulDivFloor(offset, 1000L, rowsPerSecond))
+
+  /**
+   * floor(a * b / c) for a, b >= 0 and c > 0, exact, saturating at Long.MaxValue. The product
+   * only overflows for absurd inputs (an offset above 9 * 10^15, say), so the exact wide path
+   * costs nothing in practice.
+   */
+  def mulDivFloor(a: Long, b: Long, c: Long): Long = {
+    if (Math.multiplyHigh(a, b) == 0L && a * b >= 0L) a * b / c
+    else {
+      val exact = BigInt(a) * BigInt(b) / BigInt(c)
+      if (exact.isValidLong) exact.toLong else Long.MaxValue
+    }
+  }
+
+  def saturatedAdd(a: Long, b: Long): Long = {
+    val sum = a + b
+    if (((a ^ sum) & (b ^ sum)) < 0) (if (a < 0) Long.MinValue else Long.MaxValue) else sum
+  }
+}

@@ -1,0 +1,25 @@
+"""The ``InMemoryRandomStrings`` Spark Structured Streaming source, from Python.
+
+The package carries the source's jar. Put it on a session with
+:func:`configure_spark_with_random_strings`, then read the stream with
+:func:`read_random_strings`::
+
+    from pyspark.sql import SparkSession
+    from spark_random_strings import configure_spark_with_random_strings, read_random_strings
+
+    builder = SparkSession.builder.master("local[2]")
+    spark = configure_spark_with_random_strings(builder).getOrCreate()
+    df = read_random_strings(spark, rows_per_second=100, max_length=8, seed=42)
+"""
+
+from __future__ import annotations
+
+from spark_random_strings._jar import jar_path
+from spark_random_strings._reader import (
+    FORMAT,
+    configure_spark_with_random_strings,
+    read_random_strings,
+)
+
+__all__ = ["FORMAT", "configure_spark_with_random_strings", "jar_path", "read_random_strings"]
+__version__ = "0.1.0"
