@@ -30,7 +30,7 @@ final class RowGenerator(definition: StreamDefinition) {
     random.reset(definition.seed, offset)
     val length = definition.minLength + random.nextBounded(lengthChoices)
     val bytes = if (asciiTable != null) fillAscii(length) else fillUtf8(length)
-    writer.resetRowWriter()
+    writer.reset()
     writer.zeroOutNullBytes()
     writer.write(0, buffer, 0, bytes)
     writer.write(1, definition.eventTimeMs(offset))
