@@ -20,7 +20,7 @@ PACKAGE_JARS := python/src/spark_random_strings/jars
 SCALA_TARGET := jvm/target/scala-2.13
 
 # sbt resolves from the local caches and Maven Central only (project/repositories).
-SBT := java -Xms512m -Xmx3g -Xss4m \
+SBT := java -Xms512m -Xmx3g -Xss4m -Dfile.encoding=UTF-8 \
 	-Dsbt.repository.config=project/repositories -Dsbt.override.build.repos=true \
 	-Dsbt.server.autostart=false -Dsbt.supershell=false -Dsbt.color=false -Dsbt.ci=true \
 	-jar $(SBT_LAUNCHER)

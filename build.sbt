@@ -61,7 +61,7 @@ lazy val source = (project in file("jvm"))
     scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature", "-unchecked",
       "-Xlint:-unused,_", "-Wunused:imports,privates,locals", "-Werror"),
     Test / fork := true,
-    Test / javaOptions ++= sparkJava17Flags ++ Seq("-Xmx4g", "-Dspark.ui.enabled=false"),
+    Test / javaOptions ++= sparkJava17Flags ++ Seq("-Xmx4g", "-Dfile.encoding=UTF-8", "-Dspark.ui.enabled=false"),
     Test / parallelExecution := false,
     Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD"),
     Compile / packageBin / packageOptions += Package.ManifestAttributes(

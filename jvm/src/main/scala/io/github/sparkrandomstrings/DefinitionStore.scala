@@ -75,6 +75,7 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
         s"The source metadata file $location is corrupt or truncated ($why). It holds the seed " +
           "and start time of the stream in this checkpoint, without which its batches cannot be " +
           "replayed. Restore the file, or start the query with a new checkpoint location.", cause)
+    if (text.trim.isEmpty) corrupt("the file is empty")
     val json: JsonNode =
       try Mapper.readTree(text)
       catch { case NonFatal(e) => corrupt(s"not valid JSON: ${e.getMessage.linesIterator.next()}", e) }
@@ -83,7 +84,7 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
       Option(json.get(name)).getOrElse(corrupt(s"the field '$name' is missing"))
     def long(name: String): Long = {
       val node = field(name)
-      if (!node.canConvertToLong || !node.isIntegralNumber) corrupt(s"'$name' is not a whole number")
+      if (!node.isIntegralNumber || !node.canConvertToLong) corrupt(s"'$name' is not a whole number")
       node.asLong()
     }
     def int(name: String): Int = {
@@ -91,24 +92,25 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
       if (!value.isValidInt) corrupt(s"'$name' is out of range")
       value.toInt
     }
+    def characters(name: String): CharacterSet = {
+      def parsed(set: => CharacterSet) =
+        try set catch { case e: IllegalArgumentException => corrupt(s"'$name' is invalid", e) }
+      field(name).asText("") match {
+        case c if c.startsWith("charset=") => parsed(CharacterSet.named(name, c.stripPrefix("charset=")))
+        case a if a.startsWith("alphabet=") => parsed(CharacterSet.alphabet(name, a.stripPrefix("alphabet=")))
+        case other => corrupt(s"'$name' is '$other', neither a charset nor an alphabet")
+      }
+    }
     val version = long("version")
     if (version != Version) corrupt(s"version $version is not $Version, the one this source writes")
-    val characters = field("characters").asText("") match {
-      case c if c.startsWith("charset=") => parseOr(corrupt, CharacterSet.named("characters", c.stripPrefix("charset=")))
-      case a if a.startsWith("alphabet=") => parseOr(corrupt, CharacterSet.alphabet("characters", a.stripPrefix("alphabet=")))
-      case other => corrupt(s"'characters' is '$other', neither a charset nor an alphabet")
-    }
     val definition = StreamDefinition(long("seed"), long("startTimeMs"), long("rowsPerSecond"),
-      int("minLength"), int("maxLength"), characters)
+      int("minLength"), int("maxLength"), characters("characters"))
     if (definition.rowsPerSecond < 1 || definition.minLength < 0 ||
       definition.minLength > definition.maxLength || definition.maxLength > SourceOptions.LengthCap) {
       corrupt("its rate or lengths are out of range")
     }
     definition
   }
-
-  private def parseOr(corrupt: (String, Throwable) => Nothing, set: => CharacterSet): CharacterSet =
-    try set catch { case e: IllegalArgumentException => corrupt("'characters' is invalid", e) }
 
   private def render(d: StreamDefinition): String = {
     val node = Mapper.createObjectNode()

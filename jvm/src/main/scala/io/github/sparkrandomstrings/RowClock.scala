@@ -6,8 +6,10 @@ package io.github.sparkrandomstrings
  *
  * Worked example, rowsPerSecond = 4, startTimeMs = 1,000,000:
  *  - 600 ms after the start, floor(600 * 4 / 1000) = 2 rows exist: offsets 0 and 1;
- *  - the row at offset 5 has ts = 1,000,000 + floor(5 * 1000 / 4) = 1,001,250.
- * So a row becomes available exactly when wall-clock time reaches its `ts`.
+ *  - the row at offset 2 has ts = 1,000,000 + floor(2 * 1000 / 4) = 1,000,500, and exists from
+ *    750 ms on, when floor(750 * 4 / 1000) = 3.
+ * So a row's `ts` is when its interval opens, and the row exists once the interval is over:
+ * one interval (1000 / rowsPerSecond ms) later. Event time never runs ahead of the clock.
  */
 private[sparkrandomstrings] object RowClock {
 

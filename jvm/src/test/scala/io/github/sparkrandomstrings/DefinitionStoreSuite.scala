@@ -1,0 +1,114 @@
+package io.github.sparkrandomstrings
+
+import java.io.File
+import java.nio.charset.StandardCharsets
+import java.nio.file.Files
+
+import org.apache.hadoop.conf.Configuration
+import org.scalatest.funsuite.AnyFunSuite
+
+class DefinitionStoreSuite extends AnyFunSuite with TestDirectories {
+
+  private def store(dir: File) = new DefinitionStore(new File(dir, "sources/0").getPath, new Configuration())
+  private def options(pairs: (String, String)*) = SourceOptions.parse(pairs.toMap)
+  private def file(dir: File) = new File(dir, s"sources/0/${DefinitionStore.FileName}")
+
+  test("the first start draws the seed once, stores it with the start time, and leaves no temp file") {
+    withTempDir { dir =>
+      var draws = 0
+      val created = store(dir).loadOrCreate(options("maxLength" -> "9"), 123456L, () => { draws += 1; 77L })
+      assert(created == StreamDefinition(77L, 123456L, 10L, 0, 9, CharacterSet.Alphanumeric))
+      assert(draws == 1)
+      // (The local file system adds a .crc checksum beside the file; no temporary file is left.)
+      assert(file(dir).getParentFile.list().toSeq.filterNot(_.endsWith(".crc")) == Seq(DefinitionStore.FileName))
+      assert(store(dir).read().contains(created))
+    }
+  }
+
+  test("a restart without a seed reuses the stored seed and start time, drawing nothing") {
+    withTempDir { dir =>
+      val first = store(dir).loadOrCreate(options("charset" -> "unicode"), 1000L, () => 5L)
+      val again = store(dir).loadOrCreate(options("charset" -> "unicode"), 999999L,
+        () => fail("no seed may be drawn on a restart"))
+      assert(again == first)
+      assert(again.seed == 5L && again.startTimeMs == 1000L)
+    }
+  }
+
+  test("a restart with the stored seed given explicitly is accepted") {
+    withTempDir { dir =>
+      store(dir).loadOrCreate(options("seed" -> "11"), 1000L, () => fail("seed was given"))
+      assert(store(dir).loadOrCreate(options("seed" -> "11"), 2000L, () => 0L).seed == 11L)
+    }
+  }
+
+  test("a restart whose seed contradicts the stored one fails, naming both seeds") {
+    withTempDir { dir =>
+      store(dir).loadOrCreate(options("seed" -> "11"), 1000L, () => 0L)
+      val error = intercept[IllegalArgumentException] {
+        store(dir).loadOrCreate(options("seed" -> "12"), 2000L, () => 0L)
+      }
+      assert(error.getMessage.contains("seed: the checkpoint has 11, the query sets 12"))
+      assert(error.getMessage.contains(file(dir).getName))
+      assert(store(dir).read().get.seed == 11L, "the stored definition is left as it was")
+    }
+  }
+
+  test("a restart that changes how rows look fails, naming every option that differs") {
+    withTempDir { dir =>
+      store(dir).loadOrCreate(options("maxLength" -> "9", "rowsPerSecond" -> "100"), 1000L, () => 3L)
+      val error = intercept[IllegalArgumentException] {
+        store(dir).loadOrCreate(options("maxLength" -> "10", "charset" -> "hex"), 2000L, () => 0L)
+      }
+      Seq("rowsPerSecond: the checkpoint has 100, the query sets 10",
+        "maxLength: the checkpoint has 9, the query sets 10",
+        "characters: the checkpoint has charset=alphanumeric, the query sets charset=hex",
+        "new checkpoint location").foreach(w => assert(error.getMessage.contains(w), error.getMessage))
+      assert(!error.getMessage.contains("seed:"))
+    }
+  }
+
+  test("options that do not shape rows may change between restarts") {
+    withTempDir { dir =>
+      val first = store(dir).loadOrCreate(options("numPartitions" -> "1"), 1000L, () => 3L)
+      val again = store(dir).loadOrCreate(
+        options("numPartitions" -> "7", "maxRowsPerTrigger" -> "5", "totalRows" -> "100"), 2000L, () => 0L)
+      assert(again == first)
+    }
+  }
+
+  test("an alphabet round-trips through the file, whatever characters it holds") {
+    withTempDir { dir =>
+      val alphabet = "\"\\{}\n\uD83D\uDE00é,:"
+      val created = store(dir).loadOrCreate(options("alphabet" -> alphabet), 1L, () => 2L)
+      assert(store(dir).read().contains(created))
+      assert(created.characters == CharacterSet.alphabet("alphabet", alphabet))
+    }
+  }
+
+  private val corruptions = Seq(
+    "" -> "the file is empty",
+    "{\"version\":1,\"seed\":5,\"startTi" -> "not valid JSON",
+    "[1,2]" -> "not a JSON object",
+    "{\"version\":1}" -> "the field 'seed' is missing",
+    "{\"version\":2,\"seed\":1}" -> "version 2",
+    """{"version":1,"seed":"x","startTimeMs":1,"rowsPerSecond":1,"minLength":0,"maxLength":1,"characters":"charset=hex"}""" -> "'seed' is not a whole number",
+    """{"version":1,"seed":1,"startTimeMs":1,"rowsPerSecond":1,"minLength":0,"maxLength":1,"characters":"charset=nope"}""" -> "'characters' is invalid",
+    """{"version":1,"seed":1,"startTimeMs":1,"rowsPerSecond":1,"minLength":0,"maxLength":1,"characters":"plain"}""" -> "neither a charset nor an alphabet",
+    """{"version":1,"seed":1,"startTimeMs":1,"rowsPerSecond":0,"minLength":0,"maxLength":1,"characters":"charset=hex"}""" -> "out of range",
+    """{"version":1,"seed":1,"startTimeMs":1,"rowsPerSecond":1,"minLength":0,"maxLength":99999999999,"characters":"charset=hex"}""" -> "'maxLength' is out of range"
+  )
+
+  for (((content, why), i) <- corruptions.zipWithIndex) {
+    test(s"a corrupt or truncated metadata file fails with its path and what is wrong ($i: $why)") {
+      withTempDir { dir =>
+        file(dir).getParentFile.mkdirs()
+        Files.write(file(dir).toPath, content.getBytes(StandardCharsets.UTF_8))
+        val error = intercept[IllegalStateException](store(dir).loadOrCreate(options(), 1L, () => 1L))
+        assert(error.getMessage.contains(file(dir).getPath), error.getMessage)
+        assert(error.getMessage.contains(why), error.getMessage)
+        assert(error.getMessage.contains("corrupt or truncated"))
+      }
+    }
+  }
+}

@@ -1,0 +1,329 @@
+package io.github.sparkrandomstrings
+
+import java.io.File
+import java.util.Optional
+
+import scala.collection.mutable
+
+import org.apache.spark.sql.{DataFrame, Row}
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.connector.read.streaming.ReadLimit
+import org.apache.spark.sql.execution.LogicalRDD
+import org.apache.spark.sql.execution.streaming.runtime.{LongOffset, SerializedOffset}
+import org.apache.spark.sql.streaming.{StreamingQuery, Trigger}
+import org.apache.spark.sql.types.{StringType, StructType}
+
+/** The `Source` contract, called directly with a controlled clock. */
+class RandomStringsSourceSuite extends SparkSessionSuite {
+
+  private val start = 1000000L
+
+  private def source(
+      options: Map[String, String] = Map.empty,
+      numPartitions: Int = 2,
+      now: () => Long = () => start,
+      seed: Long = 42L): RandomStringsSource = {
+    val parsed = SourceOptions.parse(options)
+    new RandomStringsSource(spark, StreamDefinition.start(parsed, start, () => seed), parsed,
+      numPartitions, now)
+  }
+
+  /** The rows a batch DataFrame plans, made by running its RDD (as a query would). */
+  private def rowsOf(batch: DataFrame): Seq[(String, Long, Long, Int)] = {
+    assert(batch.isStreaming)
+    val rdd = batch.queryExecution.logical.collectFirst { case r: LogicalRDD => r.rdd }.get
+    rdd.map((r: InternalRow) => (r.getUTF8String(0).toString, r.getLong(1), r.getLong(2), r.getInt(3)))
+      .collect().toSeq
+  }
+
+  private def partitionsOf(batch: DataFrame): Int =
+    batch.queryExecution.logical.collectFirst { case r: LogicalRDD => r.rdd.getNumPartitions }.get
+
+  test("getOffset is None before the first row exists, then the offset of the last row") {
+    var now = start
+    val s = source(Map("rowsPerSecond" -> "10"), now = () => now)
+    assert(s.getOffset.isEmpty)
+    now = start + 99
+    assert(s.getOffset.isEmpty)
+    now = start + 100
+    assert(s.getOffset.contains(LongOffset(0L)))
+    now = start + 2550
+    assert(s.getOffset.contains(LongOffset(24L)))
+    assert(s.latestOffset(null, ReadLimit.allAvailable()) == LongOffset(24L))
+  }
+
+  test("totalRows caps the available rows; zero rows means no offset ever") {
+    val bounded = source(Map("totalRows" -> "7", "rowsPerSecond" -> "1000"), now = () => start + 60000)
+    assert(bounded.getOffset.contains(LongOffset(6L)))
+    val empty = source(Map("totalRows" -> "0"), now = () => start + 60000)
+    assert(empty.getOffset.isEmpty)
+    assert(empty.latestOffset(null, ReadLimit.allAvailable()) == null)
+  }
+
+  test("latestOffset honours maxRows from the start offset, including SerializedOffset starts") {
+    val s = source(Map("rowsPerSecond" -> "1000"), now = () => start + 1000) // rows 0..999 exist
+    assert(s.latestOffset(null, ReadLimit.maxRows(10)) == LongOffset(9L))
+    assert(s.latestOffset(LongOffset(9L), ReadLimit.maxRows(10)) == LongOffset(19L))
+    assert(s.latestOffset(SerializedOffset("19"), ReadLimit.maxRows(1000)) == LongOffset(999L))
+    assert(s.latestOffset(LongOffset(999L), ReadLimit.maxRows(10)) == LongOffset(999L), "no new rows")
+    assert(s.latestOffset(LongOffset(5L), ReadLimit.maxRows(Long.MaxValue)) == LongOffset(999L))
+  }
+
+  test("the default read limit is maxRowsPerTrigger, or all available") {
+    assert(source(Map("maxRowsPerTrigger" -> "5")).getDefaultReadLimit == ReadLimit.maxRows(5))
+    assert(source().getDefaultReadLimit == ReadLimit.allAvailable())
+  }
+
+  test("getBatch returns exactly the rows start < offset <= end, once each") {
+    val s = source(Map("rowsPerSecond" -> "1000"), now = () => start + 1000)
+    assert(rowsOf(s.getBatch(None, LongOffset(9L))).map(_._3) == (0L to 9L))
+    assert(rowsOf(s.getBatch(Some(LongOffset(9L)), LongOffset(14L))).map(_._3) == (10L to 14L))
+    assert(rowsOf(s.getBatch(Some(LongOffset(14L)), LongOffset(15L))).map(_._3) == Seq(15L))
+  }
+
+  test("getBatch accepts the SerializedOffsets Spark passes after a restart") {
+    val s = source()
+    val fromLog = rowsOf(s.getBatch(Some(SerializedOffset("3")), SerializedOffset("8")))
+    assert(fromLog == rowsOf(s.getBatch(Some(LongOffset(3L)), LongOffset(8L))))
+    assert(fromLog.map(_._3) == (4L to 8L))
+  }
+
+  test("getBatch with start == end is an empty streaming DataFrame") {
+    val batch = source().getBatch(Some(LongOffset(7L)), LongOffset(7L))
+    assert(batch.isStreaming)
+    assert(batch.schema == RandomStringsSourceProvider.Schema)
+    assert(rowsOf(batch).isEmpty)
+  }
+
+  test("getBatch rejects a range that runs backwards") {
+    val error = intercept[IllegalArgumentException](source().getBatch(Some(LongOffset(8L)), LongOffset(3L)))
+    assert(error.getMessage.contains("(Some(8), 3]"))
+  }
+
+  test("getBatch rejects an offset that is not this source's") {
+    val error = intercept[IllegalArgumentException](source().getBatch(None, SerializedOffset("""{"a":1}""")))
+    assert(error.getMessage.contains("""'{"a":1}' is not an offset of the InMemoryRandomStrings source"""))
+  }
+
+  test("a batch has min(numPartitions, rows) partitions") {
+    assert(partitionsOf(source(numPartitions = 4).getBatch(None, LongOffset(99L))) == 4)
+    assert(partitionsOf(source(numPartitions = 4).getBatch(None, LongOffset(1L))) == 2)
+    assert(partitionsOf(source(numPartitions = 4).getBatch(Some(LongOffset(1L)), LongOffset(1L))) == 0)
+  }
+
+  test("rows are identical across numPartitions 1 to 4 and any batch boundaries") {
+    val options = Map("maxLength" -> "12", "charset" -> "unicode")
+    val reference = rowsOf(source(options, numPartitions = 1).getBatch(None, LongOffset(199L)))
+    assert(reference.map(_._3) == (0L to 199L))
+    for (partitions <- 1 to 4; batchSize <- Seq(1, 7, 50, 200)) {
+      val s = source(options, numPartitions = partitions)
+      val ends = (batchSize - 1 until 200 by batchSize).map(_.toLong) :+ 199L
+      val starts = None +: ends.init.map(e => Some(LongOffset(e)))
+      val rows = starts.zip(ends.distinct).flatMap { case (st, e) => rowsOf(s.getBatch(st, LongOffset(e))) }
+      assert(rows == reference, s"$partitions partitions, batches of $batchSize")
+    }
+  }
+
+  test("getBatch only plans: it makes no row until the batch runs") {
+    // A batch of 10^15 rows is planned instantly; making it would take years.
+    val s = source(Map("totalRows" -> "1000000000000000"))
+    val batch = s.getBatch(None, LongOffset(999999999999999L))
+    assert(partitionsOf(batch) == 2)
+  }
+
+  test("commit and stop: stop is safe to call twice") {
+    val s = source()
+    s.commit(LongOffset(5L))
+    s.commit(SerializedOffset("6"))
+    s.stop()
+    s.stop()
+  }
+
+  test("metrics report the latest available offset and how many rows the query is behind") {
+    val s = source(Map("rowsPerSecond" -> "10"), now = () => start + 1000) // rows 0..9
+    val behind = s.metrics(Optional.of(LongOffset(3L)))
+    assert(behind.get("latestOffset") == "9")
+    assert(behind.get("rowsBehind") == "6")
+    assert(behind.get("seed") == "42")
+    assert(s.metrics(Optional.empty()).get("rowsBehind") == "10")
+  }
+
+  test("toString names the source and every setting in effect") {
+    val s = source(Map("rowsPerSecond" -> "5", "maxLength" -> "8", "charset" -> "hex", "totalRows" -> "9"),
+      numPartitions = 3, seed = -3L)
+    assert(s.toString == "InMemoryRandomStrings[rowsPerSecond=5, minLength=0, maxLength=8, " +
+      "charset=hex, seed=-3, numPartitions=3, maxRowsPerTrigger=none, totalRows=9]")
+    val long = source(Map("alphabet" -> ("abcdefghijklmnopqrstuvwxyz" * 2 + "0123456789ABCDEF")))
+    assert(long.toString.contains("alphabet=0123456789ABCDEFabcdefghijkl..., seed=42"))
+  }
+
+  test("Trigger.AvailableNow fixes its end when prepared: totalRows whole, else what exists") {
+    val bounded = source(Map("totalRows" -> "1000", "rowsPerSecond" -> "1"), now = () => start)
+    assert(bounded.getOffset.isEmpty)
+    bounded.prepareForTriggerAvailableNow()
+    assert(bounded.latestOffset(null, ReadLimit.maxRows(300)) == LongOffset(299L))
+    assert(bounded.latestOffset(LongOffset(899L), ReadLimit.maxRows(300)) == LongOffset(999L))
+
+    var now = start + 500
+    val endless = source(Map("rowsPerSecond" -> "10"), now = () => now)
+    endless.prepareForTriggerAvailableNow()
+    now = start + 5000
+    assert(endless.latestOffset(null, ReadLimit.allAvailable()) == LongOffset(4L))
+  }
+}
+
+/** The source end to end, through `spark.readStream` and real streaming queries. */
+class RandomStringsStreamSuite extends SparkSessionSuite {
+  import RandomStringsSourceProvider.ShortName
+
+  private def reader(options: (String, String)*) =
+    spark.readStream.format(ShortName).options(options.toMap)
+
+  /** Runs `df` under Trigger.AvailableNow, returns each batch's rows by batch id. */
+  private def runAvailableNow(df: DataFrame, checkpoint: File): (StreamingQuery, Map[Long, Seq[Row]]) = {
+    val batches = mutable.Map.empty[Long, Seq[Row]]
+    val collect: (DataFrame, Long) => Unit = (batch, id) => batches.synchronized {
+      batches(id) = batch.collect().toSeq
+    }
+    val query = df.writeStream
+      .foreachBatch(collect)
+      .trigger(Trigger.AvailableNow())
+      .option("checkpointLocation", checkpoint.getPath)
+      .start()
+    query.awaitTermination(120000L)
+    assert(!query.isActive, "an AvailableNow query stops by itself")
+    query.exception.foreach(e => throw e)
+    (query, batches.synchronized(batches.toMap))
+  }
+
+  test("the short name works in any case, and so does the package name") {
+    for (format <- Seq("InMemoryRandomStrings", "inmemoryrandomstrings", "io.github.sparkrandomstrings",
+        classOf[RandomStringsSourceProvider].getName)) {
+      val df = spark.readStream.format(format).load()
+      assert(df.isStreaming)
+      assert(df.schema == RandomStringsSourceProvider.Schema, format)
+    }
+  }
+
+  test("a bad option fails at load(), before any query starts") {
+    val error = intercept[IllegalArgumentException](reader("maxLength" -> "-3").load())
+    assert(error.getMessage == "Invalid value '-3' for option 'maxLength': out of range. " +
+      "Allowed: a whole number from 0 to 1048576.")
+  }
+
+  test("a user-specified schema is rejected at load()") {
+    val error = intercept[IllegalArgumentException] {
+      spark.readStream.format(ShortName).schema(new StructType().add("value", StringType)).load()
+    }
+    assert(error.getMessage.contains("has a fixed schema and cannot be read with a user-specified one"))
+    assert(error.getMessage.contains("struct<value:string,ts:bigint,offset:bigint,length:int>"))
+  }
+
+  test("AvailableNow with totalRows processes exactly N rows in batches of maxRowsPerTrigger, then stops") {
+    withTempDir { dir =>
+      val df = reader("totalRows" -> "95", "maxRowsPerTrigger" -> "20", "rowsPerSecond" -> "1",
+        "seed" -> "9", "numPartitions" -> "3").load()
+      val (query, batches) = runAvailableNow(df, new File(dir, "checkpoint"))
+      assert(batches.keys.toSeq.sorted == (0L to 4L))
+      assert((0L to 4L).map(batches(_).size) == Seq(20, 20, 20, 20, 15))
+      val offsets = batches.values.flatten.map(_.getAs[Long]("offset")).toSeq.sorted
+      assert(offsets == (0L until 95L))
+      assert(query.recentProgress.filter(_.numInputRows > 0).map(_.numInputRows).toSeq == Seq(20, 20, 20, 20, 15))
+    }
+  }
+
+  // Deprecated since Spark 3.4 in favour of AvailableNow, but still what many jobs use.
+  @annotation.nowarn("cat=deprecation")
+  private def triggerOnce: Trigger = Trigger.Once()
+
+  test("Trigger.Once reads all available rows in one batch, ignoring maxRowsPerTrigger") {
+    withTempDir { dir =>
+      val batches = mutable.Map.empty[Long, Long]
+      val count: (DataFrame, Long) => Unit = (batch, id) => batches.synchronized { batches(id) = batch.count() }
+      val query = reader("totalRows" -> "50", "maxRowsPerTrigger" -> "10", "rowsPerSecond" -> "1000000").load()
+        .writeStream.foreachBatch(count).trigger(triggerOnce)
+        .option("checkpointLocation", new File(dir, "c").getPath).start()
+      query.awaitTermination(60000L)
+      assert(batches.synchronized(batches.toMap) == Map(0L -> 50L))
+    }
+  }
+
+  test("rows arrive with time under a processing-time trigger, with no duplicate and no gap") {
+    withTempDir { dir =>
+      val query = reader("rowsPerSecond" -> "200", "seed" -> "1").load()
+        .writeStream.format("memory").queryName("timed")
+        .trigger(Trigger.ProcessingTime("200 milliseconds"))
+        .option("checkpointLocation", new File(dir, "c").getPath).start()
+      try {
+        val deadline = System.currentTimeMillis() + 60000
+        while (query.recentProgress.count(_.numInputRows > 0) < 4 && System.currentTimeMillis() < deadline) {
+          Thread.sleep(100)
+        }
+      } finally query.stop()
+      val offsets = spark.table("timed").select("offset").collect().map(_.getLong(0)).sorted.toSeq
+      assert(query.recentProgress.count(_.numInputRows > 0) >= 4)
+      assert(offsets.nonEmpty && offsets == (0L until offsets.size.toLong))
+    }
+  }
+
+  test("a restart regenerates the uncommitted batch identically, then continues with no duplicate or gap") {
+    withTempDir { dir =>
+      val checkpoint = new File(dir, "checkpoint")
+      def load(total: Int) = reader("totalRows" -> total.toString, "maxRowsPerTrigger" -> "10",
+        "maxLength" -> "10").load() // no seed: it is drawn once and kept in the checkpoint
+      val (_, first) = runAvailableNow(load(50), checkpoint)
+      assert(first.keys.toSeq.sorted == (0L to 4L))
+
+      // As if the query died after planning batch 4 but before committing it.
+      assert(new File(checkpoint, "commits/4").delete())
+      new File(checkpoint, "commits/.4.crc").delete() // the local file system's checksum of it
+      val (_, second) = runAvailableNow(load(50), checkpoint)
+      assert(second.keySet == Set(4L), "only the uncommitted batch runs again")
+      assert(second(4L) == first(4L), "the replayed batch is identical, values and all")
+
+      val (_, third) = runAvailableNow(load(80), checkpoint)
+      assert(third.keys.toSeq.sorted == (5L to 7L))
+      val all = (first ++ third).toSeq.sortBy(_._1).flatMap(_._2)
+      assert(all.map(_.getAs[Long]("offset")) == (0L until 80L))
+      assert(all.map(_.getAs[String]("value")).toSet.size > 60, "values are random, not repeated")
+    }
+  }
+
+  test("the seed drawn at first start is stored and reused; a contradicting seed fails the restart") {
+    withTempDir { dir =>
+      val checkpoint = new File(dir, "checkpoint")
+      val (_, first) = runAvailableNow(reader("totalRows" -> "10").load(), checkpoint)
+      val stored = new DefinitionStore(new File(checkpoint, "sources/0").getPath,
+        spark.sparkContext.hadoopConfiguration).read().get
+
+      // The same stream, made again from the stored seed in a fresh checkpoint, matches.
+      val (_, replay) = runAvailableNow(reader("totalRows" -> "10", "seed" -> stored.seed.toString).load(),
+        new File(dir, "fresh"))
+      assert(replay(0L).map(r => (r.getString(0), r.getLong(2))) == first(0L).map(r => (r.getString(0), r.getLong(2))))
+
+      val other = (stored.seed + 1).toString
+      val query = reader("totalRows" -> "20", "seed" -> other).load().writeStream.format("noop")
+        .trigger(Trigger.AvailableNow()).option("checkpointLocation", checkpoint.getPath).start()
+      val error = intercept[Exception](query.awaitTermination(60000L))
+      assert(error.getMessage.contains(s"seed: the checkpoint has ${stored.seed}, the query sets $other"))
+    }
+  }
+
+  test("progress reports carry the source's description and metrics") {
+    withTempDir { dir =>
+      val (query, _) = runAvailableNow(
+        reader("totalRows" -> "30", "maxRowsPerTrigger" -> "10", "seed" -> "5", "numPartitions" -> "2").load(),
+        new File(dir, "c"))
+      val progress = query.recentProgress.filter(_.numInputRows > 0)
+      val first = progress.head.sources.head
+      assert(first.description == "InMemoryRandomStrings[rowsPerSecond=10, minLength=0, maxLength=4, " +
+        "charset=alphanumeric, seed=5, numPartitions=2, maxRowsPerTrigger=10, totalRows=30]")
+      assert(first.metrics.get("latestOffset") == "29")
+      assert(first.metrics.get("rowsBehind") == "20")
+      assert(first.endOffset == "9")
+      val last = progress.last.sources.head
+      assert(last.metrics.get("rowsBehind") == "0")
+      assert(last.latestOffset == "29")
+    }
+  }
+}

@@ -1,0 +1,118 @@
+package io.github.sparkrandomstrings
+
+import java.nio.charset.StandardCharsets
+
+import org.scalatest.funsuite.AnyFunSuite
+
+class RowGeneratorSuite extends AnyFunSuite {
+
+  private def definition(
+      characters: CharacterSet = CharacterSet.Alphanumeric,
+      minLength: Int = 0,
+      maxLength: Int = 4,
+      seed: Long = 42L,
+      rowsPerSecond: Long = 10L) =
+    StreamDefinition(seed, startTimeMs = 1000000L, rowsPerSecond, minLength, maxLength, characters)
+
+  /** (value, ts, offset, length) of each row, copied out of the reused row. */
+  private def rows(d: StreamDefinition, offsets: Seq[Long]): Seq[(String, Long, Long, Int)] = {
+    val generator = new RowGenerator(d)
+    offsets.map { o =>
+      val row = generator.row(o)
+      (row.getUTF8String(0).toString, row.getLong(1), row.getLong(2), row.getInt(3))
+    }
+  }
+
+  test("a row depends only on (seed, offset), not on which rows were made before it") {
+    val d = definition(maxLength = 12)
+    val forward = rows(d, 0L until 200L)
+    val backward = rows(d, (0L until 200L).reverse).reverse
+    val alone = (0L until 200L).map(o => rows(d, Seq(o)).head)
+    assert(forward == backward)
+    assert(forward == alone)
+    assert(forward.map(_._3) == (0L until 200L))
+  }
+
+  test("the same seed gives the same values; another seed gives other values") {
+    val a = rows(definition(seed = 1L, minLength = 8, maxLength = 8), 0L until 50L).map(_._1)
+    val again = rows(definition(seed = 1L, minLength = 8, maxLength = 8), 0L until 50L).map(_._1)
+    val other = rows(definition(seed = 2L, minLength = 8, maxLength = 8), 0L until 50L).map(_._1)
+    assert(a == again)
+    assert(a.zip(other).count { case (x, y) => x == y } == 0)
+    assert(a.distinct.size == 50, "8 alphanumeric characters should not repeat in 50 rows")
+  }
+
+  test("neighbouring rows are not shifted copies of each other") {
+    val values = rows(definition(minLength = 16, maxLength = 16), 0L until 100L).map(_._1)
+    values.zip(values.tail).foreach { case (a, b) => assert(a.drop(1) != b.dropRight(1), s"$a, $b") }
+  }
+
+  for ((name, set) <- CharacterSet.Named) {
+    test(s"charset $name: lengths stay in [minLength, maxLength] and characters in the set") {
+      val d = definition(characters = set, minLength = 3, maxLength = 9)
+      val made = rows(d, 0L until 2000L)
+      made.foreach { case (value, _, _, length) =>
+        val codePoints = value.codePoints().toArray
+        assert(codePoints.length == length)
+        assert(length >= 3 && length <= 9)
+        codePoints.foreach(cp => assert(set.contains(cp), f"U+$cp%04X is not in $name"))
+      }
+      assert(made.map(_._4).toSet == (3 to 9).toSet, "every length in the range occurs")
+    }
+  }
+
+  test("small charsets use every one of their characters, about equally often") {
+    for (set <- Seq(CharacterSet.Digits, CharacterSet.Hex, CharacterSet.Alphanumeric)) {
+      val d = definition(characters = set, minLength = 100, maxLength = 100)
+      val counts = rows(d, 0L until 2000L).flatMap(_._1).groupBy(identity).map { case (c, cs) => c -> cs.size }
+      assert(counts.size == set.size, set.description)
+      val expected = 200000.0 / set.size
+      counts.values.foreach(n => assert(math.abs(n - expected) < expected * 0.1, s"$n vs $expected"))
+    }
+  }
+
+  test("an alphabet draws only its distinct characters, each counted once") {
+    val d = definition(characters = CharacterSet.alphabet("alphabet", "AAAAAAAAAC"), minLength = 1000,
+      maxLength = 1000)
+    val chars = rows(d, 0L until 20L).flatMap(_._1)
+    assert(chars.toSet == Set('A', 'C'))
+    val as = chars.count(_ == 'A')
+    assert(math.abs(as - 10000) < 400, s"'A' drawn $as times of 20000: the repeats must not weigh")
+  }
+
+  test("unicode gives valid strings with no surrogate halves, and length counts code points") {
+    val d = definition(characters = CharacterSet.Unicode, minLength = 0, maxLength = 40)
+    val made = rows(d, 0L until 3000L)
+    var beyondBmp = 0
+    made.foreach { case (value, _, _, length) =>
+      assert(value.codePointCount(0, value.length) == length)
+      value.codePoints().toArray.foreach { cp =>
+        assert(Character.isValidCodePoint(cp) && Character.getType(cp) != Character.SURROGATE)
+        assert(Character.getType(cp) != Character.CONTROL, f"U+$cp%04X is a control character")
+        if (cp > 0xFFFF) beyondBmp += 1
+      }
+      // Valid UTF-8 round-trips exactly.
+      assert(new String(value.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8) == value)
+    }
+    assert(beyondBmp > 0, "most of unicode lies beyond the Basic Multilingual Plane")
+  }
+
+  test("ts is start time + floor(offset * 1000 / rowsPerSecond)") {
+    val made = rows(definition(rowsPerSecond = 4L), Seq(0L, 1L, 2L, 3L, 4L, 5L, 1000L))
+    assert(made.map(_._2) == Seq(1000000L, 1000250L, 1000500L, 1000750L, 1001000L, 1001250L, 1250000L))
+    val fast = rows(definition(rowsPerSecond = 3000L), Seq(0L, 1L, 2L, 3L, 2999L, 3000L))
+    assert(fast.map(_._2) == Seq(1000000L, 1000000L, 1000000L, 1000001L, 1000999L, 1001000L))
+  }
+
+  test("fixed lengths: minLength == maxLength, including empty strings") {
+    assert(rows(definition(minLength = 7, maxLength = 7), 0L until 100L).forall(_._4 == 7))
+    assert(rows(definition(minLength = 0, maxLength = 0), 0L until 100L).forall(_._1 == ""))
+  }
+
+  test("the longest allowed string, 1,048,576 unicode characters, is made whole") {
+    val cap = SourceOptions.LengthCap
+    val (value, _, _, length) = rows(definition(CharacterSet.Unicode, cap, cap), Seq(5L)).head
+    assert(length == cap)
+    assert(value.codePointCount(0, value.length) == cap)
+  }
+}

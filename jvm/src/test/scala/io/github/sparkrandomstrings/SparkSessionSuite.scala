@@ -1,0 +1,24 @@
+package io.github.sparkrandomstrings
+
+import org.apache.spark.sql.SparkSession
+import org.scalatest.BeforeAndAfterAll
+import org.scalatest.funsuite.AnyFunSuite
+
+/** A suite with one local Spark session of two cores, stopped when the suite ends. */
+abstract class SparkSessionSuite extends AnyFunSuite with BeforeAndAfterAll with TestDirectories {
+  protected lazy val spark: SparkSession = SparkSession.builder()
+    .master("local[2]")
+    .appName(getClass.getSimpleName)
+    .config("spark.ui.enabled", "false")
+    .config("spark.sql.shuffle.partitions", "2")
+    .getOrCreate()
+
+  override def beforeAll(): Unit = {
+    super.beforeAll()
+    spark.sparkContext.setLogLevel("WARN")
+  }
+
+  override def afterAll(): Unit = {
+    try spark.stop() finally super.afterAll()
+  }
+}
