@@ -121,7 +121,7 @@ def read_random_strings(
         "max_rows_per_trigger": max_rows_per_trigger,
         "total_rows": total_rows,
     }
-    reader = spark.readStream.format(FORMAT)
+    options: Dict[str, str] = {}
     for keyword, value in values.items():
         if value is None:
             continue
@@ -132,5 +132,5 @@ def read_random_strings(
                 f"read_random_strings: {keyword} must be {expected.__name__} or None, "
                 f"got {type(value).__name__} {value!r}"
             )
-        reader = reader.option(option, str(value))
-    return reader.load()
+        options[option] = str(value)
+    return spark.readStream.format(FORMAT).options(**options).load()
