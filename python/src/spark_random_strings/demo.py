@@ -9,9 +9,20 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 from spark_random_strings import configure_spark_with_random_strings, read_random_strings
+
+if TYPE_CHECKING:
+    from pyspark.sql.streaming import StreamingQuery
+
+
+def _stop_between_batches(query: "StreamingQuery", patience_s: float = 10.0) -> None:
+    """Stop the query while no batch runs, so that stopping interrupts no checkpoint write."""
+    deadline = time.monotonic() + patience_s
+    while query.status["isTriggerActive"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    query.stop()
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -35,7 +46,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         .config("spark.sql.shuffle.partitions", "2")
     )
     spark = configure_spark_with_random_strings(builder).getOrCreate()
-    spark.sparkContext.setLogLevel("WARN")
+    spark.sparkContext.setLogLevel("ERROR")
     try:
         strings = read_random_strings(
             spark, rows_per_second=args.rows_per_second, min_length=1, max_length=8
@@ -49,7 +60,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             .start()
         )
         query.awaitTermination(args.seconds)
-        query.stop()
+        _stop_between_batches(query)
         elapsed = time.monotonic() - started
         # Idle triggers report progress too; only batches that ran have an addBatch time.
         batches = {
