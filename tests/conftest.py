@@ -8,19 +8,13 @@ from typing import Iterator
 import pytest
 from pyspark.sql import SparkSession
 
-from spark_random_strings import configure_spark_with_random_strings
+from spark_random_strings._local import local_session
 
 
 @pytest.fixture(scope="session")
 def spark() -> Iterator[SparkSession]:
-    builder = (
-        SparkSession.builder.master("local[2]")
-        .appName("spark-random-strings pytest")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-    )
-    session = configure_spark_with_random_strings(builder).getOrCreate()
-    session.sparkContext.setLogLevel("ERROR")
+    # The helper puts the jar on spark.jars with configure_spark_with_random_strings.
+    session = local_session("spark-random-strings pytest")
     yield session
     session.stop()
 

@@ -11,7 +11,8 @@ import argparse
 import time
 from typing import TYPE_CHECKING, List, Optional
 
-from spark_random_strings import configure_spark_with_random_strings, read_random_strings
+from spark_random_strings import read_random_strings
+from spark_random_strings._local import local_session
 
 if TYPE_CHECKING:
     from pyspark.sql.streaming import StreamingQuery
@@ -37,16 +38,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     )
     args = parser.parse_args(argv)
 
-    from pyspark.sql import SparkSession
-
-    builder = (
-        SparkSession.builder.master("local[2]")
-        .appName("spark-random-strings demo")
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-    )
-    spark = configure_spark_with_random_strings(builder).getOrCreate()
-    spark.sparkContext.setLogLevel("ERROR")
+    spark = local_session("spark-random-strings demo")
     try:
         strings = read_random_strings(
             spark, rows_per_second=args.rows_per_second, min_length=1, max_length=8

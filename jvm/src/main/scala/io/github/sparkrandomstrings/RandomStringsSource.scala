@@ -27,9 +27,10 @@ import org.apache.spark.sql.types.StructType
  *    slices on the executors ([[OffsetRange]], [[RandomStringsRDD]]). It makes no row itself,
  *    so Spark may call it again for a batch it has already run (it does after a restart) at no
  *    cost. Offsets may arrive as `LongOffset` or, after a restart, as `SerializedOffset`.
- *  - [[commit]]: records the last committed offset. Rows are never held, so nothing is freed.
- *  - [[stop]]: marks the source stopped; idempotent. The source owns no thread, file handle or
- *    cache, so there is nothing else to release.
+ *  - [[commit]]: records the last committed offset (reported in the metrics). Rows are never
+ *    held, so nothing is freed.
+ *  - [[stop]]: marks the source stopped, after which it plans no batch; idempotent. The source
+ *    owns no thread, file handle or cache, so there is nothing else to release.
  *
  * Replay: a row is a pure function of the [[StreamDefinition]] (seed, start time, rate, lengths,
  * characters), which is fixed in the checkpoint when the query first starts, and of its offset.
@@ -95,6 +96,7 @@ final class RandomStringsSource private[sparkrandomstrings] (
   }
 
   override def getBatch(start: Option[Offset], end: Offset): DataFrame = {
+    if (stopped) throw new IllegalStateException(s"$this is stopped: it plans no more batches.")
     val startValue = start.map(offsetValue)
     val endValue = offsetValue(end)
     if (startValue.exists(_ > endValue)) {
@@ -125,6 +127,7 @@ final class RandomStringsSource private[sparkrandomstrings] (
     Map(
       "latestOffset" -> latest.toString,
       "rowsBehind" -> math.max(0L, latest - consumed).toString,
+      "committedOffset" -> lastCommitted.toString,
       "seed" -> definition.seed.toString
     ).asJava
   }

@@ -131,12 +131,21 @@ class RandomStringsSourceSuite extends SparkSessionSuite {
     assert(partitionsOf(batch) == 2)
   }
 
-  test("commit and stop: stop is safe to call twice") {
+  test("commit records the committed offset, from a LongOffset or a SerializedOffset") {
     val s = source()
+    assert(s.metrics(Optional.empty()).get("committedOffset") == "-1")
     s.commit(LongOffset(5L))
+    assert(s.metrics(Optional.empty()).get("committedOffset") == "5")
     s.commit(SerializedOffset("6"))
+    assert(s.metrics(Optional.empty()).get("committedOffset") == "6")
+  }
+
+  test("stop is safe to call twice, and a stopped source plans no batch") {
+    val s = source()
     s.stop()
     s.stop()
+    val error = intercept[IllegalStateException](s.getBatch(None, LongOffset(3L)))
+    assert(error.getMessage.endsWith("is stopped: it plans no more batches."))
   }
 
   test("metrics report the latest available offset and how many rows the query is behind") {
@@ -145,6 +154,7 @@ class RandomStringsSourceSuite extends SparkSessionSuite {
     assert(behind.get("latestOffset") == "9")
     assert(behind.get("rowsBehind") == "6")
     assert(behind.get("seed") == "42")
+    assert(behind.keySet.size == 4)
     assert(s.metrics(Optional.empty()).get("rowsBehind") == "10")
   }
 
