@@ -72,6 +72,7 @@ test-scala: bootstrap
 	SPARK_JARS_DIR="$(SPARK_JARS_DIR)" $(SBT) source/test
 
 test-python:
+	$(PY) -m mypy --config-file python/pyproject.toml python/src tests
 	$(PY) -m pytest tests -ra
 
 demo: install

@@ -53,7 +53,9 @@ lazy val source = (project in file("jvm"))
       }
       dir
     },
-    // Spark's own copies of the Scala jars are left out: sbt supplies the same version.
+    // Spark is "provided": its jars are on the compile and test class paths, never in our jar
+    // (sbt packages only this project's classes). Spark's own copies of the Scala jars are left
+    // out: sbt supplies the same version.
     Compile / unmanagedJars ++= (sparkJarsDir.value * "*.jar").classpath
       .filterNot(_.data.getName.matches("scala-(library|reflect|compiler)-.*")),
     libraryDependencies += "org.scalatest" %% "scalatest" % scalatestVersion % Test,

@@ -49,4 +49,4 @@ def test_configure_rejects_what_is_not_a_builder() -> None:
 
 
 def test_the_running_session_has_the_jar_on_spark_jars(spark: SparkSession) -> None:
-    assert str(jar_path()) in spark.conf.get("spark.jars").split(",")
+    assert str(jar_path()) in (spark.conf.get("spark.jars") or "").split(",")

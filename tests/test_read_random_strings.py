@@ -8,6 +8,7 @@ from typing import Any, Dict, List, Tuple
 import pytest
 from pyspark.errors import IllegalArgumentException
 from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql.streaming.listener import StreamingQueryProgress
 
 from spark_random_strings import FORMAT, read_random_strings
 
@@ -16,7 +17,7 @@ Row4 = Tuple[str, int, int, int]
 
 def run_available_now(
     df: DataFrame, name: str, checkpoint: Path
-) -> Tuple[List[Row4], List[Dict[str, Any]]]:
+) -> Tuple[List[Row4], List[StreamingQueryProgress]]:
     """Run df to completion under Trigger.AvailableNow into a memory sink."""
     query = (
         df.writeStream.format("memory")
@@ -29,7 +30,7 @@ def run_available_now(
     assert not query.isActive
     assert query.exception() is None
     rows = df.sparkSession.table(name).orderBy("offset").collect()
-    return [tuple(r) for r in rows], query.recentProgress  # type: ignore[misc]
+    return [(r[0], r[1], r[2], r[3]) for r in rows], query.recentProgress
 
 
 def test_memory_sink_holds_offsets_0_to_n_minus_1_exactly_once(
@@ -40,7 +41,7 @@ def test_memory_sink_holds_offsets_0_to_n_minus_1_exactly_once(
     )
     rows, progress = run_available_now(df, query_name, tmp_path / "checkpoint")
     assert [r[2] for r in rows] == list(range(500))
-    assert [p["numInputRows"] for p in progress if p["numInputRows"]] == [120, 120, 120, 120, 20]
+    assert [p.numInputRows for p in progress if p.numInputRows] == [120, 120, 120, 120, 20]
     assert all(2 <= r[3] <= 6 and len(r[0]) == r[3] for r in rows)
     assert all(r[0].isalnum() and r[0].isascii() for r in rows)
     start = rows[0][1]

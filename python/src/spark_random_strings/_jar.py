@@ -23,9 +23,12 @@ def jar_path() -> Path:
     """
     folder = resources.files("spark_random_strings") / "jars"
     jars = sorted(
-        entry
-        for entry in (folder.iterdir() if folder.is_dir() else [])
-        if entry.name.startswith(_JAR_PREFIX) and entry.name.endswith(".jar")
+        (
+            entry
+            for entry in (folder.iterdir() if folder.is_dir() else [])
+            if entry.name.startswith(_JAR_PREFIX) and entry.name.endswith(".jar")
+        ),
+        key=lambda entry: entry.name,
     )
     if len(jars) != 1:
         found = ", ".join(j.name for j in jars) or "none"

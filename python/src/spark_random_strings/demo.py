@@ -15,7 +15,7 @@ from spark_random_strings import read_random_strings
 from spark_random_strings._local import local_session
 
 if TYPE_CHECKING:
-    from pyspark.sql.streaming import StreamingQuery
+    from pyspark.sql.streaming.query import StreamingQuery
 
 
 def _stop_between_batches(query: "StreamingQuery", patience_s: float = 10.0) -> None:
@@ -55,16 +55,13 @@ def main(argv: Optional[List[str]] = None) -> int:
         _stop_between_batches(query)
         elapsed = time.monotonic() - started
         # Idle triggers report progress too; only batches that ran have an addBatch time.
-        batches = {
-            p["batchId"]: p["numInputRows"]
-            for p in query.recentProgress
-            if "addBatch" in p["durationMs"]
-        }
+        progress = query.recentProgress
+        batches = {p.batchId: p.numInputRows for p in progress if "addBatch" in p.durationMs}
         rows = sum(batches.values())
+        source = progress[-1].sources[0].description if progress else "no progress reported"
         print(
             f"spark-random-strings demo: {rows} rows in {len(batches)} batches over "
-            f"{elapsed:.1f} s = {rows / elapsed:.1f} rows/s "
-            f"(source: {query.lastProgress['sources'][0]['description']})"
+            f"{elapsed:.1f} s = {rows / elapsed:.1f} rows/s (source: {source})"
         )
         return 0 if rows > 0 else 1
     finally:
