@@ -101,7 +101,7 @@ final class RandomStringsSource private[sparkrandomstrings] (
     val endValue = offsetValue(end)
     if (startValue.exists(_ > endValue)) {
       throw new IllegalArgumentException(
-        s"$this was asked for the batch ($startValue, $endValue], which runs backwards.")
+        s"$this was asked for the batch (${startValue.get}, $endValue], which runs backwards.")
     }
     val offsets = OffsetRange.ofBatch(startValue, endValue)
     val rows =

@@ -47,7 +47,7 @@ object SourceOptions {
   val DefaultRowsPerSecond: Long = 10L
   val DefaultMinLength: Int = 0
   val DefaultMaxLength: Int = 4
-  val DefaultCharset: String = "alphanumeric"
+  val DefaultCharacters: CharacterSet = CharacterSet.Alphanumeric
   /** The longest string allowed: one mebi code points (at most 4 MiB of UTF-8 per row). */
   val LengthCap: Int = 1 << 20
 
@@ -85,7 +85,7 @@ object SourceOptions {
       rowsPerSecond = rowsPerSecond,
       minLength = min,
       maxLength = max,
-      characters = alphabet.orElse(charset).getOrElse(CharacterSet.Alphanumeric),
+      characters = alphabet.orElse(charset).getOrElse(DefaultCharacters),
       seed = long(SEED, Long.MinValue),
       numPartitions = int(NUM_PARTITIONS, 1),
       maxRowsPerTrigger = long(MAX_ROWS_PER_TRIGGER, 1),
