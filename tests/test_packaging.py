@@ -50,3 +50,12 @@ def test_configure_rejects_what_is_not_a_builder() -> None:
 
 def test_the_running_session_has_the_jar_on_spark_jars(spark: SparkSession) -> None:
     assert str(jar_path()) in (spark.conf.get("spark.jars") or "").split(",")
+
+
+def test_every_keyword_of_read_random_strings_maps_to_a_source_option() -> None:
+    import inspect
+
+    from spark_random_strings._reader import _OPTIONS, read_random_strings
+
+    keywords = list(inspect.signature(read_random_strings).parameters)[1:]
+    assert keywords == list(_OPTIONS)

@@ -110,22 +110,12 @@ def read_random_strings(
         pyspark.errors.IllegalArgumentException: a value is out of range; the message names
             the option, the value and what is allowed.
     """
-    values = {
-        "rows_per_second": rows_per_second,
-        "min_length": min_length,
-        "max_length": max_length,
-        "charset": charset,
-        "alphabet": alphabet,
-        "seed": seed,
-        "num_partitions": num_partitions,
-        "max_rows_per_trigger": max_rows_per_trigger,
-        "total_rows": total_rows,
-    }
+    arguments = locals()
     options: Dict[str, str] = {}
-    for keyword, value in values.items():
+    for keyword, (option, expected) in _OPTIONS.items():
+        value = arguments[keyword]
         if value is None:
             continue
-        option, expected = _OPTIONS[keyword]
         # bool is a subclass of int, but True is no row count.
         if not isinstance(value, expected) or isinstance(value, bool):
             raise TypeError(

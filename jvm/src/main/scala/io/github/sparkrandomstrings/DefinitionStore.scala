@@ -105,10 +105,12 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
     if (version != Version) corrupt(s"version $version is not $Version, the one this source writes")
     val definition = StreamDefinition(long("seed"), long("startTimeMs"), long("rowsPerSecond"),
       int("minLength"), int("maxLength"), characters("characters"))
-    if (definition.rowsPerSecond < 1 || definition.minLength < 0 ||
-      definition.minLength > definition.maxLength || definition.maxLength > SourceOptions.LengthCap) {
-      corrupt("its rate or lengths are out of range")
-    }
+    // The stored rate and lengths must pass the very rules the options pass.
+    try SourceOptions.parse(Map(
+      SourceOptions.ROWS_PER_SECOND -> definition.rowsPerSecond.toString,
+      SourceOptions.MIN_LENGTH -> definition.minLength.toString,
+      SourceOptions.MAX_LENGTH -> definition.maxLength.toString))
+    catch { case e: IllegalArgumentException => corrupt(e.getMessage, e) }
     definition
   }
 

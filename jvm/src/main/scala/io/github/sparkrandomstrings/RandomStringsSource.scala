@@ -58,11 +58,14 @@ final class RandomStringsSource private[sparkrandomstrings] (
 
   override def schema: StructType = RandomStringsSourceProvider.Schema
 
-  /** The offset of the last row that the query may read now; NoOffset when there is none. */
-  private def lastAvailable(): Long = availableNowEnd.getOrElse {
+  /** The offset of the last row that exists now (by the clock and totalRows); NoOffset if none. */
+  private def lastExisting(): Long = {
     val exist = definition.rowsAvailableAt(nowMs())
     options.totalRows.fold(exist)(math.min(exist, _)) - 1
   }
+
+  /** The offset of the last row that the query may read now; NoOffset when there is none. */
+  private def lastAvailable(): Long = availableNowEnd.getOrElse(lastExisting())
 
   override def getOffset: Option[Offset] = asOffset(lastAvailable())
 
@@ -87,10 +90,8 @@ final class RandomStringsSource private[sparkrandomstrings] (
   override def reportLatestOffset(): StreamOffset = asOffset(lastAvailable()).orNull
 
   override def prepareForTriggerAvailableNow(): Unit = {
-    val end = options.totalRows match {
-      case Some(total) => total - 1 // a bounded stream is available as a whole
-      case None => definition.rowsAvailableAt(nowMs()) - 1
-    }
+    // A bounded stream is available as a whole; an endless one up to what exists now.
+    val end = options.totalRows.fold(lastExisting())(_ - 1)
     logInfo(s"Trigger.AvailableNow: reading up to offset $end")
     availableNowEnd = Some(end)
   }

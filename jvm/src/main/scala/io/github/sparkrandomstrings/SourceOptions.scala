@@ -58,9 +58,9 @@ object SourceOptions {
    * @throws IllegalArgumentException naming the option, the value given and what is allowed
    */
   def parse(parameters: Map[String, String]): SourceOptions = {
-    val byLowerName = parameters.map { case (k, v) => k.toLowerCase(Locale.ROOT) -> ((k, v)) }
+    val byLowerName = parameters.map { case (k, v) => k.toLowerCase(Locale.ROOT) -> v }
     rejectUnknownNames(parameters.keys)
-    def raw(name: String): Option[String] = byLowerName.get(name.toLowerCase(Locale.ROOT)).map(_._2)
+    def raw(name: String): Option[String] = byLowerName.get(name.toLowerCase(Locale.ROOT))
 
     def long(name: String, min: Long, max: Long = Long.MaxValue): Option[Long] =
       raw(name).map(parseWhole(name, _, min, max))

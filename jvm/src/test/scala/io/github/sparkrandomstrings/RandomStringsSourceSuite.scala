@@ -28,16 +28,18 @@ class RandomStringsSourceSuite extends SparkSessionSuite {
       numPartitions, now)
   }
 
-  /** The rows a batch DataFrame plans, made by running its RDD (as a query would). */
-  private def rowsOf(batch: DataFrame): Seq[(String, Long, Long, Int)] = {
+  /** The RDD a batch DataFrame reads. */
+  private def rddOf(batch: DataFrame) = {
     assert(batch.isStreaming)
-    val rdd = batch.queryExecution.logical.collectFirst { case r: LogicalRDD => r.rdd }.get
-    rdd.map((r: InternalRow) => (r.getUTF8String(0).toString, r.getLong(1), r.getLong(2), r.getInt(3)))
-      .collect().toSeq
+    batch.queryExecution.logical.collectFirst { case r: LogicalRDD => r.rdd }.get
   }
 
-  private def partitionsOf(batch: DataFrame): Int =
-    batch.queryExecution.logical.collectFirst { case r: LogicalRDD => r.rdd.getNumPartitions }.get
+  /** The rows a batch DataFrame plans, made by running its RDD (as a query would). */
+  private def rowsOf(batch: DataFrame): Seq[(String, Long, Long, Int)] =
+    rddOf(batch).map((r: InternalRow) => (r.getUTF8String(0).toString, r.getLong(1), r.getLong(2), r.getInt(3)))
+      .collect().toSeq
+
+  private def partitionsOf(batch: DataFrame): Int = rddOf(batch).getNumPartitions
 
   test("getOffset is None before the first row exists, then the offset of the last row") {
     var now = start
