@@ -10,6 +10,8 @@ PYTHON ?= python3
 # One source of truth for each version: sbt's in project/build.properties, Spark's in build.sbt.
 SBT_VERSION := $(shell sed -n 's/^sbt\.version=//p' project/build.properties)
 SPARK_VERSION := $(shell sed -n 's/^val sparkVersion = "\(.*\)"/\1/p' build.sbt)
+# The project's version, shared by the jar (build.sbt reads it) and the wheel (python/VERSION links to it).
+VERSION := $(shell cat VERSION)
 
 TOOLS := .tools
 VENV := .venv
@@ -18,6 +20,9 @@ SBT_LAUNCHER := $(TOOLS)/sbt-launch-$(SBT_VERSION).jar
 VENV_READY := $(VENV)/.ready-$(SPARK_VERSION)
 PACKAGE_JARS := python/src/spark_random_strings/jars
 SCALA_TARGET := jvm/target/scala-2.13
+DIST := dist
+JAR_NAME := spark-random-strings_2.13-$(VERSION).jar
+WHEEL := $(DIST)/spark_random_strings-$(VERSION)-py3-none-any.whl
 
 # sbt resolves from the local caches and Maven Central only (project/repositories).
 SBT := java -Xms512m -Xmx3g -Xss4m -Dfile.encoding=UTF-8 \
@@ -27,12 +32,14 @@ SBT := java -Xms512m -Xmx3g -Xss4m -Dfile.encoding=UTF-8 \
 # The Spark runtime jars that the build compiles and tests against: those of the pinned pyspark.
 SPARK_JARS_DIR = $$($(PY) -c 'import os, pyspark; print(os.path.join(os.path.dirname(pyspark.__file__), "jars"))')
 
-.PHONY: help bootstrap jar install test test-scala test-python demo clean
+.PHONY: help bootstrap jar wheel dist install test test-scala test-python demo clean
 
 help:
 	@echo "make demo   - set up, build the jar, install the package and stream random strings"
 	@echo "make test   - set up, build, run the scalatest suites and the pytest suite"
 	@echo "make jar    - build the jar and copy it into the Python package"
+	@echo "make wheel  - build the jar and a wheel that bundles it, into $(DIST)/"
+	@echo "make dist   - the wheel, and the plain jar for spark-submit --jars, into $(DIST)/"
 	@echo "make clean  - remove build outputs (keeps the bootstrapped tools)"
 
 bootstrap: $(SBT_LAUNCHER) $(VENV_READY)
@@ -43,10 +50,10 @@ $(SBT_LAUNCHER): project/build.properties
 		-DoutputDirectory=$(TOOLS)
 	@test -f $@
 
-$(VENV_READY): python/pyproject.toml
+$(VENV_READY): python/pyproject.toml VERSION
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q "pyspark==$(SPARK_VERSION)" -e "./python[test]"
+	$(PY) -m pip install -q "pyspark==$(SPARK_VERSION)" -e "./python[test,connect]"
 	@touch $@
 
 # Builds the jar and puts it inside the Python package (package data), replacing older copies.
@@ -57,15 +64,30 @@ jar: bootstrap
 .PHONY: copy-jar
 copy-jar:
 	@mkdir -p $(PACKAGE_JARS) && rm -f $(PACKAGE_JARS)/*.jar
-	@cp $(SCALA_TARGET)/spark-random-strings_2.13-*.jar $(PACKAGE_JARS)/
+	@cp $(SCALA_TARGET)/$(JAR_NAME) $(PACKAGE_JARS)/
 	@echo "bundled $$(ls $(PACKAGE_JARS)/*.jar)"
+
+# The wheel is built from the package with the freshly built jar inside it as package data.
+wheel: jar
+	@$(MAKE) --no-print-directory package-wheel
+
+.PHONY: package-wheel
+package-wheel:
+	@mkdir -p $(DIST) && rm -f $(DIST)/spark_random_strings-*.whl
+	$(PY) -m build --quiet --wheel --outdir $(DIST) python
+	@rm -rf python/build
+	@test -f $(WHEEL) && echo "built $(WHEEL)"
+
+dist: wheel
+	cp $(SCALA_TARGET)/$(JAR_NAME) $(DIST)/
+	@ls -l $(DIST)
 
 # The package is installed editable by bootstrap; with the jar in place it is complete.
 install: jar
 
 test: bootstrap
 	SPARK_JARS_DIR="$(SPARK_JARS_DIR)" $(SBT) source/test source/package
-	@$(MAKE) --no-print-directory copy-jar
+	@$(MAKE) --no-print-directory copy-jar package-wheel
 	$(MAKE) --no-print-directory test-python
 
 test-scala: bootstrap
@@ -73,7 +95,7 @@ test-scala: bootstrap
 
 test-python:
 	$(PY) -m mypy --config-file python/pyproject.toml python/src tests
-	$(PY) -m pytest tests -ra
+	SPARK_RANDOM_STRINGS_WHEEL="$(abspath $(WHEEL))" $(PY) -m pytest tests -ra
 
 demo: install
 	$(PY) -m spark_random_strings.demo --seconds 20

@@ -11,7 +11,8 @@ val scala213 = "2.13.18" // the Scala that Spark 4.3.0 itself is built with
 val scalatestVersion = "3.2.19"
 
 ThisBuild / organization := "io.github.sparkrandomstrings"
-ThisBuild / version := "0.1.0"
+// The one place the version lives is the VERSION file, shared with the Python package.
+ThisBuild / version := IO.read(file("VERSION")).trim
 ThisBuild / scalaVersion := scala213
 
 // Spark on Java 17 needs these to reach JDK internals (the same list Spark's launcher adds).

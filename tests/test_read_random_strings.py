@@ -3,34 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict
 
 import pytest
 from pyspark.errors import IllegalArgumentException
-from pyspark.sql import DataFrame, SparkSession
-from pyspark.sql.streaming.listener import StreamingQueryProgress
+from pyspark.sql import SparkSession
 
 from spark_random_strings import FORMAT, read_random_strings
-
-Row4 = Tuple[str, int, int, int]
-
-
-def run_available_now(
-    df: DataFrame, name: str, checkpoint: Path
-) -> Tuple[List[Row4], List[StreamingQueryProgress]]:
-    """Run df to completion under Trigger.AvailableNow into a memory sink."""
-    query = (
-        df.writeStream.format("memory")
-        .queryName(name)
-        .trigger(availableNow=True)
-        .option("checkpointLocation", str(checkpoint))
-        .start()
-    )
-    query.awaitTermination(120)
-    assert not query.isActive
-    assert query.exception() is None
-    rows = df.sparkSession.table(name).orderBy("offset").collect()
-    return [(r[0], r[1], r[2], r[3]) for r in rows], query.recentProgress
+from support import run_available_now
 
 
 def test_memory_sink_holds_offsets_0_to_n_minus_1_exactly_once(

@@ -14,6 +14,8 @@ The package carries the source's jar. Put it on a session with
 
 from __future__ import annotations
 
+from importlib.metadata import version as _installed_version
+
 from spark_random_strings._jar import jar_path
 from spark_random_strings._reader import (
     FORMAT,
@@ -22,4 +24,5 @@ from spark_random_strings._reader import (
 )
 
 __all__ = ["FORMAT", "configure_spark_with_random_strings", "jar_path", "read_random_strings"]
-__version__ = "0.1.0"
+#: The installed version, the same as the bundled jar's (both come from the VERSION file).
+__version__ = _installed_version("spark-random-strings")

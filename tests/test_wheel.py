@@ -1,0 +1,126 @@
+"""The wheel is all a Python user needs: installed into a brand-new virtual environment with
+no access to this repository, it streams exact rows."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from email.parser import Parser
+from pathlib import Path
+from typing import Iterator, List
+
+import pytest
+from pyspark.sql import SparkSession
+
+from spark_random_strings import read_random_strings
+from support import REPO, child_env, run_available_now
+
+VERSION = (REPO / "VERSION").read_text().strip()
+JAR = f"spark_random_strings/jars/spark-random-strings_2.13-{VERSION}.jar"
+
+# Run inside the fresh environment with `python -I`: the same stream as the test reads here.
+SCRIPT = """
+import json, pathlib, sys, tempfile
+import spark_random_strings
+from pyspark.sql import SparkSession
+from spark_random_strings import configure_spark_with_random_strings, jar_path, read_random_strings
+
+builder = SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+spark = configure_spark_with_random_strings(builder).getOrCreate()
+df = read_random_strings(spark, seed=9, total_rows=300, max_rows_per_trigger=100,
+                         min_length=1, max_length=12, charset="unicode", num_partitions=3)
+query = (df.writeStream.format("memory").queryName("fresh").trigger(availableNow=True)
+         .option("checkpointLocation", tempfile.mkdtemp()).start())
+query.awaitTermination()
+rows = [list(r) for r in spark.sql("SELECT value, offset, length FROM fresh ORDER BY offset").collect()]
+print(json.dumps({"package": spark_random_strings.__file__, "jar": str(jar_path()),
+                  "version": spark_random_strings.__version__, "rows": rows}))
+spark.stop()
+"""
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel `make test` built into dist/, or one built here from the package."""
+    given = os.environ.get("SPARK_RANDOM_STRINGS_WHEEL")
+    if given and Path(given).is_file():
+        return Path(given)
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run(
+        [sys.executable, "-m", "build", "--quiet", "--wheel", "--outdir", str(out), str(REPO / "python")],
+        check=True,
+        capture_output=True,
+    )
+    return next(out.glob("*.whl"))
+
+
+@pytest.fixture(scope="module")
+def fresh_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A new virtual environment, outside the repository, with only the wheel installed."""
+    home = tmp_path_factory.mktemp("fresh")
+    subprocess.run([sys.executable, "-m", "venv", str(home / "venv")], check=True)
+    python = home / "venv" / "bin" / "python"
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(wheel)],
+        check=True,
+        cwd=home,
+        env=child_env(),
+        capture_output=True,
+    )
+    yield python
+
+
+def test_the_wheel_holds_the_jar_the_typing_marker_and_the_supported_ranges(wheel: Path) -> None:
+    assert wheel.name == f"spark_random_strings-{VERSION}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        metadata = Parser().parsestr(
+            archive.read(f"spark_random_strings-{VERSION}.dist-info/METADATA").decode()
+        )
+        entry_points = archive.read(
+            f"spark_random_strings-{VERSION}.dist-info/entry_points.txt"
+        ).decode()
+        with zipfile.ZipFile(archive.open(JAR)) as jar:
+            manifest = jar.read("META-INF/MANIFEST.MF").decode()
+    assert {JAR, "spark_random_strings/py.typed"} <= names
+    assert [n for n in names if n.endswith(".jar")] == [JAR]
+    assert metadata["Version"] == VERSION
+    assert metadata["Requires-Python"] == ">=3.11"
+    requires = metadata.get_all("Requires-Dist") or []
+    assert "pyspark<4.4,>=4.3.0" in requires
+    assert "spark-random-strings = spark_random_strings.cli:main" in entry_points
+    assert f"Implementation-Version: {VERSION}" in manifest
+    assert "Spark-Version: 4.3.0" in manifest
+
+
+def test_a_fresh_environment_with_only_the_wheel_streams_exact_rows(
+    fresh_python: Path, spark: SparkSession, tmp_path: Path
+) -> None:
+    done = subprocess.run(
+        [str(fresh_python), "-I", "-c", SCRIPT],
+        cwd=tmp_path,
+        env=child_env(PYSPARK_PYTHON=str(fresh_python), PYSPARK_DRIVER_PYTHON=str(fresh_python)),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    venv = fresh_python.parent.parent
+    # The package and its jar come from the fresh environment, not from this repository.
+    assert Path(result["package"]).is_relative_to(venv)
+    assert Path(result["jar"]).is_relative_to(venv)
+    assert result["version"] == VERSION
+
+    df = read_random_strings(
+        spark, seed=9, total_rows=300, max_rows_per_trigger=100, min_length=1, max_length=12,
+        charset="unicode", num_partitions=3,
+    )
+    here, _ = run_available_now(df, "wheel_expected", tmp_path / "checkpoint")
+    expected: List[List[object]] = [[value, offset, length] for value, _, offset, length in here]
+    assert [row[1] for row in result["rows"]] == list(range(300))
+    assert result["rows"] == expected
