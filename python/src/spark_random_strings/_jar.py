@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 _JAR_PREFIX = "spark-random-strings_"
@@ -36,10 +37,15 @@ def jar_path() -> Path:
             f"spark_random_strings expects exactly one bundled jar in {folder}, found: {found}. "
             "In a source checkout, run `make jar` to build it and copy it there."
         )
-    path = Path(str(jars[0]))
+    return _on_disk(jars[0])
+
+
+def _on_disk(entry: Traversable) -> Path:
+    """The file behind a package resource; Spark and the JVM need real paths."""
+    path = Path(str(entry))
     if not path.is_file():
         raise FileNotFoundError(
-            f"The bundled jar {jars[0]} is not a file on disk (is the package zipped?); "
+            f"The packaged file {entry} is not a file on disk (is the package zipped?); "
             "install spark-random-strings as a regular wheel."
         )
     return path

@@ -1,25 +1,92 @@
-"""A local Spark session with the bundled jar, for the demo and the tests."""
+"""Running Spark on this machine: a local session with the bundled jar, and a clean query stop.
+
+The demo, the command-line tool and the tests share these.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import contextlib
+import os
+import sys
+import time
+from typing import TYPE_CHECKING, Iterator, Optional
 
 from spark_random_strings._reader import configure_spark_with_random_strings
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
+    from pyspark.sql.streaming.query import StreamingQuery
 
 
-def local_session(app_name: str, *, cores: int = 2, log_level: str = "ERROR") -> "SparkSession":
-    """Start (or get) a ``local[cores]`` session with the jar on ``spark.jars`` and no web UI."""
+def local_session(
+    app_name: str,
+    *,
+    cores: Optional[int] = 2,
+    log_level: str = "ERROR",
+    silent_jvm: bool = False,
+) -> "SparkSession":
+    """Start (or get) a local session with the jar on ``spark.jars`` and no web UI.
+
+    Args:
+        app_name: the application's name.
+        cores: the local cores (``local[cores]``); ``None`` for all of them (``local[*]``).
+        log_level: Spark's log level once the session runs.
+        silent_jvm: send the JVM's standard error, where Spark logs, to the null device for
+            the session's whole life (the command-line tool does, so that the terminal shows
+            only its own output).
+    """
     from pyspark.sql import SparkSession
 
     builder = (
-        SparkSession.builder.master(f"local[{cores}]")
+        SparkSession.builder.master(f"local[{cores or '*'}]")
         .appName(app_name)
         .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", str(cores))
+        .config("spark.ui.showConsoleProgress", "false")
     )
-    session = configure_spark_with_random_strings(builder).getOrCreate()
+    if cores:
+        builder = builder.config("spark.sql.shuffle.partitions", str(cores))
+    configured = configure_spark_with_random_strings(builder)
+    # The JVM inherits standard error when pyspark starts it, and keeps it.
+    with _standard_error_to_null() if silent_jvm else contextlib.nullcontext():
+        session = configured.getOrCreate()
     session.sparkContext.setLogLevel(log_level)
     return session
+
+
+@contextlib.contextmanager
+def _standard_error_to_null() -> Iterator[None]:
+    """While inside, file descriptor 2 (inherited by child processes) is the null device."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(null)
+
+
+def stop_between_batches(query: "StreamingQuery", patience_s: float = 10.0) -> None:
+    """Stop the query between two batches, so that stopping interrupts no batch's writes.
+
+    Waits until no trigger is active or the running batch has finished (under
+    ``Trigger.AvailableNow`` batches follow each other without a pause), at most ``patience_s``.
+    Stopping mid-batch would be safe too: the batch runs again after a restart.
+    """
+
+    def last_batch() -> int:
+        progress = query.lastProgress
+        return -1 if progress is None else progress.batchId
+
+    running = last_batch()
+    deadline = time.monotonic() + patience_s
+    while (
+        query.isActive
+        and query.status["isTriggerActive"]
+        and last_batch() == running
+        and time.monotonic() < deadline
+    ):
+        time.sleep(0.05)
+    query.stop()

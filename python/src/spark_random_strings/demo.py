@@ -9,21 +9,10 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import TYPE_CHECKING, List, Optional
+from typing import List, Optional
 
 from spark_random_strings import read_random_strings
-from spark_random_strings._local import local_session
-
-if TYPE_CHECKING:
-    from pyspark.sql.streaming.query import StreamingQuery
-
-
-def _stop_between_batches(query: "StreamingQuery", patience_s: float = 10.0) -> None:
-    """Stop the query while no batch runs, so that stopping interrupts no checkpoint write."""
-    deadline = time.monotonic() + patience_s
-    while query.status["isTriggerActive"] and time.monotonic() < deadline:
-        time.sleep(0.05)
-    query.stop()
+from spark_random_strings._local import local_session, stop_between_batches
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -52,7 +41,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             .start()
         )
         query.awaitTermination(args.seconds)
-        _stop_between_batches(query)
+        stop_between_batches(query)
         elapsed = time.monotonic() - started
         # Idle triggers report progress too; only batches that ran have an addBatch time.
         progress = query.recentProgress

@@ -1,0 +1,59 @@
+"""Where a running query of the source stands, read from Spark's progress reports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional
+
+if TYPE_CHECKING:
+    from pyspark.sql.streaming.listener import StreamingQueryProgress
+    from pyspark.sql.streaming.query import StreamingQuery
+
+
+@dataclass(frozen=True)
+class StreamPosition:
+    """The source's position after one batch, in rows from the start of the stream."""
+
+    batch_id: int
+    #: Rows read before this batch (its start offset + 1).
+    rows_before: int
+    #: Rows read through this batch (its end offset + 1): the stream's position.
+    rows_read: int
+    #: Rows that exist but were not read yet (the source's ``rowsBehind`` metric).
+    rows_behind: int
+
+
+def _rows_through(offset_json: Optional[str]) -> Optional[int]:
+    """Rows up to and including an offset of the source, whose JSON is the last row's offset."""
+    text = (offset_json or "").strip()
+    return int(text) + 1 if text.isdigit() else None
+
+
+def position_of(progress: Optional["StreamingQueryProgress"]) -> Optional[StreamPosition]:
+    """The position that a progress report gives; ``None`` before the first row was read."""
+    if progress is None or not progress.sources:
+        return None
+    source = progress.sources[0]
+    rows_read = _rows_through(source.endOffset)
+    if rows_read is None:
+        return None
+    return StreamPosition(
+        batch_id=progress.batchId,
+        rows_before=_rows_through(source.startOffset) or 0,
+        rows_read=rows_read,
+        rows_behind=int(source.metrics.get("rowsBehind", "0")),
+    )
+
+
+def current_position(query: "StreamingQuery") -> Optional[StreamPosition]:
+    """The query's position after its latest batch."""
+    return position_of(query.lastProgress)
+
+
+def first_position(query: "StreamingQuery") -> Optional[StreamPosition]:
+    """The query's position after its first batch in this run, while Spark still keeps it."""
+    for progress in query.recentProgress:
+        found = position_of(progress)
+        if found is not None:
+            return found
+    return None

@@ -1,0 +1,83 @@
+"""``spark-random-strings stream``: the live stream in the terminal, under a one-line status."""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Optional
+
+from rich.console import Console
+from rich.live import Live
+from rich.text import Text
+
+from spark_random_strings._local import stop_between_batches
+from spark_random_strings._progress import StreamPosition, current_position
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame
+
+#: How often the query is triggered: rows appear in the terminal once a second.
+TRIGGER_INTERVAL = "1 second"
+
+
+def _status(position: Optional[StreamPosition], elapsed_s: float) -> Text:
+    """The status line: rows, rows/s, batch id, rows behind, run time."""
+    if position is None:
+        return Text(f"waiting for the first batch ... {elapsed_s:4.0f} s", style="dim")
+    rate = position.rows_read / elapsed_s if elapsed_s > 0 else 0.0
+    return Text(
+        f"rows {position.rows_read:,} | {rate:,.1f} rows/s | batch {position.batch_id} | "
+        f"rows behind {position.rows_behind:,} | {elapsed_s:,.0f} s",
+        style="bold",
+    )
+
+
+def stream_to_terminal(
+    strings: "DataFrame",
+    *,
+    console: Console,
+    rows_shown: int,
+    duration_s: Optional[float],
+    stop: threading.Event,
+) -> str:
+    """Print each batch's first rows until ``duration_s`` passes or ``stop`` is set.
+
+    Returns the one-line summary. Raises the query's exception if it failed.
+    """
+
+    def show(batch: "DataFrame", batch_id: int) -> None:
+        rows = sorted(batch.limit(rows_shown).collect(), key=lambda row: row.offset)
+        for row in rows:
+            clock = datetime.fromtimestamp(row.ts / 1000, tz=timezone.utc).strftime("%H:%M:%S.%f")
+            # Text, not markup: a random string may hold "[" or ":".
+            console.print(
+                Text(f"{row.offset:>12,}  {clock[:-3]}  {row.length:>6}  {row.value}"),
+                soft_wrap=True,
+            )
+
+    console.print(Text(f"{'offset':>12}  {'ts (UTC)':<12}  {'length':>6}  value", style="bold"))
+    started = time.monotonic()
+    query = strings.writeStream.foreachBatch(show).trigger(processingTime=TRIGGER_INTERVAL).start()
+    position: Optional[StreamPosition] = None
+    # Transient: the live line goes at the end, and the summary stays (also when not a terminal).
+    with Live(_status(None, 0.0), console=console, refresh_per_second=4, transient=True) as live:
+        while query.isActive and not stop.is_set():
+            elapsed = time.monotonic() - started
+            if duration_s is not None and elapsed >= duration_s:
+                break
+            position = current_position(query) or position
+            live.update(_status(position, elapsed))
+            stop.wait(0.25)
+        stop_between_batches(query)
+        position = current_position(query) or position
+        elapsed = time.monotonic() - started
+        live.update(_status(position, elapsed))
+    failure = query.exception()
+    if failure is not None:
+        raise failure
+    rows, batches = (position.rows_read, position.batch_id + 1) if position else (0, 0)
+    return (
+        f"streamed {rows:,} rows in {batches:,} batches over {elapsed:.1f} s "
+        f"({rows / elapsed:,.1f} rows/s)"
+    )

@@ -1,0 +1,220 @@
+"""The ``spark-random-strings`` command (also ``python -m spark_random_strings``).
+
+``spark-random-strings stream`` shows the live stream in the terminal under a one-line status;
+``spark-random-strings write --total-rows N --format parquet --output PATH`` writes exactly N
+rows to files through a checkpointed streaming query, resumable after an interruption. Both
+start a local Spark session with the bundled jar. Every source option is a flag.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import signal
+import sys
+import threading
+from types import FrameType
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, NoReturn, Optional
+
+from rich.console import Console
+
+from spark_random_strings._reader import _OPTIONS, read_random_strings
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+PROG = "spark-random-strings"
+
+#: Each source option's flag help; the defaults named are the source's own.
+OPTION_HELP: Dict[str, str] = {
+    "rows_per_second": "rows made available per second (default: 10)",
+    "min_length": "the shortest string, in characters (default: 0)",
+    "max_length": "the longest string, in characters, at most 1048576 (default: 4)",
+    "charset": "the characters to draw from: alphanumeric, letters, digits, hex, ascii or "
+    "unicode (default: alphanumeric)",
+    "alphabet": "the exact characters to draw from, each distinct one once; wins over "
+    "--charset (default: none)",
+    "seed": "the seed of every row (default: drawn at random, and kept in the checkpoint)",
+    "num_partitions": "partitions per batch (default: the local cores)",
+    "max_rows_per_trigger": "the most rows one batch reads (default: no limit)",
+    "total_rows": "end the stream after this many rows (default: endless)",
+}
+
+#: ``write``'s own defaults and requirements, where they differ from the source's.
+WRITE_ROWS_PER_TRIGGER = 100_000
+FORMATS = ("parquet", "json", "csv")
+
+
+def flag(keyword: str) -> str:
+    """The command-line flag of a ``read_random_strings`` keyword: ``--rows-per-second``."""
+    return "--" + keyword.replace("_", "-")
+
+
+class UsageError(Exception):
+    """A flag's value that the source rejected: reported in one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with errors in one line (the usage is one ``--help`` away)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _add_source_flags(parser: argparse.ArgumentParser, **changed: Dict[str, Any]) -> None:
+    for keyword, (_, kind) in _OPTIONS.items():
+        settings: Dict[str, Any] = {"type": kind, "help": OPTION_HELP[keyword], "metavar": "N"}
+        if kind is str:
+            settings["metavar"] = "TEXT" if keyword == "alphabet" else "NAME"
+        settings.update(changed.get(keyword, {}))
+        parser.add_argument(flag(keyword), dest=keyword, **settings)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of the command and its two subcommands."""
+    parser = _Parser(
+        prog=PROG,
+        description="Stream random strings through a local Spark, with the "
+        "InMemoryRandomStrings source.",
+        epilog=f"Run `{PROG} COMMAND --help` for a command's flags and their defaults.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    stream = commands.add_parser(
+        "stream",
+        help="show the live stream in the terminal",
+        description="Show the live stream in the terminal: each second's rows (offset, event "
+        "time, length, value) under a one-line status. Ctrl-C stops it.",
+    )
+    _add_source_flags(stream)
+    stream.add_argument(
+        "--duration", type=float, metavar="SECONDS",
+        help="stop after this many seconds (default: run until Ctrl-C)",
+    )
+    stream.add_argument(
+        "--rows-shown", type=int, default=20, metavar="N",
+        help="the most rows printed per batch; the status counts all (default: 20)",
+    )
+
+    write = commands.add_parser(
+        "write",
+        help="write exactly N rows to files",
+        description="Write exactly N rows to files through a streaming query with a "
+        "checkpoint. Run the same command again after an interruption: it resumes, and the "
+        "output ends with exactly N rows.",
+    )
+    _add_source_flags(
+        write,
+        total_rows={"required": True, "help": "how many rows to write (required)"},
+        max_rows_per_trigger={
+            "default": WRITE_ROWS_PER_TRIGGER,
+            "help": f"the most rows one batch writes (default: {WRITE_ROWS_PER_TRIGGER})",
+        },
+    )
+    write.add_argument(
+        "--format", dest="file_format", choices=FORMATS, default="parquet",
+        help="the file format (default: parquet)",
+    )
+    write.add_argument("--output", required=True, metavar="PATH", help="the output folder (required)")
+    write.add_argument(
+        "--checkpoint", metavar="PATH",
+        help="the query's checkpoint folder (default: PATH/_checkpoint under --output)",
+    )
+
+    for command in (stream, write):
+        command.add_argument(
+            "--verbose", action="store_true", help="show Spark's own log (default: silent)"
+        )
+    stream.set_defaults(run=_run_stream, parser=stream)
+    write.set_defaults(run=_run_write, parser=write)
+    return parser
+
+
+def open_stream(spark: "SparkSession", args: argparse.Namespace) -> "DataFrame":
+    """The source with the flags given; a value the source rejects becomes a UsageError."""
+    from pyspark.errors import IllegalArgumentException
+
+    keywords = {k: getattr(args, k) for k in _OPTIONS if getattr(args, k) is not None}
+    try:
+        return read_random_strings(spark, **keywords)
+    except IllegalArgumentException as error:
+        message = str(error).strip().splitlines()[0]
+        named = [flag(k) for k, (option, _) in _OPTIONS.items() if f"'{option}'" in message]
+        raise UsageError(f"argument {named[0]}: {message}" if named else message) from None
+
+
+@contextlib.contextmanager
+def _first_interrupt_sets(stop: threading.Event) -> Iterator[None]:
+    """While inside: the first Ctrl-C sets ``stop`` for a clean stop; a second one interrupts."""
+
+    def on_interrupt(signum: int, frame: Optional[FrameType]) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _run_stream(args: argparse.Namespace, strings: "DataFrame", console: Console) -> int:
+    from spark_random_strings._stream import stream_to_terminal
+
+    stop = threading.Event()
+    with _first_interrupt_sets(stop):
+        summary = stream_to_terminal(
+            strings, console=console, rows_shown=args.rows_shown,
+            duration_s=args.duration, stop=stop,
+        )
+    console.print(summary, soft_wrap=True)
+    return 0
+
+
+def _run_write(args: argparse.Namespace, strings: "DataFrame", console: Console) -> int:
+    from spark_random_strings._write import Interrupted, write_files
+
+    output = args.output.rstrip("/") or "/"
+    stop = threading.Event()
+    try:
+        with _first_interrupt_sets(stop):
+            summary = write_files(
+                strings, total_rows=args.total_rows, file_format=args.file_format,
+                output=output, checkpoint=args.checkpoint or f"{output}/_checkpoint",
+                console=console, stop=stop,
+            )
+    except Interrupted as interrupted:
+        console.print(str(interrupted), soft_wrap=True)
+        return 130
+    console.print(summary, soft_wrap=True)
+    return 0
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Run the command; return its exit status (2 for a bad flag, 130 after Ctrl-C)."""
+    from spark_random_strings._local import local_session
+
+    args = build_parser().parse_args(argv)
+    command: argparse.ArgumentParser = args.parser
+    run: Callable[[argparse.Namespace, "DataFrame", Console], int] = args.run
+    spark = None
+    try:
+        spark = local_session(
+            PROG, cores=None, log_level="WARN" if args.verbose else "OFF", silent_jvm=not args.verbose
+        )
+        return run(args, open_stream(spark, args), Console(highlight=False))
+    except UsageError as error:
+        command.error(str(error))
+    except KeyboardInterrupt:
+        print(f"{command.prog}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as error:  # noqa: BLE001 - the command reports any failure in one line
+        if args.verbose:
+            raise
+        lines = str(error).strip().splitlines() or [type(error).__name__]
+        print(f"{command.prog}: error: {lines[0]} (--verbose shows more)", file=sys.stderr)
+        return 1
+    finally:
+        if spark is not None:
+            spark.stop()

@@ -1,0 +1,261 @@
+"""The spark-random-strings command, driven as a user drives it: in a child process."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import itertools
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List
+
+import pytest
+from pyspark.sql import DataFrame, SparkSession
+
+from spark_random_strings import read_random_strings
+from spark_random_strings._reader import _OPTIONS
+from spark_random_strings.cli import OPTION_HELP, flag
+from support import child_env, run_available_now
+
+COMMAND = [sys.executable, "-m", "spark_random_strings"]
+CONSOLE_SCRIPT = str(Path(sys.executable).parent / "spark-random-strings")
+# A row as `stream` prints it: offset, event time (UTC), length, value.
+ROW = re.compile(r" *([\d,]+)  (\d\d:\d\d:\d\d\.\d{3})  +(\d+)  (.*)")
+_names = itertools.count()
+
+
+def run(*args: str, command: List[str] = COMMAND) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*command, *args], env=child_env(), capture_output=True, text=True, timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def start(args: List[str], out: Path, err: Path) -> subprocess.Popen[bytes]:
+    with out.open("wb") as stdout, err.open("wb") as stderr:
+        return subprocess.Popen(
+            [*COMMAND, *args], env=child_env(), stdout=stdout, stderr=stderr,
+            stdin=subprocess.DEVNULL,
+        )
+
+
+def wait_for(condition_met: Callable[[], bool], what: str, timeout_s: float = 120) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition_met():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.2)
+
+
+def seeded_rows(spark: SparkSession, total_rows: int, **options: Any) -> Dict[int, str]:
+    """Offset -> value of the first rows of a stream, read in this process."""
+    with tempfile.TemporaryDirectory() as checkpoint:
+        rows, _ = run_available_now(
+            read_random_strings(spark, total_rows=total_rows, **options),
+            f"cli_expected_{next(_names)}",
+            Path(checkpoint),
+        )
+    return {offset: value for value, _, offset, _ in rows}
+
+
+# --- flags, help and bad input (no Spark is started for these) ---
+
+
+@pytest.mark.parametrize("command", [COMMAND, [CONSOLE_SCRIPT]], ids=["python -m", "console script"])
+def test_help_lists_both_commands(command: List[str]) -> None:
+    done = run("--help", command=command)
+    assert done.returncode == 0
+    assert re.search(r"^\s+stream\s+show the live stream in the terminal$", done.stdout, re.M)
+    assert re.search(r"^\s+write\s+write exactly N rows to files$", done.stdout, re.M)
+
+
+def help_entries(help_text: str) -> Dict[str, str]:
+    """Each flag of an argparse help, with its description joined into one line."""
+    entries: Dict[str, str] = {}
+    current = ""
+    for line in help_text.split("options:\n", 1)[1].splitlines():
+        starts = re.match(r"  (--?[\w-]+)(.*)", line)
+        if starts:
+            current = starts.group(1)
+            entries[current] = starts.group(2)
+        elif current:
+            entries[current] += " " + line.strip()
+    return {name: " ".join(text.split()) for name, text in entries.items()}
+
+
+@pytest.mark.parametrize(
+    ("name", "own_flags"),
+    [("stream", ["--duration", "--rows-shown"]), ("write", ["--format", "--output", "--checkpoint"])],
+)
+def test_each_commands_help_documents_every_flag_with_its_default(
+    name: str, own_flags: List[str]
+) -> None:
+    done = run(name, "--help")
+    assert done.returncode == 0
+    entries = help_entries(done.stdout)
+    expected = ["-h"] + [flag(keyword) for keyword in _OPTIONS] + own_flags + ["--verbose"]
+    assert sorted(entries) == sorted(expected)
+    for each in expected[1:]:
+        assert re.search(r"\((default: [^)]+|required)\)$", entries[each]), entries[each]
+
+
+def test_the_flags_help_names_the_sources_own_defaults(spark: SparkSession, tmp_path: Path) -> None:
+    query = (
+        read_random_strings(spark).writeStream.format("noop")
+        .option("checkpointLocation", str(tmp_path / "checkpoint")).start()
+    )
+    try:
+        wait_for(lambda: query.lastProgress is not None, "a progress report")
+        description = query.lastProgress.sources[0].description  # type: ignore[union-attr]
+    finally:
+        query.stop()
+    for keyword, option in [("rows_per_second", "rowsPerSecond"), ("min_length", "minLength"),
+                            ("max_length", "maxLength"), ("charset", "charset")]:
+        default = re.search(r"\(default: (\w+)\)", OPTION_HELP[keyword])
+        assert default, keyword
+        assert f"{option}={default.group(1)}," in description
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["stream", "--bogus"], "unrecognized arguments: --bogus"),
+        (["stream", "--rows-per-second", "abc"], "argument --rows-per-second: invalid int value: 'abc'"),
+        (["stream", "--duration"], "argument --duration: expected one argument"),
+        (["write", "--output", "out"], "the following arguments are required: --total-rows"),
+        (["write", "--total-rows", "5", "--output", "o", "--format", "xml"],
+         "argument --format: invalid choice: 'xml'"),
+        (["launch"], "argument COMMAND: invalid choice: 'launch'"),
+    ],
+)
+def test_a_bad_flag_exits_2_with_a_one_line_error(args: List[str], message: str) -> None:
+    done = run(*args)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+    assert done.stderr.startswith("spark-random-strings")
+    assert message in done.stderr
+
+
+def test_a_value_the_source_rejects_exits_2_naming_the_flag_in_one_line() -> None:
+    done = run("stream", "--max-length", "-1")
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "spark-random-strings stream: error: argument --max-length: Invalid value '-1' for "
+        "option 'maxLength': out of range. Allowed: a whole number from 0 to 1048576. "
+        "(see spark-random-strings stream --help)"
+    ]
+
+
+# --- stream ---
+
+
+def test_stream_prints_the_seeded_rows_in_order_and_a_summary(spark: SparkSession) -> None:
+    done = run("stream", "--rows-per-second", "20", "--seed", "42", "--max-length", "8",
+               "--charset", "hex", "--duration", "6", "--rows-shown", "1000")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["offset", "ts", "(UTC)", "length", "value"]
+    rows = [ROW.fullmatch(line) for line in lines[1:-1]]
+    assert all(rows), lines
+    offsets = [int(r.group(1).replace(",", "")) for r in rows if r]
+    assert offsets == list(range(len(offsets))) and len(offsets) >= 20
+    summary = re.fullmatch(
+        r"streamed ([\d,]+) rows in (\d+) batches over ([\d.]+) s \(([\d.,]+) rows/s\)", lines[-1]
+    )
+    assert summary, lines[-1]
+    assert int(summary.group(1).replace(",", "")) == len(offsets)
+    assert {o: r.group(4) for o, r in zip(offsets, rows) if r} == seeded_rows(
+        spark, len(offsets), seed=42, max_length=8, charset="hex"
+    )
+    assert all(int(r.group(3)) == len(r.group(4)) for r in rows if r)
+
+
+def test_ctrl_c_stops_the_stream_cleanly_with_a_summary(tmp_path: Path) -> None:
+    out, err = tmp_path / "out", tmp_path / "err"
+    process = start(["stream", "--rows-per-second", "50", "--seed", "1"], out, err)
+    try:
+        wait_for(lambda: b"\n           0  " in out.read_bytes(), "the first row")
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=60) == 0
+    finally:
+        process.kill()
+    lines = out.read_text().splitlines()
+    assert re.fullmatch(r"streamed [\d,]+ rows in \d+ batches over [\d.]+ s \([\d.,]+ rows/s\)", lines[-1])
+    assert err.read_text() == ""  # no stack trace, no Spark log
+
+
+# --- write ---
+
+
+def write_args(output: Path, *more: str) -> List[str]:
+    return ["write", "--total-rows", "300000", "--max-rows-per-trigger", "20000", "--seed", "7",
+            "--max-length", "12", "--output", str(output), *more]
+
+
+def test_an_interrupted_write_resumes_and_ends_with_exactly_n_rows(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    output = tmp_path / "strings"
+    out, err = tmp_path / "out", tmp_path / "err"
+    process = start(write_args(output), out, err)
+    try:
+        # Interrupt once the first batch is in the sink's log, well before the last.
+        wait_for(lambda: (output / "_spark_metadata" / "0").exists(), "the first batch")
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=60) == 130
+    finally:
+        process.kill()
+    assert err.read_text() == ""
+    interrupted = re.fullmatch(
+        r"interrupted with ([\d,]+) of 300,000 rows written to (.*); "
+        r"run the same command again to resume",
+        out.read_text().strip(),
+    )
+    assert interrupted and interrupted.group(2) == str(output)
+    written_before = int(interrupted.group(1).replace(",", ""))
+    assert 0 < written_before < 300_000 and written_before % 20_000 == 0
+
+    # A rerun that contradicts the checkpoint's seed fails in one line and writes nothing.
+    files_before = sorted(output.glob("*.parquet"))
+    contradicting = run(*write_args(output)[:-2], "--seed", "8", "--output", str(output))
+    assert contradicting.returncode == 1
+    assert len(contradicting.stderr.splitlines()) == 1
+    assert "seed" in contradicting.stderr and "8" in contradicting.stderr
+    assert sorted(output.glob("*.parquet")) == files_before
+
+    resumed = run(*write_args(output))
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stdout.strip().splitlines()[-1].startswith(
+        f"wrote 300,000 rows to {output} as parquet ({300_000 - written_before:,} in this run, "
+    )
+    written = spark.read.parquet(str(output))
+    assert written.count() == 300_000
+    assert rows_as_dict(written) == seeded_rows(spark, 300_000, seed=7, max_length=12)
+
+
+def rows_as_dict(df: "DataFrame") -> Dict[int, str]:
+    rows = df.select("offset", "value").collect()
+    found = {row.offset: row.value for row in rows}
+    assert len(found) == len(rows), "an offset is written twice"
+    return found
+
+
+def test_write_as_csv_holds_exactly_the_rows_and_a_second_run_adds_none(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    output = tmp_path / "csv"
+    # Spark's CSV reader reads an empty string back as null: the strings here are never empty.
+    args = ["write", "--total-rows", "1000", "--format", "csv", "--seed", "3", "--min-length", "1",
+            "--output", str(output), "--checkpoint", str(tmp_path / "checkpoint")]
+    first = run(*args)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.strip().startswith(f"wrote 1,000 rows to {output} as csv (1,000 in this run, ")
+    again = run(*args)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.strip().startswith(f"wrote 1,000 rows to {output} as csv (0 in this run, ")
+    written = spark.read.schema("value STRING, ts LONG, offset LONG, length INT").csv(str(output))
+    assert rows_as_dict(written) == seeded_rows(spark, 1000, seed=3, min_length=1)
