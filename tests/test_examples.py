@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import re
+import signal
+import socket
 import subprocess
+import sys
+import time
 from pathlib import Path
-from typing import List
+from typing import Iterator, List
 
 import pytest
 from pyspark.sql import SparkSession
@@ -74,3 +79,85 @@ def test_spark_shell_runs_the_scala_example_and_prints_the_same_rows(
     printed = [line for line in done.stdout.splitlines() if re.fullmatch(r"\d+ \S+ \d+", line)]
     assert printed == expected_lines
     assert "error" not in done.stdout.lower()
+
+
+@pytest.fixture(scope="module")
+def connect_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A Spark Connect server on 127.0.0.1 with the jar on its class path; always shut down."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = tmp_path_factory.mktemp("connect") / "server.log"
+    with log.open("wb") as output:
+        server = subprocess.Popen(
+            [
+                str(pyspark_bin("spark-submit")),
+                "--class", "org.apache.spark.sql.connect.service.SparkConnectServer",
+                "--master", "local[2]",
+                "--conf", "spark.ui.enabled=false",
+                "--conf", "spark.connect.grpc.binding.address=127.0.0.1",
+                "--conf", f"spark.connect.grpc.binding.port={port}",
+                "--jars", str(jar_path()),
+            ],
+            env=child_env(),
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,  # its own process group, so that teardown reaches the JVM
+        )
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            assert server.poll() is None, log.read_text()[-3000:]
+            assert time.monotonic() < deadline, "the Connect server did not listen in 180 s"
+            with socket.socket() as client:
+                if client.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.5)
+        yield f"sc://127.0.0.1:{port}"
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+
+
+def test_the_connect_example_reads_the_seeded_rows_through_a_connect_server(
+    connect_server: str, expected_lines: List[str], tmp_path: Path
+) -> None:
+    done = _run([sys.executable, str(EXAMPLES / "connect_random_strings.py"), connect_server], tmp_path)
+    assert done.stdout.splitlines() == expected_lines
+
+
+CONNECT_ERRORS = """
+import sys
+from pyspark.errors import IllegalArgumentException
+from pyspark.sql import SparkSession
+from spark_random_strings import configure_spark_with_random_strings, read_random_strings
+
+spark = SparkSession.builder.remote(sys.argv[1]).getOrCreate()
+assert type(spark).__module__ == "pyspark.sql.connect.session"
+try:
+    read_random_strings(spark, max_length=-1)
+except IllegalArgumentException as error:
+    print(str(error).splitlines()[0])
+try:
+    configure_spark_with_random_strings(SparkSession.builder.remote(sys.argv[1]))
+except ValueError as error:
+    print(str(error).split(": start")[0])
+spark.stop()
+"""
+
+
+def test_on_connect_a_bad_option_fails_at_load_and_jars_are_refused_on_the_client(
+    connect_server: str, tmp_path: Path
+) -> None:
+    done = _run([sys.executable, "-c", CONNECT_ERRORS, connect_server], tmp_path)
+    assert done.stdout.splitlines() == [
+        "Invalid value '-1' for option 'maxLength': out of range. "
+        "Allowed: a whole number from 0 to 1048576.",
+        f"This builder connects to the Spark Connect server {connect_server}, and a client "
+        "cannot add jars to a server",
+    ]

@@ -59,3 +59,31 @@ def test_every_keyword_of_read_random_strings_maps_to_a_source_option() -> None:
 
     keywords = list(inspect.signature(read_random_strings).parameters)[1:]
     assert keywords == list(_OPTIONS)
+
+
+def test_a_session_without_the_jar_gets_an_error_that_says_how_to_add_it() -> None:
+    import subprocess
+    import sys
+
+    from support import child_env
+
+    script = (
+        "from pyspark.sql import SparkSession\n"
+        "from spark_random_strings import SourceNotFoundError, read_random_strings\n"
+        "spark = SparkSession.builder.master('local[1]').getOrCreate()\n"
+        "try:\n"
+        "    read_random_strings(spark)\n"
+        "except SourceNotFoundError as error:\n"
+        "    print(error)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=child_env(), capture_output=True, text=True,
+        timeout=300, stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip() == (
+        "This Spark session has no InMemoryRandomStrings source: its jar is not on the class "
+        "path. Build the session with configure_spark_with_random_strings(SparkSession.builder...), "
+        f"run spark-submit with --jars {jar_path()}, or, for Spark Connect, start the server "
+        "with that --jars."
+    )

@@ -19,10 +19,17 @@ from importlib.metadata import version as _installed_version
 from spark_random_strings._jar import jar_path
 from spark_random_strings._reader import (
     FORMAT,
+    SourceNotFoundError,
     configure_spark_with_random_strings,
     read_random_strings,
 )
 
-__all__ = ["FORMAT", "configure_spark_with_random_strings", "jar_path", "read_random_strings"]
+__all__ = [
+    "FORMAT",
+    "SourceNotFoundError",
+    "configure_spark_with_random_strings",
+    "jar_path",
+    "read_random_strings",
+]
 #: The installed version, the same as the bundled jar's (both come from the VERSION file).
 __version__ = _installed_version("spark-random-strings")

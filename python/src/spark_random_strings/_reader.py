@@ -12,6 +12,10 @@ if TYPE_CHECKING:
 #: The source's short name, as given to ``spark.readStream.format``.
 FORMAT = "InMemoryRandomStrings"
 
+
+class SourceNotFoundError(RuntimeError):
+    """The session has no ``InMemoryRandomStrings`` source: its jar is not on the class path."""
+
 # Keyword of read_random_strings -> (the source's option name, the Python type it takes).
 _OPTIONS: Dict[str, Tuple[str, Type[Union[int, str]]]] = {
     "rows_per_second": ("rowsPerSecond", int),
@@ -45,8 +49,13 @@ def configure_spark_with_random_strings(
     Returns:
         The same builder, with the jar appended to ``spark.jars``.
 
+    For Spark Connect, the jar belongs on the server instead: start it with
+    ``--jars`` and the path that :func:`jar_path` returns.
+
     Raises:
         TypeError: ``builder`` is not a ``SparkSession.Builder``.
+        ValueError: ``builder`` connects to a Spark Connect server (``remote("sc://...")``),
+            whose class path a client cannot change.
         FileNotFoundError: the package holds no jar (see :func:`jar_path`).
     """
     from pyspark.sql import SparkSession
@@ -58,7 +67,16 @@ def configure_spark_with_random_strings(
         )
     ours = str(jar_path())
     # pyspark keeps a builder's settings in ``_options``; it has no public getter for them.
-    existing = str(getattr(builder, "_options", {}).get("spark.jars") or "")
+    settings = getattr(builder, "_options", {})
+    remote = str(settings.get("spark.remote") or "")
+    if remote.startswith("sc://"):
+        raise ValueError(
+            f"This builder connects to the Spark Connect server {remote}, and a client cannot add "
+            "jars to a server: start the server with the jar instead, for example "
+            "`spark-submit --class org.apache.spark.sql.connect.service.SparkConnectServer "
+            f"--jars {ours}`."
+        )
+    existing = str(settings.get("spark.jars") or "")
     jars = [jar.strip() for jar in existing.split(",") if jar.strip()]
     if ours not in jars:
         jars.append(ours)
@@ -102,6 +120,9 @@ def read_random_strings(
         max_rows_per_trigger: the most rows one micro-batch reads (default: no limit).
         total_rows: end the stream after this many rows (default: endless).
 
+    It works on a classic session and on a Spark Connect session alike (there, the server
+    needs the jar).
+
     Returns:
         A streaming DataFrame (``df.isStreaming`` is ``True``).
 
@@ -109,6 +130,7 @@ def read_random_strings(
         TypeError: a keyword has the wrong Python type (raised before Spark is asked).
         pyspark.errors.IllegalArgumentException: a value is out of range; the message names
             the option, the value and what is allowed.
+        SourceNotFoundError: the session does not have the source's jar.
     """
     arguments = locals()
     options: Dict[str, str] = {}
@@ -123,4 +145,18 @@ def read_random_strings(
                 f"got {type(value).__name__} {value!r}"
             )
         options[option] = str(value)
-    return spark.readStream.format(FORMAT).options(**options).load()
+    try:
+        df = spark.readStream.format(FORMAT).options(**options).load()
+        # Spark Connect analyses a plan only when asked: asking for the schema makes a bad
+        # option fail here, as it does on a classic session.
+        df.schema
+    except Exception as error:
+        if "[DATA_SOURCE_NOT_FOUND]" not in str(error):
+            raise
+        raise SourceNotFoundError(
+            f"This Spark session has no {FORMAT} source: its jar is not on the class path. "
+            "Build the session with configure_spark_with_random_strings(SparkSession.builder...), "
+            f"run spark-submit with --jars {jar_path()}, or, for Spark Connect, start the "
+            "server with that --jars."
+        ) from None
+    return df
