@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import itertools
-from typing import Iterator
+from typing import Iterator, List
 
 import pytest
 from pyspark.sql import SparkSession
 
+from spark_random_strings import read_random_strings
 from spark_random_strings._local import local_session
+from support import run_available_now
 
 
 @pytest.fixture(scope="session")
@@ -26,3 +28,15 @@ _names = itertools.count()
 def query_name() -> str:
     """A memory-sink table name no other test uses."""
     return f"random_strings_{next(_names)}"
+
+
+@pytest.fixture(scope="session")
+def expected_lines(spark: SparkSession, tmp_path_factory: pytest.TempPathFactory) -> List[str]:
+    """What every example in examples/ prints: its stream (seed 42, ten rows of 4-8 letters)
+    read in this process, as "offset value length" lines."""
+    df = read_random_strings(
+        spark, seed=42, total_rows=10, min_length=4, max_length=8, charset="letters"
+    )
+    rows, _ = run_available_now(df, "examples_expected", tmp_path_factory.mktemp("checkpoint"))
+    assert len(rows) == 10
+    return [f"{offset} {value} {length}" for value, _, offset, length in rows]

@@ -10,8 +10,9 @@ from typing import Dict, List, Tuple
 from pyspark.sql import DataFrame
 from pyspark.sql.streaming.listener import StreamingQueryProgress
 
-#: The repository's root folder.
+#: The repository's root folder, and its examples.
 REPO = Path(__file__).resolve().parent.parent
+EXAMPLES = REPO / "examples"
 
 Row4 = Tuple[str, int, int, int]
 

@@ -1,4 +1,4 @@
-"""The examples in examples/ run as their headers say, with nothing but Spark and the jar."""
+"""The examples in examples/ run as their headers say and print the same seeded rows."""
 
 from __future__ import annotations
 
@@ -13,23 +13,9 @@ from pathlib import Path
 from typing import Iterator, List
 
 import pytest
-from pyspark.sql import SparkSession
 
-from spark_random_strings import jar_path, read_random_strings
-from support import REPO, child_env, pyspark_bin, run_available_now
-
-EXAMPLES = REPO / "examples"
-
-
-@pytest.fixture(scope="module")
-def expected_lines(spark: SparkSession, tmp_path_factory: pytest.TempPathFactory) -> List[str]:
-    """The examples' stream (seed 42, ten rows of 4-8 letters), read in this process."""
-    df = read_random_strings(
-        spark, seed=42, total_rows=10, min_length=4, max_length=8, charset="letters"
-    )
-    rows, _ = run_available_now(df, "examples_expected", tmp_path_factory.mktemp("checkpoint"))
-    assert len(rows) == 10
-    return [f"{offset} {value} {length}" for value, _, offset, length in rows]
+from spark_random_strings import jar_path
+from support import EXAMPLES, child_env, pyspark_bin
 
 
 def _run(command: List[str], cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -134,7 +120,6 @@ def test_the_connect_example_reads_the_seeded_rows_through_a_connect_server(
 CONNECT_ERRORS = """
 import sys
 from pyspark.errors import IllegalArgumentException
-from pyspark.sql import SparkSession
 from spark_random_strings import configure_spark_with_random_strings, read_random_strings
 
 spark = SparkSession.builder.remote(sys.argv[1]).getOrCreate()

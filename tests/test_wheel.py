@@ -16,7 +16,7 @@ import pytest
 from pyspark.sql import SparkSession
 
 from spark_random_strings import read_random_strings
-from support import REPO, child_env, run_available_now
+from support import EXAMPLES, REPO, child_env, run_available_now
 
 VERSION = (REPO / "VERSION").read_text().strip()
 JAR = f"spark_random_strings/jars/spark-random-strings_2.13-{VERSION}.jar"
@@ -124,3 +124,19 @@ def test_a_fresh_environment_with_only_the_wheel_streams_exact_rows(
     expected: List[List[object]] = [[value, offset, length] for value, _, offset, length in here]
     assert [row[1] for row in result["rows"]] == list(range(300))
     assert result["rows"] == expected
+
+
+def test_the_python_example_runs_in_the_fresh_environment(
+    fresh_python: Path, expected_lines: List[str], tmp_path: Path
+) -> None:
+    done = subprocess.run(
+        [str(fresh_python), "-I", str(EXAMPLES / "read_random_strings.py")],
+        cwd=tmp_path,
+        env=child_env(PYSPARK_PYTHON=str(fresh_python), PYSPARK_DRIVER_PYTHON=str(fresh_python)),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.splitlines() == expected_lines

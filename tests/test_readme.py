@@ -1,0 +1,67 @@
+"""The README shows only what the tests run: its code is excerpts of the example files, its
+command-line examples run as they stand, and its file names carry the current version."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import List, Tuple
+
+import pytest
+
+from support import EXAMPLES, REPO, child_env
+
+README = (REPO / "README.md").read_text()
+VERSION = (REPO / "VERSION").read_text().strip()
+
+
+def blocks(language: str) -> List[str]:
+    return re.findall(rf"^```{language}\n(.*?)^```$", README, re.S | re.M)
+
+
+def code_blocks() -> List[Tuple[str, str]]:
+    return [(language, block) for language in ("python", "scala") for block in blocks(language)]
+
+
+@pytest.mark.parametrize(("language", "block"), code_blocks())
+def test_each_code_block_is_an_excerpt_of_an_example_file(language: str, block: str) -> None:
+    suffix = {"python": ".py", "scala": ".scala"}[language]
+    sources = [path.read_text() for path in EXAMPLES.glob(f"*{suffix}")]
+    assert any(block in source for source in sources), block
+
+
+def test_the_file_names_in_the_readme_and_examples_carry_the_current_version() -> None:
+    text = README + "".join(path.read_text() for path in sorted(EXAMPLES.iterdir()))
+    versions = set(re.findall(r"spark_random_strings-([\d.]+)-py3", text))
+    versions |= set(re.findall(r"spark-random-strings_2\.13-([\d.]+)\.jar", text))
+    assert versions == {VERSION}
+
+
+CLI_COMMANDS = [
+    line for block in blocks("sh") for line in block.splitlines()
+    if line.startswith("spark-random-strings ")
+]
+
+
+def test_the_readme_shows_both_commands() -> None:
+    assert [shlex.split(line)[1] for line in CLI_COMMANDS] == ["stream", "write"]
+
+
+@pytest.mark.parametrize("line", CLI_COMMANDS)
+def test_each_command_line_example_runs_as_it_stands(line: str, tmp_path: Path) -> None:
+    command = shlex.split(line)
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / command[0]), *command[1:]],
+        cwd=tmp_path, env=child_env(), capture_output=True, text=True, timeout=600,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stderr
+    summary = done.stdout.strip().splitlines()[-1]
+    if command[1] == "write":
+        assert summary.startswith("wrote 1,000,000 rows to strings as parquet (1,000,000 in this run, ")
+        assert (tmp_path / "strings" / "_spark_metadata").is_dir()
+    else:
+        assert re.fullmatch(r"streamed [\d,]+ rows in \d+ batches over [\d.]+ s \([\d.,]+ rows/s\)", summary)
