@@ -95,7 +95,7 @@ test-scala: bootstrap
 
 test-python:
 	$(PY) -m mypy --config-file python/pyproject.toml python/src tests
-	SPARK_RANDOM_STRINGS_WHEEL="$(abspath $(WHEEL))" $(PY) -m pytest tests -ra
+	SPARK_RANDOM_STRINGS_WHEEL="$(abspath $(WHEEL))" $(PY) -m pytest tests -ra --durations=12
 
 demo: install
 	$(PY) -m spark_random_strings.demo --seconds 20

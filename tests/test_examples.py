@@ -120,6 +120,7 @@ def test_the_connect_example_reads_the_seeded_rows_through_a_connect_server(
 CONNECT_ERRORS = """
 import sys
 from pyspark.errors import IllegalArgumentException
+from pyspark.sql import SparkSession
 from spark_random_strings import configure_spark_with_random_strings, read_random_strings
 
 spark = SparkSession.builder.remote(sys.argv[1]).getOrCreate()
