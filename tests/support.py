@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from pyspark.sql import DataFrame
 from pyspark.sql.streaming.listener import StreamingQueryProgress
@@ -55,3 +56,13 @@ def child_env(**extra: str) -> Dict[str, str]:
     env["SPARK_LOCAL_IP"] = "127.0.0.1"
     env.update(extra)
     return env
+
+
+def run_child(
+    command: Sequence[str], cwd: Optional[Path] = None, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """Run a command to its end, as a user would from a shell with no input, and capture it."""
+    return subprocess.run(
+        list(command), cwd=cwd, env=child_env(**env), capture_output=True, text=True,
+        timeout=600, stdin=subprocess.DEVNULL,
+    )

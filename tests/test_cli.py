@@ -18,7 +18,7 @@ from pyspark.sql import DataFrame, SparkSession
 from spark_random_strings import read_random_strings
 from spark_random_strings._reader import _OPTIONS
 from spark_random_strings.cli import OPTION_HELP, flag
-from support import child_env, run_available_now
+from support import child_env, run_available_now, run_child
 
 COMMAND = [sys.executable, "-m", "spark_random_strings"]
 CONSOLE_SCRIPT = str(Path(sys.executable).parent / "spark-random-strings")
@@ -28,10 +28,7 @@ _names = itertools.count()
 
 
 def run(*args: str, command: List[str] = COMMAND) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*command, *args], env=child_env(), capture_output=True, text=True, timeout=300,
-        stdin=subprocess.DEVNULL,
-    )
+    return run_child([*command, *args])
 
 
 def start(args: List[str], out: Path, err: Path) -> subprocess.Popen[bytes]:
@@ -124,6 +121,8 @@ def test_the_flags_help_names_the_sources_own_defaults(spark: SparkSession, tmp_
         (["stream", "--bogus"], "unrecognized arguments: --bogus"),
         (["stream", "--rows-per-second", "abc"], "argument --rows-per-second: invalid int value: 'abc'"),
         (["stream", "--duration"], "argument --duration: expected one argument"),
+        (["stream", "--duration", "0"], "argument --duration: must be above 0, got '0'"),
+        (["stream", "--rows-shown", "1.5"], "argument --rows-shown: invalid int value: '1.5'"),
         (["write", "--output", "out"], "the following arguments are required: --total-rows"),
         (["write", "--total-rows", "5", "--output", "o", "--format", "xml"],
          "argument --format: invalid choice: 'xml'"),

@@ -15,52 +15,35 @@ from typing import Iterator, List
 import pytest
 
 from spark_random_strings import jar_path
-from support import EXAMPLES, child_env, pyspark_bin
+from support import EXAMPLES, child_env, pyspark_bin, run_child
 
 
 def _run(command: List[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        command,
-        cwd=cwd,
-        env=child_env(),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        stdin=subprocess.DEVNULL,
-    )
+    done = run_child(command, cwd)
     assert done.returncode == 0, done.stderr[-3000:]
     return done
+
+
+def _launch(launcher: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """One of pyspark's launchers, local[2], no web UI, with the jar: nothing else."""
+    return _run(
+        [str(pyspark_bin(launcher)), "--master", "local[2]", "--conf", "spark.ui.enabled=false",
+         "--jars", str(jar_path()), *args],
+        cwd,
+    )
 
 
 def test_spark_submit_runs_the_python_example_and_prints_the_seeded_rows(
     expected_lines: List[str], tmp_path: Path
 ) -> None:
-    done = _run(
-        [
-            str(pyspark_bin("spark-submit")),
-            "--master", "local[2]",
-            "--conf", "spark.ui.enabled=false",
-            "--jars", str(jar_path()),
-            str(EXAMPLES / "random_strings.py"),
-        ],
-        cwd=tmp_path,
-    )
+    done = _launch("spark-submit", str(EXAMPLES / "random_strings.py"), cwd=tmp_path)
     assert done.stdout.splitlines() == expected_lines
 
 
 def test_spark_shell_runs_the_scala_example_and_prints_the_same_rows(
     expected_lines: List[str], tmp_path: Path
 ) -> None:
-    done = _run(
-        [
-            str(pyspark_bin("spark-shell")),
-            "--master", "local[2]",
-            "--conf", "spark.ui.enabled=false",
-            "--jars", str(jar_path()),
-            "-I", str(EXAMPLES / "RandomStrings.scala"),
-        ],
-        cwd=tmp_path,
-    )
+    done = _launch("spark-shell", "-I", str(EXAMPLES / "RandomStrings.scala"), cwd=tmp_path)
     # The shell prints its banner and prompt around the rows.
     printed = [line for line in done.stdout.splitlines() if re.fullmatch(r"\d+ \S+ \d+", line)]
     assert printed == expected_lines

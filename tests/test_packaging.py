@@ -62,10 +62,9 @@ def test_every_keyword_of_read_random_strings_maps_to_a_source_option() -> None:
 
 
 def test_a_session_without_the_jar_gets_an_error_that_says_how_to_add_it() -> None:
-    import subprocess
     import sys
 
-    from support import child_env
+    from support import run_child
 
     script = (
         "from pyspark.sql import SparkSession\n"
@@ -76,10 +75,7 @@ def test_a_session_without_the_jar_gets_an_error_that_says_how_to_add_it() -> No
         "except SourceNotFoundError as error:\n"
         "    print(error)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script], env=child_env(), capture_output=True, text=True,
-        timeout=300, stdin=subprocess.DEVNULL,
-    )
+    done = run_child([sys.executable, "-c", script])
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.strip() == (
         "This Spark session has no InMemoryRandomStrings source: its jar is not on the class "

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import re
 import shlex
-import subprocess
 import sys
 from pathlib import Path
 from typing import List, Tuple
 
 import pytest
 
-from support import EXAMPLES, REPO, child_env
+from support import EXAMPLES, REPO, run_child
 
 README = (REPO / "README.md").read_text()
 VERSION = (REPO / "VERSION").read_text().strip()
@@ -53,11 +52,7 @@ def test_the_readme_shows_both_commands() -> None:
 @pytest.mark.parametrize("line", CLI_COMMANDS)
 def test_each_command_line_example_runs_as_it_stands(line: str, tmp_path: Path) -> None:
     command = shlex.split(line)
-    done = subprocess.run(
-        [str(Path(sys.executable).parent / command[0]), *command[1:]],
-        cwd=tmp_path, env=child_env(), capture_output=True, text=True, timeout=600,
-        stdin=subprocess.DEVNULL,
-    )
+    done = run_child([str(Path(sys.executable).parent / command[0]), *command[1:]], tmp_path)
     assert done.returncode == 0, done.stderr
     summary = done.stdout.strip().splitlines()[-1]
     if command[1] == "write":

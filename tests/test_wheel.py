@@ -16,7 +16,7 @@ import pytest
 from pyspark.sql import SparkSession
 
 from spark_random_strings import read_random_strings
-from support import EXAMPLES, REPO, child_env, run_available_now
+from support import EXAMPLES, REPO, child_env, run_available_now, run_child
 
 VERSION = (REPO / "VERSION").read_text().strip()
 JAR = f"spark_random_strings/jars/spark-random-strings_2.13-{VERSION}.jar"
@@ -73,6 +73,13 @@ def fresh_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     yield python
 
 
+def run_fresh(python: Path, args: List[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run the fresh environment's Python isolated (-I) from this one's settings."""
+    return run_child(
+        [str(python), "-I", *args], cwd, PYSPARK_PYTHON=str(python), PYSPARK_DRIVER_PYTHON=str(python)
+    )
+
+
 def test_the_wheel_holds_the_jar_the_typing_marker_and_the_supported_ranges(wheel: Path) -> None:
     assert wheel.name == f"spark_random_strings-{VERSION}-py3-none-any.whl"
     with zipfile.ZipFile(wheel) as archive:
@@ -99,15 +106,7 @@ def test_the_wheel_holds_the_jar_the_typing_marker_and_the_supported_ranges(whee
 def test_a_fresh_environment_with_only_the_wheel_streams_exact_rows(
     fresh_python: Path, spark: SparkSession, tmp_path: Path
 ) -> None:
-    done = subprocess.run(
-        [str(fresh_python), "-I", "-c", SCRIPT],
-        cwd=tmp_path,
-        env=child_env(PYSPARK_PYTHON=str(fresh_python), PYSPARK_DRIVER_PYTHON=str(fresh_python)),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        stdin=subprocess.DEVNULL,
-    )
+    done = run_fresh(fresh_python, ["-c", SCRIPT], tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
     venv = fresh_python.parent.parent
@@ -129,14 +128,6 @@ def test_a_fresh_environment_with_only_the_wheel_streams_exact_rows(
 def test_the_python_example_runs_in_the_fresh_environment(
     fresh_python: Path, expected_lines: List[str], tmp_path: Path
 ) -> None:
-    done = subprocess.run(
-        [str(fresh_python), "-I", str(EXAMPLES / "read_random_strings.py")],
-        cwd=tmp_path,
-        env=child_env(PYSPARK_PYTHON=str(fresh_python), PYSPARK_DRIVER_PYTHON=str(fresh_python)),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        stdin=subprocess.DEVNULL,
-    )
+    done = run_fresh(fresh_python, [str(EXAMPLES / "read_random_strings.py")], tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.splitlines() == expected_lines

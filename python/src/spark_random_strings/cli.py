@@ -50,6 +50,19 @@ def flag(keyword: str) -> str:
     return "--" + keyword.replace("_", "-")
 
 
+def _positive(kind: Callable[[str], Any]) -> Callable[[str], Any]:
+    """An argparse type: a number of ``kind`` above zero (for the tool's own flags)."""
+
+    def parse(text: str) -> Any:
+        value = kind(text)
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"must be above 0, got {text!r}")
+        return value
+
+    parse.__name__ = kind.__name__
+    return parse
+
+
 class UsageError(Exception):
     """A flag's value that the source rejected: reported in one line, exit status 2."""
 
@@ -88,11 +101,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_source_flags(stream)
     stream.add_argument(
-        "--duration", type=float, metavar="SECONDS",
+        "--duration", type=_positive(float), metavar="SECONDS",
         help="stop after this many seconds (default: run until Ctrl-C)",
     )
     stream.add_argument(
-        "--rows-shown", type=int, default=20, metavar="N",
+        "--rows-shown", type=_positive(int), default=20, metavar="N",
         help="the most rows printed per batch; the status counts all (default: 20)",
     )
 
