@@ -11,16 +11,17 @@ package io.github.sparkrandomstrings
  *
  * One instance is reused for every row of a partition ([[reset]] per row): no allocation.
  */
-private[sparkrandomstrings] final class CounterRandom {
+private[sparkrandomstrings] final class CounterRandom(seed: Long) {
   import CounterRandom._
 
+  private val seedKey = mix(seed)
   private var counter = 0L
   private var spare = 0L
   private var hasSpare = false
 
-  /** Starts the stream of the row at `offset` of the stream seeded with `seed`. */
-  def reset(seed: Long, offset: Long): Unit = {
-    counter = mix(mix(seed) + offset * Gamma)
+  /** Starts the stream of the row at `offset`. */
+  def reset(offset: Long): Unit = {
+    counter = mix(seedKey + offset * Gamma)
     hasSpare = false
   }
 
@@ -58,6 +59,34 @@ private[sparkrandomstrings] final class CounterRandom {
       }
     }
     (product >>> 32).toInt
+  }
+
+  /**
+   * Writes `table(i)` for `count` indexes i drawn uniformly from [0, table.length) into `target`
+   * from `at`: exactly what `count` calls of `nextBounded(table.length)` would draw, in one loop
+   * over local variables (the per-character hot path of ASCII strings; see [[RowGenerator]]).
+   */
+  def fillFrom(table: Array[Byte], target: Array[Byte], at: Int, count: Int): Unit = {
+    val n = table.length.toLong
+    val threshold = (TwoTo32 - n) % n // Lemire's rejection bound, as in nextBounded
+    var c = counter
+    var bits = spare
+    var has = hasSpare
+    var i = 0
+    while (i < count) {
+      val draw =
+        if (has) { has = false; bits >>> 32 }
+        else { c += Gamma; bits = mix(c); has = true; bits & 0xFFFFFFFFL }
+      val product = draw * n
+      // Accepted unless in the rare rejection zone; a rejected draw makes this character again.
+      if ((product & 0xFFFFFFFFL) >= threshold) {
+        target(at + i) = table((product >>> 32).toInt)
+        i += 1
+      }
+    }
+    counter = c
+    spare = bits
+    hasSpare = has
   }
 }
 
