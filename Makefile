@@ -32,7 +32,7 @@ SBT := java -Xms512m -Xmx3g -Xss4m -Dfile.encoding=UTF-8 \
 # The Spark runtime jars that the build compiles and tests against: those of the pinned pyspark.
 SPARK_JARS_DIR = $$($(PY) -c 'import os, pyspark; print(os.path.join(os.path.dirname(pyspark.__file__), "jars"))')
 
-.PHONY: help bootstrap jar wheel dist install test test-scala test-python demo clean
+.PHONY: help bootstrap jar wheel dist install test test-scala test-python bench demo clean
 
 help:
 	@echo "make demo   - set up, build the jar, install the package and stream random strings"
@@ -40,6 +40,7 @@ help:
 	@echo "make jar    - build the jar and copy it into the Python package"
 	@echo "make wheel  - build the jar and a wheel that bundles it, into $(DIST)/"
 	@echo "make dist   - the wheel, and the plain jar for spark-submit --jars, into $(DIST)/"
+	@echo "make bench  - this source against Spark's rate source and a Python reader: docs/benchmarks.md"
 	@echo "make clean  - remove build outputs (keeps the bootstrapped tools)"
 
 bootstrap: $(SBT_LAUNCHER) $(VENV_READY)
@@ -53,7 +54,7 @@ $(SBT_LAUNCHER): project/build.properties
 $(VENV_READY): python/pyproject.toml VERSION
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q "pyspark==$(SPARK_VERSION)" -e "./python[test,connect]"
+	$(PY) -m pip install -q "pyspark==$(SPARK_VERSION)" -e "./python[test,connect,bench]"
 	@touch $@
 
 # Builds the jar and puts it inside the Python package (package data), replacing older copies.
@@ -94,8 +95,13 @@ test-scala: bootstrap
 	SPARK_JARS_DIR="$(SPARK_JARS_DIR)" $(SBT) source/test
 
 test-python:
-	$(PY) -m mypy --config-file python/pyproject.toml python/src tests
+	$(PY) -m mypy --config-file python/pyproject.toml python/src tests bench
 	SPARK_RANDOM_STRINGS_WHEEL="$(abspath $(WHEEL))" $(PY) -m pytest tests -ra --durations=12
+
+# The full benchmark (about 10 minutes): rewrites docs/benchmarks.md and docs/benchmarks.png, and
+# fails if a target is missed. `make test` runs its smoke mode (tests/test_bench.py).
+bench: install
+	cd bench && ../$(PY) run_bench.py --out ../docs
 
 demo: install
 	$(PY) -m spark_random_strings.demo --seconds 20

@@ -1,0 +1,256 @@
+"""`make bench`: this source against its peers, side by side, in one process and one session.
+
+Pipelines, each into the noop sink, with the same batch size and 10-character alphanumeric
+strings:
+  ours          InMemoryRandomStrings, maxRowsPerTrigger = the batch size
+  randstr       Spark's rate-micro-batch + randstr(10): the closest thing Spark has built in
+  rate alone    rate-micro-batch with no string: the ceiling of the micro-batch machinery
+  python        a pure-Python DataSourceStreamReader doing the same job (bench/python_source.py)
+
+A pipeline's rate is the rows of its measured batches over the time Spark spent on them
+(`triggerExecution`), after warm-up batches. Repetitions interleave the pipelines, in a
+rotating order, so that machine noise hits all of them alike; every repetition is reported.
+Also measured: the driver's heap after a full GC, across many batches of this source; the
+per-trigger time of 1-row batches against rate-micro-batch; and this source's rate against
+numPartitions and string length. Writes a Markdown report and a PNG plot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Dict, List, Optional
+
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as F
+
+import python_source
+from spark_random_strings import read_random_strings
+from spark_random_strings._local import local_session, stop_between_batches
+
+
+@dataclass(frozen=True)
+class Settings:
+    batch_rows: int
+    python_batch_rows: int
+    warmup: int
+    measured: int
+    repetitions: int
+    tiny_batches: int
+    curve_measured: int
+    heap_batches: int
+
+
+FULL = Settings(batch_rows=2_000_000, python_batch_rows=2_000_000, warmup=2, measured=5,
+                repetitions=5, tiny_batches=30, curve_measured=3, heap_batches=40)
+SMOKE = Settings(batch_rows=20_000, python_batch_rows=2_000, warmup=1, measured=2,
+                 repetitions=1, tiny_batches=3, curve_measured=1, heap_batches=4)
+LENGTH = 10
+
+
+@dataclass
+class Run:
+    """The measured batches of one pipeline in one repetition."""
+
+    rows: int
+    seconds: float
+    batch_ms: List[int] = field(default_factory=list)
+
+    @property
+    def rows_per_s(self) -> float:
+        return self.rows / self.seconds
+
+
+def heap_after_gc_mb(spark: SparkSession) -> float:
+    jvm = spark.sparkContext._jvm
+    assert jvm is not None
+    runtime = jvm.java.lang.Runtime.getRuntime()
+    for _ in range(2):
+        jvm.java.lang.System.gc()
+    time.sleep(0.2)
+    return float(runtime.totalMemory() - runtime.freeMemory()) / 2**20
+
+
+def measure(df: DataFrame, warmup: int, measured: int,
+            on_batch: Optional[Callable[[int], None]] = None) -> Run:
+    """Run df into the noop sink until warmup + measured batches are done; time the measured."""
+    with tempfile.TemporaryDirectory() as checkpoint:
+        query = df.writeStream.format("noop").option("checkpointLocation", checkpoint).start()
+        try:
+            seen = 0
+            deadline = time.monotonic() + 1800
+            while True:
+                batches = [p for p in query.recentProgress if p.numInputRows > 0]
+                if on_batch is not None and len(batches) > seen:
+                    seen = len(batches)
+                    on_batch(seen)
+                if len(batches) >= warmup + measured:
+                    break
+                if query.exception() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"the query failed or stalled: {query.exception()}")
+                time.sleep(0.05)
+        finally:
+            stop_between_batches(query)
+    timed = batches[warmup : warmup + measured]
+    batch_ms = [p.durationMs["triggerExecution"] for p in timed]
+    return Run(sum(p.numInputRows for p in timed), sum(batch_ms) / 1000, batch_ms)
+
+
+def ours(spark: SparkSession, rows: int, length: int = LENGTH,
+         partitions: Optional[int] = None) -> DataFrame:
+    # A rate no batch can reach: maxRowsPerTrigger alone sets the batch size.
+    return read_random_strings(
+        spark, rows_per_second=10**12, max_rows_per_trigger=rows, min_length=length,
+        max_length=length, charset="alphanumeric", seed=1, num_partitions=partitions,
+    )
+
+
+def rate_alone(spark: SparkSession, rows: int) -> DataFrame:
+    return spark.readStream.format("rate-micro-batch").option("rowsPerBatch", rows).load()
+
+
+def rate_randstr(spark: SparkSession, rows: int) -> DataFrame:
+    return rate_alone(spark, rows).select(
+        F.randstr(F.lit(LENGTH)).alias("value"), "timestamp", F.col("value").alias("offset")
+    )
+
+
+def python_reader(spark: SparkSession, rows: int) -> DataFrame:
+    return (spark.readStream.format("python_random_strings").option("rowsPerBatch", rows)
+            .option("length", LENGTH).option("numPartitions", 2).load())
+
+
+PIPELINES: Dict[str, Callable[[SparkSession, int], DataFrame]] = {
+    "ours": ours,
+    "randstr": rate_randstr,
+    "rate alone": rate_alone,
+    "python": python_reader,
+}
+DESCRIPTIONS = {
+    "ours": "InMemoryRandomStrings (this source)",
+    "randstr": "rate-micro-batch + randstr(10)",
+    "rate alone": "rate-micro-batch alone, no string",
+    "python": "pure-Python DataSourceStreamReader",
+}
+
+
+def machine(spark: SparkSession) -> Dict[str, str]:
+    cpu = "unknown"
+    with open("/proc/cpuinfo") as info:
+        for line in info:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    with open("/proc/meminfo") as info:
+        memory_kb = int(info.readline().split()[1])
+    jvm = spark.sparkContext._jvm
+    assert jvm is not None
+    return {
+        "CPU": cpu,
+        "cores": str(os.cpu_count()),
+        "memory": f"{memory_kb / 2**20:.0f} GiB",
+        "OS": platform.platform(),
+        "Java": str(jvm.java.lang.System.getProperty("java.version")),
+        "Spark": spark.version,
+        "Python": platform.python_version(),
+        "session": f"{spark.sparkContext.master}, driver heap {spark.conf.get('spark.driver.memory', '1g')}",
+    }
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--smoke", action="store_true", help="a quick run with tiny batches")
+    parser.add_argument("--out", type=Path, default=Path("docs"),
+                        help="where benchmarks.md and benchmarks.png go (default: docs)")
+    args = parser.parse_args(argv)
+    settings = SMOKE if args.smoke else FULL
+    # The Python reader's workers run this interpreter, which has pyarrow; loopback only.
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+
+    # Queries are stopped mid-batch on purpose; their failures surface through query.exception().
+    spark = local_session("spark-random-strings bench", cores=2, log_level="OFF", silent_jvm=True)
+    from pyspark import cloudpickle
+
+    # Pickled by value: the Python workers need nothing of bench/ on their path.
+
+    cloudpickle.register_pickle_by_value(python_source)  # type: ignore[no-untyped-call]
+    spark.dataSource.register(python_source.PythonRandomStrings)
+    started = time.monotonic()
+    try:
+        heap_before = heap_after_gc_mb(spark)
+        names = list(PIPELINES)
+
+        def run_once(name: str) -> Run:
+            rows = settings.python_batch_rows if name == "python" else settings.batch_rows
+            # The Python reader takes seconds a batch: fewer of them.
+            warmup = 1 if name == "python" else settings.warmup
+            measured = 2 if name == "python" and not args.smoke else settings.measured
+            return measure(PIPELINES[name](spark, rows), warmup, measured)
+
+        # Warm the JVM's compiler up on every pipeline before anything is measured.
+        for name in names:
+            run_once(name)
+        runs: Dict[str, List[Run]] = {name: [] for name in PIPELINES}
+        for repetition in range(settings.repetitions):
+            order = names[repetition % len(names):] + names[: repetition % len(names)]
+            for name in order:
+                run = run_once(name)
+                runs[name].append(run)
+                print(f"repetition {repetition + 1}: {name:<10} {run.rows_per_s:>14,.0f} rows/s "
+                      f"(batches {run.batch_ms} ms)", flush=True)
+        heap_after_comparison = heap_after_gc_mb(spark)
+
+        # Driver heap across many batches, after a full GC every quarter of them: this source,
+        # and rate-micro-batch beside it for what Spark itself keeps per batch.
+        heap_samples: Dict[str, List[tuple[int, float]]] = {"ours": [], "rate alone": []}
+        sample_every = max(1, settings.heap_batches // 4)
+        for name, make in (("ours", ours), ("rate alone", rate_alone)):
+
+            def sample(batches_done: int, samples: List[tuple[int, float]] = heap_samples[name]) -> None:
+                if batches_done % sample_every == 0:
+                    samples.append((batches_done, heap_after_gc_mb(spark)))
+
+            measure(make(spark, settings.batch_rows), 0, settings.heap_batches, on_batch=sample)
+
+        # Per-trigger time of 1-row batches.
+        tiny = {
+            "ours": measure(ours(spark, 1), 5, settings.tiny_batches),
+            "rate alone": measure(rate_alone(spark, 1), 5, settings.tiny_batches),
+        }
+        for name, run in tiny.items():
+            print(f"1-row batches: {name:<10} median {statistics.median(run.batch_ms):.0f} ms", flush=True)
+
+        # Curves: this source against numPartitions and string length.
+        by_partitions = {
+            n: measure(ours(spark, settings.batch_rows, partitions=n), settings.warmup,
+                       settings.curve_measured) for n in (1, 2)
+        }
+        by_length = {
+            n: measure(ours(spark, settings.batch_rows, length=n), settings.warmup,
+                       settings.curve_measured) for n in (4, 16, 64, 256)
+        }
+        info = machine(spark)
+    finally:
+        spark.stop()
+
+    from report import write_report
+
+    targets_met = write_report(
+        args.out, settings=settings, smoke=args.smoke, info=info, runs=runs, tiny=tiny,
+        heap_before=heap_before, heap_after_comparison=heap_after_comparison,
+        heap_samples=heap_samples, by_partitions=by_partitions, by_length=by_length,
+        descriptions=DESCRIPTIONS, minutes=(time.monotonic() - started) / 60,
+    )
+    return 0 if targets_met or args.smoke else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
