@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statistics
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
@@ -10,18 +11,31 @@ from typing import Any, Dict, List, Tuple
 HEAP_TOLERANCE_MB = 16.0
 
 
-def _median_rate(runs: List[Any]) -> float:
+@dataclass
+class Run:
+    """The measured batches of one pipeline in one repetition."""
+
+    rows: int
+    seconds: float
+    batch_ms: List[int] = field(default_factory=list)
+
+    @property
+    def rows_per_s(self) -> float:
+        return self.rows / self.seconds
+
+
+def _median_rate(runs: List[Run]) -> float:
     return float(statistics.median(run.rows_per_s for run in runs))
 
 
-def _median_ms(run: Any) -> float:
+def _median_ms(run: Run) -> float:
     return float(statistics.median(run.batch_ms))
 
 
 def write_report(out: Path, *, settings: Any, smoke: bool, info: Dict[str, str],
-                 runs: Dict[str, List[Any]], tiny: Dict[str, Any], heap_before: float,
+                 runs: Dict[str, List[Run]], tiny: Dict[str, Run], heap_before: float,
                  heap_after_comparison: float, heap_samples: Dict[str, List[Tuple[int, float]]],
-                 by_partitions: Dict[int, Any], by_length: Dict[int, Any],
+                 by_partitions: Dict[int, Run], by_length: Dict[int, Run],
                  descriptions: Dict[str, str], minutes: float) -> bool:
     """Write benchmarks.md and benchmarks.png into ``out``; return whether every target is met."""
     out.mkdir(parents=True, exist_ok=True)
@@ -113,8 +127,8 @@ def write_report(out: Path, *, settings: Any, smoke: bool, info: Dict[str, str],
     return all(met for _, _, met in targets)
 
 
-def _plot(path: Path, by_partitions: Dict[int, Any], by_length: Dict[int, Any],
-          runs: Dict[str, List[Any]], descriptions: Dict[str, str]) -> None:
+def _plot(path: Path, by_partitions: Dict[int, Run], by_length: Dict[int, Run],
+          runs: Dict[str, List[Run]], descriptions: Dict[str, str]) -> None:
     import matplotlib
 
     matplotlib.use("Agg")

@@ -24,7 +24,7 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, List, Optional
 
@@ -32,6 +32,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 import python_source
+from report import Run, write_report
 from spark_random_strings import read_random_strings
 from spark_random_strings._local import local_session, stop_between_batches
 
@@ -53,19 +54,6 @@ FULL = Settings(batch_rows=2_000_000, python_batch_rows=2_000_000, warmup=2, mea
 SMOKE = Settings(batch_rows=20_000, python_batch_rows=2_000, warmup=1, measured=2,
                  repetitions=1, tiny_batches=3, curve_measured=1, heap_batches=4)
 LENGTH = 10
-
-
-@dataclass
-class Run:
-    """The measured batches of one pipeline in one repetition."""
-
-    rows: int
-    seconds: float
-    batch_ms: List[int] = field(default_factory=list)
-
-    @property
-    def rows_per_s(self) -> float:
-        return self.rows / self.seconds
 
 
 def heap_after_gc_mb(spark: SparkSession) -> float:
@@ -240,8 +228,6 @@ def main(argv: Optional[List[str]] = None) -> int:
         info = machine(spark)
     finally:
         spark.stop()
-
-    from report import write_report
 
     targets_met = write_report(
         args.out, settings=settings, smoke=args.smoke, info=info, runs=runs, tiny=tiny,

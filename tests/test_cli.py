@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import signal
 import subprocess
-import itertools
 import sys
 import tempfile
 import time

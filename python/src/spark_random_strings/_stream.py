@@ -70,9 +70,8 @@ def stream_to_terminal(
             live.update(_status(position, elapsed))
             stop.wait(0.25)
         stop_between_batches(query)
-        position = current_position(query) or position
-        elapsed = time.monotonic() - started
-        live.update(_status(position, elapsed))
+    position = current_position(query) or position
+    elapsed = time.monotonic() - started
     failure = query.exception()
     if failure is not None:
         raise failure

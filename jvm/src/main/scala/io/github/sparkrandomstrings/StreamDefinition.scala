@@ -21,9 +21,6 @@ final case class StreamDefinition(
     maxLength: Int,
     characters: CharacterSet) {
 
-  /** The event time of the row at `offset`, in epoch milliseconds. */
-  def eventTimeMs(offset: Long): Long = RowClock.eventTimeMs(startTimeMs, offset, rowsPerSecond)
-
   /** How many rows exist at wall-clock time `nowMs`. */
   def rowsAvailableAt(nowMs: Long): Long = RowClock.rowsAvailable(nowMs - startTimeMs, rowsPerSecond)
 }
