@@ -8,7 +8,7 @@ import scala.util.control.NonFatal
 
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.{FileSystem, Path}
+import org.apache.hadoop.fs.{ChecksumException, FileSystem, Path}
 
 /**
  * Keeps a stream's [[StreamDefinition]] in the source's metadata folder of the checkpoint (the
@@ -48,12 +48,22 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
   /** The stored definition, if the file exists. */
   def read(): Option[StreamDefinition] = {
     if (!fs.exists(file)) return None
-    val text = {
-      val in = fs.open(file)
-      try new String(in.readAllBytes(), StandardCharsets.UTF_8) finally in.close()
-    }
+    val text =
+      try {
+        val in = fs.open(file)
+        try new String(in.readAllBytes(), StandardCharsets.UTF_8) finally in.close()
+      } catch {
+        case e: ChecksumException =>
+          corrupt("its content does not match the checksum in its .crc file", e)
+      }
     Some(parse(text))
   }
+
+  private def corrupt(why: String, cause: Throwable = null): Nothing =
+    throw new IllegalStateException(
+      s"The source metadata file $location is corrupt or truncated ($why). It holds the seed " +
+        "and start time of the stream in this checkpoint, without which its batches cannot be " +
+        "replayed. Restore the file, or start the query with a new checkpoint location.", cause)
 
   private def create(definition: StreamDefinition): StreamDefinition = {
     fs.mkdirs(folder)
@@ -70,11 +80,6 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
   }
 
   private def parse(text: String): StreamDefinition = {
-    def corrupt(why: String, cause: Throwable = null): Nothing =
-      throw new IllegalStateException(
-        s"The source metadata file $location is corrupt or truncated ($why). It holds the seed " +
-          "and start time of the stream in this checkpoint, without which its batches cannot be " +
-          "replayed. Restore the file, or start the query with a new checkpoint location.", cause)
     if (text.trim.isEmpty) corrupt("the file is empty")
     val json: JsonNode =
       try Mapper.readTree(text)

@@ -4,6 +4,8 @@ import java.util.Locale
 
 import scala.util.control.NonFatal
 
+import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap
+
 /**
  * The options of the `InMemoryRandomStrings` source, parsed and validated once.
  *
@@ -59,7 +61,7 @@ object SourceOptions {
    */
   def parse(parameters: Map[String, String]): SourceOptions = {
     val byLowerName = parameters.map { case (k, v) => k.toLowerCase(Locale.ROOT) -> v }
-    rejectUnknownNames(parameters.keys)
+    rejectUnknownNames(asGiven(parameters).keys)
     def raw(name: String): Option[String] = byLowerName.get(name.toLowerCase(Locale.ROOT))
 
     def long(name: String, min: Long, max: Long = Long.MaxValue): Option[Long] =
@@ -90,6 +92,12 @@ object SourceOptions {
       numPartitions = int(NUM_PARTITIONS, 1),
       maxRowsPerTrigger = long(MAX_ROWS_PER_TRIGGER, 1),
       totalRows = long(TOTAL_ROWS, 0))
+  }
+
+  /** Spark hands options over in a map whose keys are lower-cased; messages show them as given. */
+  private def asGiven(parameters: Map[String, String]): Map[String, String] = parameters match {
+    case caseInsensitive: CaseInsensitiveMap[String @unchecked] => caseInsensitive.originalMap
+    case other => other
   }
 
   private def parseWhole(name: String, value: String, min: Long, max: Long): Long = {
