@@ -63,6 +63,8 @@ lazy val source = (project in file("jvm"))
     javacOptions ++= Seq("--release", "17"),
     scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature", "-unchecked",
       "-Xlint:-unused,_", "-Wunused:imports,privates,locals", "-Werror"),
+    // The table of invalid inputs, shared with the Python tests.
+    Test / unmanagedResourceDirectories += (ThisBuild / baseDirectory).value / "tests" / "vectors",
     Test / fork := true,
     Test / javaOptions ++= sparkJava17Flags ++ Seq("-Xmx4g", "-Dfile.encoding=UTF-8", "-Dspark.ui.enabled=false"),
     Test / parallelExecution := false,

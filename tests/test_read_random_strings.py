@@ -104,16 +104,6 @@ def test_bad_values_raise_a_readable_illegal_argument_exception(
     assert "\tat " not in str(raised.value), "no JVM stack trace in the message"
 
 
-def test_an_unknown_option_suggests_the_closest_known_one(spark: SparkSession) -> None:
-    with pytest.raises(IllegalArgumentException, match="Did you mean 'maxRowsPerTrigger'"):
-        spark.readStream.format(FORMAT).option("maxRowPerTrigger", "5").load()
-
-
-def test_a_user_specified_schema_is_rejected(spark: SparkSession) -> None:
-    with pytest.raises(IllegalArgumentException, match="has a fixed schema"):
-        spark.readStream.format(FORMAT).schema("value STRING").load()
-
-
 @pytest.mark.parametrize(
     ("options", "expected"),
     [
