@@ -116,6 +116,9 @@ final class RandomStringsSource private[sparkrandomstrings] (
 
   override def commit(end: Offset): Unit = lastCommitted = offsetValue(end)
 
+  /** Whether [[stop]] has run. */
+  private[sparkrandomstrings] def isStopped: Boolean = stopped
+
   override def stop(): Unit = if (!stopped) {
     stopped = true
     logInfo(s"$this stopped at committed offset $lastCommitted")

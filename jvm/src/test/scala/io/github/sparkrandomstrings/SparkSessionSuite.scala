@@ -6,11 +6,15 @@ import org.scalatest.funsuite.AnyFunSuite
 
 /** A suite with one local Spark session of two cores, stopped when the suite ends. */
 abstract class SparkSessionSuite extends AnyFunSuite with BeforeAndAfterAll with TestDirectories {
+  /** Settings a suite adds to its session's. */
+  protected def sessionConfig: Map[String, String] = Map.empty
+
   protected lazy val spark: SparkSession = SparkSession.builder()
     .master("local[2]")
     .appName(getClass.getSimpleName)
     .config("spark.ui.enabled", "false")
     .config("spark.sql.shuffle.partitions", "2")
+    .config(sessionConfig)
     .getOrCreate()
 
   override def beforeAll(): Unit = {

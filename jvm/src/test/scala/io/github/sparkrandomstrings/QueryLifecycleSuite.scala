@@ -1,0 +1,145 @@
+package io.github.sparkrandomstrings
+
+import java.io.File
+import java.lang.management.ManagementFactory
+import java.lang.ref.WeakReference
+import java.util.concurrent.ConcurrentLinkedQueue
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.spark.sql.{DataFrame, SQLContext}
+import org.apache.spark.sql.execution.streaming.Source
+import org.apache.spark.sql.streaming.{StreamingQuery, StreamingQueryException, Trigger}
+import org.apache.spark.sql.types.StructType
+
+/** The source as made by Spark, remembered so that a test can look at it after its query. */
+class TrackingSourceProvider extends RandomStringsSourceProvider {
+  override def createSource(
+      sqlContext: SQLContext,
+      metadataPath: String,
+      schema: Option[StructType],
+      providerName: String,
+      parameters: Map[String, String]): Source = {
+    val source = super.createSource(sqlContext, metadataPath, schema, providerName, parameters)
+    TrackingSourceProvider.made.add(source.asInstanceOf[RandomStringsSource])
+    source
+  }
+}
+
+object TrackingSourceProvider {
+  val made = new ConcurrentLinkedQueue[RandomStringsSource]()
+}
+
+/**
+ * Starting and stopping many queries leaks nothing: the JVM's live threads and the driver heap
+ * after a full GC come back to where they were, every source is stopped, also when its query
+ * fails, and no source stays reachable once its query has ended.
+ */
+class QueryLifecycleSuite extends SparkSessionSuite {
+
+  // Spark keeps bounded histories of finished jobs, stages and SQL executions for its UI and
+  // status API (1,000 of each by default). Kept small here, they fill up during the warm-up and
+  // stay full, so that what remains to grow would be the source's.
+  override protected def sessionConfig: Map[String, String] = Map(
+    "spark.ui.retainedJobs" -> "10",
+    "spark.ui.retainedStages" -> "10",
+    "spark.ui.retainedTasks" -> "100",
+    "spark.sql.ui.retainedExecutions" -> "10",
+    "spark.sql.streaming.ui.retainedQueries" -> "5",
+    "spark.sql.streaming.numRecentProgressUpdates" -> "5")
+
+  private val queries = 100
+  private val threadTolerance = 8
+  private val heapToleranceMb = 8.0
+
+  private def liveThreads: Int = ManagementFactory.getThreadMXBean.getThreadCount
+
+  /** Live threads by name, digits dropped (`stream execution thread for q [id = ...]`, ...). */
+  private def threadKinds: Map[String, Int] =
+    Thread.getAllStackTraces.keySet.asScala.toSeq.map(_.getName.replaceAll("[0-9a-f-]{8,}|\\d+", "#"))
+      .groupBy(identity).map { case (name, all) => name -> all.size }
+
+  private def heapAfterGcMb: Double = {
+    (1 to 3).foreach { _ => System.gc(); Thread.sleep(100) }
+    ManagementFactory.getMemoryMXBean.getHeapMemoryUsage.getUsed / 1048576.0
+  }
+
+  private val failOnFirstBatch: (DataFrame, Long) => Unit = (_, _) =>
+    throw new IllegalStateException("this query fails on purpose")
+
+  /** Start query `i` on an endless stream, let it run one batch, then stop it (every tenth fails instead). */
+  private def startAndStop(i: Int, dir: File): Unit = {
+    val df = spark.readStream.format(classOf[TrackingSourceProvider].getName)
+      .option("rowsPerSecond", "1000").option("seed", i.toString).load()
+    val checkpoint = new File(dir, s"checkpoint-$i").getPath
+    if (i % 10 == 9) {
+      val query = df.writeStream.foreachBatch(failOnFirstBatch).option("checkpointLocation", checkpoint).start()
+      val error = intercept[StreamingQueryException](query.awaitTermination(60000L))
+      assert(error.getCause.getMessage == "this query fails on purpose")
+    } else {
+      val query = df.writeStream.format("noop").trigger(Trigger.ProcessingTime("50 milliseconds"))
+        .option("checkpointLocation", checkpoint).start()
+      awaitFirstRows(query)
+      query.stop()
+    }
+    assert(spark.streams.active.isEmpty)
+  }
+
+  private def awaitFirstRows(query: StreamingQuery): Unit = {
+    val deadline = System.nanoTime() + 60L * 1000000000L
+    while (!query.recentProgress.exists(_.numInputRows > 0)) {
+      assert(System.nanoTime() < deadline, "no batch within 60 s")
+      query.exception.foreach(e => throw e)
+      Thread.sleep(10)
+    }
+  }
+
+  // Spark's cached thread pools (the block manager's, for one) keep an idle worker for 60 s.
+  private val poolKeepAliveMs = 60000L
+
+  /** Wait until idle pool workers have ended: at most their keep-alive and a margin. */
+  private def threadsSettledTo(limit: Int): Int = {
+    val deadline = System.currentTimeMillis() + poolKeepAliveMs + 20000L
+    while (liveThreads > limit && System.currentTimeMillis() < deadline) Thread.sleep(500)
+    liveThreads
+  }
+
+  test(s"$queries queries started and stopped leave threads and driver heap at their baseline, " +
+      "and every source stopped, failed queries included") {
+    withTempDir { dir =>
+      // Warm-up: Spark's lazily made threads and caches start, and its bounded histories fill.
+      (0 until 10).foreach(i => startAndStop(-1 - i, dir))
+      Thread.sleep(poolKeepAliveMs + 5000L)
+      val baselineThreads = liveThreads
+      val baselineKinds = threadKinds
+      val baselineHeap = heapAfterGcMb
+      TrackingSourceProvider.made.clear()
+
+      (0 until queries).foreach(startAndStop(_, dir))
+      val sources = takeMadeSources()
+      assert(sources.seeds == (0L until queries.toLong), "one source per query")
+      assert(sources.allStopped, "every query stopped its source, failed ones too")
+
+      val threads = threadsSettledTo(baselineThreads + threadTolerance)
+      val heap = heapAfterGcMb
+      info(f"live threads: $baselineThreads before, $threads after; driver heap after GC: " +
+        f"$baselineHeap%.1f MB before, $heap%.1f MB after")
+      lazy val grown = threadKinds.map { case (kind, n) => kind -> (n - baselineKinds.getOrElse(kind, 0)) }
+        .filter(_._2 > 0).toSeq.sortBy(-_._2).map { case (kind, n) => s"+$n $kind" }
+      assert(threads <= baselineThreads + threadTolerance,
+        s"live threads grew from $baselineThreads to $threads: ${grown.mkString("; ")}")
+      assert(heap <= baselineHeap + heapToleranceMb, f"heap grew from $baselineHeap%.1f to $heap%.1f MB")
+      val reachable = sources.weak.count(_.get != null)
+      assert(reachable == 0, s"$reachable of $queries sources outlived their stopped queries")
+    }
+  }
+
+  private case class MadeSources(seeds: Seq[Long], allStopped: Boolean, weak: Seq[WeakReference[RandomStringsSource]])
+
+  /** What the tracked sources are, holding them only weakly once this returns. */
+  private def takeMadeSources(): MadeSources = {
+    val made = TrackingSourceProvider.made.asScala.toSeq
+    TrackingSourceProvider.made.clear()
+    MadeSources(made.map(_.definition.seed).sorted, made.forall(_.isStopped), made.map(new WeakReference(_)))
+  }
+}
