@@ -2,20 +2,31 @@
 
 from __future__ import annotations
 
+import itertools
 import os
+import signal
+import socket
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from pyspark.sql import DataFrame
+from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming.listener import StreamingQueryProgress
+
+from spark_random_strings import read_random_strings
 
 #: The repository's root folder, and its examples.
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
 
+#: The command-line tool, run by this interpreter.
+CLI = [sys.executable, "-m", "spark_random_strings"]
+
 Row4 = Tuple[str, int, int, int]
+_names = itertools.count()
 
 
 def run_available_now(
@@ -34,6 +45,26 @@ def run_available_now(
     assert query.exception() is None
     rows = df.sparkSession.table(name).orderBy("offset").collect()
     return [(r[0], r[1], r[2], r[3]) for r in rows], query.recentProgress
+
+
+def seeded_rows(spark: SparkSession, total_rows: int, **options: Any) -> Dict[int, str]:
+    """Offset -> value of a bounded stream, read in this process: what any run with the same
+    seed and shaping options must hold."""
+    with tempfile.TemporaryDirectory() as checkpoint:
+        rows, _ = run_available_now(
+            read_random_strings(spark, total_rows=total_rows, **options),
+            f"seeded_rows_{next(_names)}",
+            Path(checkpoint),
+        )
+    return {offset: value for value, _, offset, _ in rows}
+
+
+def rows_as_dict(df: DataFrame) -> Dict[int, str]:
+    """Offset -> value of written rows, asserting that no offset is there twice."""
+    rows = df.select("offset", "value").collect()
+    found = {row.offset: row.value for row in rows}
+    assert len(found) == len(rows), "an offset is written twice"
+    return found
 
 
 def pyspark_bin(command: str) -> Path:
@@ -66,3 +97,57 @@ def run_child(
         list(command), cwd=cwd, env=child_env(**env), capture_output=True, text=True,
         timeout=600, stdin=subprocess.DEVNULL,
     )
+
+
+def start_child(
+    command: Sequence[str], out: Path, err: Optional[Path] = None, env: Optional[Dict[str, str]] = None
+) -> "subprocess.Popen[bytes]":
+    """Start a command in its own process group (so that :func:`stop_group` reaches every JVM it
+    starts), with :func:`child_env` and ``env``, its output into files: standard error into
+    ``err``, or into ``out`` as well."""
+    with out.open("wb") as stdout, (err or out).open("ab") as stderr:
+        return subprocess.Popen(
+            list(command), env=child_env(**(env or {})), stdout=stdout,
+            stderr=stderr if err else subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+
+
+def stop_group(process: "subprocess.Popen[bytes]", grace_s: float = 30) -> None:
+    """End a child started by :func:`start_child` and everything in its process group: SIGTERM,
+    then SIGKILL after ``grace_s``. Safe to call for a child that has already ended."""
+    for sig, wait_s in ((signal.SIGTERM, grace_s), (signal.SIGKILL, 30.0)):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            break
+        if group_gone(process, wait_s):
+            break
+
+
+def group_gone(process: "subprocess.Popen[bytes]", timeout_s: float) -> bool:
+    """Reap the child, and wait up to ``timeout_s`` until no process of its group is left."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        process.poll()
+        try:
+            os.killpg(process.pid, 0)
+        except ProcessLookupError:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+
+
+def wait_for(condition_met: Callable[[], bool], what: str, timeout_s: float = 120) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition_met():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.2)
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])

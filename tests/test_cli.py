@@ -2,65 +2,38 @@
 
 from __future__ import annotations
 
-import itertools
 import re
 import signal
 import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List
+from typing import Dict, List
 
 import pytest
-from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import SparkSession
 
 from spark_random_strings import read_random_strings
 from spark_random_strings._reader import _OPTIONS
 from spark_random_strings.cli import OPTION_HELP, flag
-from support import child_env, run_available_now, run_child
+from support import CLI, rows_as_dict, run_child, seeded_rows, start_child, stop_group, wait_for
 
-COMMAND = [sys.executable, "-m", "spark_random_strings"]
 CONSOLE_SCRIPT = str(Path(sys.executable).parent / "spark-random-strings")
 # A row as `stream` prints it: offset, event time (UTC), length, value.
 ROW = re.compile(r" *([\d,]+)  (\d\d:\d\d:\d\d\.\d{3})  +(\d+)  (.*)")
-_names = itertools.count()
 
 
-def run(*args: str, command: List[str] = COMMAND) -> subprocess.CompletedProcess[str]:
+def run(*args: str, command: List[str] = CLI) -> subprocess.CompletedProcess[str]:
     return run_child([*command, *args])
 
 
-def start(args: List[str], out: Path, err: Path) -> subprocess.Popen[bytes]:
-    with out.open("wb") as stdout, err.open("wb") as stderr:
-        return subprocess.Popen(
-            [*COMMAND, *args], env=child_env(), stdout=stdout, stderr=stderr,
-            stdin=subprocess.DEVNULL,
-        )
-
-
-def wait_for(condition_met: Callable[[], bool], what: str, timeout_s: float = 120) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not condition_met():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.2)
-
-
-def seeded_rows(spark: SparkSession, total_rows: int, **options: Any) -> Dict[int, str]:
-    """Offset -> value of the first rows of a stream, read in this process."""
-    with tempfile.TemporaryDirectory() as checkpoint:
-        rows, _ = run_available_now(
-            read_random_strings(spark, total_rows=total_rows, **options),
-            f"cli_expected_{next(_names)}",
-            Path(checkpoint),
-        )
-    return {offset: value for value, _, offset, _ in rows}
+def start(args: List[str], out: Path, err: Path) -> "subprocess.Popen[bytes]":
+    return start_child([*CLI, *args], out, err)
 
 
 # --- flags, help and bad input (no Spark is started for these) ---
 
 
-@pytest.mark.parametrize("command", [COMMAND, [CONSOLE_SCRIPT]], ids=["python -m", "console script"])
+@pytest.mark.parametrize("command", [CLI, [CONSOLE_SCRIPT]], ids=["python -m", "console script"])
 def test_help_lists_both_commands(command: List[str]) -> None:
     done = run("--help", command=command)
     assert done.returncode == 0
@@ -181,7 +154,7 @@ def test_ctrl_c_stops_the_stream_cleanly_with_a_summary(tmp_path: Path) -> None:
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=60) == 0
     finally:
-        process.kill()
+        stop_group(process)
     lines = out.read_text().splitlines()
     assert re.fullmatch(r"streamed [\d,]+ rows in \d+ batches over [\d.]+ s \([\d.,]+ rows/s\)", lines[-1])
     assert err.read_text() == ""  # no stack trace, no Spark log
@@ -207,7 +180,7 @@ def test_an_interrupted_write_resumes_and_ends_with_exactly_n_rows(
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=60) == 130
     finally:
-        process.kill()
+        stop_group(process)
     assert err.read_text() == ""
     interrupted = re.fullmatch(
         r"interrupted with ([\d,]+) of 300,000 rows written to (.*); "
@@ -234,13 +207,6 @@ def test_an_interrupted_write_resumes_and_ends_with_exactly_n_rows(
     written = spark.read.parquet(str(output))
     assert written.count() == 300_000
     assert rows_as_dict(written) == seeded_rows(spark, 300_000, seed=7, max_length=12)
-
-
-def rows_as_dict(df: "DataFrame") -> Dict[int, str]:
-    rows = df.select("offset", "value").collect()
-    found = {row.offset: row.value for row in rows}
-    assert len(found) == len(rows), "an offset is written twice"
-    return found
 
 
 def test_write_as_csv_holds_exactly_the_rows_and_a_second_run_adds_none(

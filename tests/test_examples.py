@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -15,7 +13,7 @@ from typing import Iterator, List
 import pytest
 
 from spark_random_strings import jar_path
-from support import EXAMPLES, child_env, pyspark_bin, run_child
+from support import EXAMPLES, free_port, pyspark_bin, run_child, start_child, stop_group
 
 
 def _run(command: List[str], cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -53,27 +51,20 @@ def test_spark_shell_runs_the_scala_example_and_prints_the_same_rows(
 @pytest.fixture(scope="module")
 def connect_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A Spark Connect server on 127.0.0.1 with the jar on its class path; always shut down."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     log = tmp_path_factory.mktemp("connect") / "server.log"
-    with log.open("wb") as output:
-        server = subprocess.Popen(
-            [
-                str(pyspark_bin("spark-submit")),
-                "--class", "org.apache.spark.sql.connect.service.SparkConnectServer",
-                "--master", "local[2]",
-                "--conf", "spark.ui.enabled=false",
-                "--conf", "spark.connect.grpc.binding.address=127.0.0.1",
-                "--conf", f"spark.connect.grpc.binding.port={port}",
-                "--jars", str(jar_path()),
-            ],
-            env=child_env(),
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,  # its own process group, so that teardown reaches the JVM
-        )
+    server = start_child(
+        [
+            str(pyspark_bin("spark-submit")),
+            "--class", "org.apache.spark.sql.connect.service.SparkConnectServer",
+            "--master", "local[2]",
+            "--conf", "spark.ui.enabled=false",
+            "--conf", "spark.connect.grpc.binding.address=127.0.0.1",
+            "--conf", f"spark.connect.grpc.binding.port={port}",
+            "--jars", str(jar_path()),
+        ],
+        log,
+    )
     try:
         deadline = time.monotonic() + 180
         while True:
@@ -85,12 +76,7 @@ def connect_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             time.sleep(0.5)
         yield f"sc://127.0.0.1:{port}"
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
+        stop_group(server, grace_s=60)
 
 
 def test_the_connect_example_reads_the_seeded_rows_through_a_connect_server(
