@@ -32,7 +32,7 @@ SBT := java -Xms512m -Xmx3g -Xss4m -Dfile.encoding=UTF-8 \
 # The Spark runtime jars that the build compiles and tests against: those of the pinned pyspark.
 SPARK_JARS_DIR = $$($(PY) -c 'import os, pyspark; print(os.path.join(os.path.dirname(pyspark.__file__), "jars"))')
 
-.PHONY: help bootstrap jar wheel dist install test test-scala test-python bench demo clean
+.PHONY: help bootstrap jar wheel dist install test test-scala test-python bench soak demo clean
 
 help:
 	@echo "make demo   - set up, build the jar, install the package and stream random strings"
@@ -41,6 +41,7 @@ help:
 	@echo "make wheel  - build the jar and a wheel that bundles it, into $(DIST)/"
 	@echo "make dist   - the wheel, and the plain jar for spark-submit --jars, into $(DIST)/"
 	@echo "make bench  - this source against Spark's rate source and a Python reader: docs/benchmarks.md"
+	@echo "make soak   - the source at 1,000,000 rows/s for 10 minutes: heap and lag, in docs/reliability.md"
 	@echo "make clean  - remove build outputs (keeps the bootstrapped tools)"
 
 bootstrap: $(SBT_LAUNCHER) $(VENV_READY)
@@ -102,6 +103,11 @@ test-python:
 # fails if a target is missed. `make test` runs its smoke mode (tests/test_bench.py).
 bench: install
 	cd bench && ../$(PY) run_bench.py --out ../docs
+
+# The soak run (about 11 minutes): rewrites its section of docs/reliability.md and docs/soak.png,
+# and fails if the driver heap or the lag grows. `make test` runs its smoke mode.
+soak: install
+	cd bench && ../$(PY) soak.py --out ../docs
 
 demo: install
 	$(PY) -m spark_random_strings.demo --seconds 20

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import statistics
 import sys
 import tempfile
@@ -32,6 +31,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 import python_source
+from driver_facts import heap_after_gc_mb, machine
 from report import Run, write_report
 from spark_random_strings import read_random_strings
 from spark_random_strings._local import local_session, stop_between_batches
@@ -54,16 +54,6 @@ FULL = Settings(batch_rows=2_000_000, python_batch_rows=2_000_000, warmup=2, mea
 SMOKE = Settings(batch_rows=20_000, python_batch_rows=2_000, warmup=1, measured=2,
                  repetitions=1, tiny_batches=3, curve_measured=1, heap_batches=4)
 LENGTH = 10
-
-
-def heap_after_gc_mb(spark: SparkSession) -> float:
-    jvm = spark.sparkContext._jvm
-    assert jvm is not None
-    runtime = jvm.java.lang.Runtime.getRuntime()
-    for _ in range(2):
-        jvm.java.lang.System.gc()
-    time.sleep(0.2)
-    return float(runtime.totalMemory() - runtime.freeMemory()) / 2**20
 
 
 def measure(df: DataFrame, warmup: int, measured: int,
@@ -127,29 +117,6 @@ DESCRIPTIONS = {
     "rate alone": "rate-micro-batch alone, no string",
     "python": "pure-Python DataSourceStreamReader",
 }
-
-
-def machine(spark: SparkSession) -> Dict[str, str]:
-    cpu = "unknown"
-    with open("/proc/cpuinfo") as info:
-        for line in info:
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    with open("/proc/meminfo") as info:
-        memory_kb = int(info.readline().split()[1])
-    jvm = spark.sparkContext._jvm
-    assert jvm is not None
-    return {
-        "CPU": cpu,
-        "cores": str(os.cpu_count()),
-        "memory": f"{memory_kb / 2**20:.0f} GiB",
-        "OS": platform.platform(),
-        "Java": str(jvm.java.lang.System.getProperty("java.version")),
-        "Spark": spark.version,
-        "Python": platform.python_version(),
-        "session": f"{spark.sparkContext.master}, driver heap {spark.conf.get('spark.driver.memory', '1g')}",
-    }
 
 
 def main(argv: Optional[List[str]] = None) -> int:

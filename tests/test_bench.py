@@ -1,4 +1,4 @@
-"""`make bench` cannot rot: its smoke mode (tiny batches) runs every part of it."""
+"""`make bench` and `make soak` cannot rot: their smoke modes run every part of them."""
 
 from __future__ import annotations
 
@@ -23,3 +23,20 @@ def test_the_benchmarks_smoke_run_reports_every_pipeline_target_and_curve(tmp_pa
     for length in (4, 16, 64, 256):
         assert re.search(rf"\| {length} \| [\d,]+ \| [\d,]+ \|$", report, re.M), length
     assert (tmp_path / "benchmarks.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_soak_smoke_run_samples_heap_and_lag_and_writes_its_section(tmp_path: Path) -> None:
+    report = tmp_path / "reliability.md"
+    report.write_text("# Reliability\n\nkept\n<!-- soak:begin -->\nold\n<!-- soak:end -->\nkept too\n")
+    done = run_child([sys.executable, "soak.py", "--smoke", "--out", str(tmp_path)], REPO / "bench")
+    assert done.returncode == 0, done.stderr[-3000:]
+    text = report.read_text()
+    assert text.startswith("# Reliability\n\nkept\n<!-- soak:begin -->\nMade by `make soak`")
+    assert text.endswith("<!-- soak:end -->\nkept too\n") and "\nold\n" not in text
+    samples = re.findall(r"^\| [\d.]+ \| ([\d.]+) \| ([\d,]+) \| ([\d,]+) \| \d+ \|$", text, re.M)
+    assert len(samples) == 5, "a sample every 5 s for 20 s, and one at the start"
+    assert all(float(heap) > 0 for heap, _, _ in samples)
+    rows_read = [int(read.replace(",", "")) for _, _, read in samples]
+    assert rows_read == sorted(rows_read) and rows_read[-1] > rows_read[0]
+    assert len(re.findall(r"^\| .* \| (yes|\*\*no\*\*) \|$", text, re.M)) == 3
+    assert (tmp_path / "soak.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

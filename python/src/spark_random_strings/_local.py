@@ -9,7 +9,7 @@ import contextlib
 import os
 import sys
 import time
-from typing import TYPE_CHECKING, Iterator, Optional
+from typing import TYPE_CHECKING, Iterator, Mapping, Optional
 
 from spark_random_strings._reader import configure_spark_with_random_strings
 
@@ -24,6 +24,7 @@ def local_session(
     cores: Optional[int] = 2,
     log_level: str = "ERROR",
     silent_jvm: bool = False,
+    config: Optional[Mapping[str, str]] = None,
 ) -> "SparkSession":
     """Start (or get) a local session with the jar on ``spark.jars`` and no web UI.
 
@@ -45,6 +46,8 @@ def local_session(
     )
     if cores:
         builder = builder.config("spark.sql.shuffle.partitions", str(cores))
+    for key, value in (config or {}).items():
+        builder = builder.config(key, value)
     configured = configure_spark_with_random_strings(builder)
     # The JVM inherits standard error when pyspark starts it, and keeps it.
     with _standard_error_to_null() if silent_jvm else contextlib.nullcontext():
