@@ -4,21 +4,30 @@ from __future__ import annotations
 
 import os
 import platform
-import time
 from typing import Dict
 
 from pyspark.sql import SparkSession
 
 
 def heap_after_gc_mb(spark: SparkSession) -> float:
-    """The driver JVM's used heap, in MB, right after a full garbage collection."""
+    """The driver JVM's live heap, in MB, as a full garbage collection left it.
+
+    Read from the heap pools' usage after their last collection, not from the heap's current
+    use: a running query allocates tens of MB a second, which the current use would include.
+    If another collection runs while the pools are read, the reading is taken again.
+    """
     jvm = spark.sparkContext._jvm
     assert jvm is not None
-    runtime = jvm.java.lang.Runtime.getRuntime()
-    for _ in range(2):
+    management = jvm.java.lang.management.ManagementFactory
+    collectors = list(management.getGarbageCollectorMXBeans())
+    pools = [p for p in management.getMemoryPoolMXBeans() if str(p.getType()) == "Heap memory"]
+    for _ in range(10):
         jvm.java.lang.System.gc()
-    time.sleep(0.2)
-    return float(runtime.totalMemory() - runtime.freeMemory()) / 2**20
+        counts = [c.getCollectionCount() for c in collectors]
+        used = sum(p.getCollectionUsage().getUsed() for p in pools)
+        if counts == [c.getCollectionCount() for c in collectors]:
+            break
+    return float(used) / 2**20
 
 
 def machine(spark: SparkSession) -> Dict[str, str]:
