@@ -19,7 +19,9 @@ from typing import Dict, List, Optional
 
 from pyspark.sql import SparkSession
 
-from support import CLI, group_gone, rows_as_dict, run_child, seeded_rows, start_child, wait_for
+from support import (
+    CLI, group_gone, rows_as_dict, run_child, seeded_rows, start_child, stop_group, wait_for,
+)
 
 TOTAL_ROWS = 120_000
 ROWS_PER_TRIGGER = 4_000  # 30 batches
@@ -53,8 +55,9 @@ def kill_mid_stream(command: List[str], output: Path, rng: random.Random, log: P
         assert process.poll() is None, f"the write ended before it was killed: {log.read_text()[-2000:]}"
         os.killpg(process.pid, signal.SIGKILL)
         assert process.wait(timeout=30) == -signal.SIGKILL
-    finally:
         assert group_gone(process, 30), "a process of the killed write (its JVM) survived SIGKILL"
+    finally:
+        stop_group(process)
     return (f"killed {delay_s:.2f} s after the commit of batch {target - 1}, with "
             f"{committed_batches(output)} batches committed")
 
