@@ -27,8 +27,8 @@ from spark_random_strings._local import local_session, stop_between_batches
 BEGIN, END = "<!-- soak:begin -->", "<!-- soak:end -->"
 
 #: Spark keeps bounded histories of finished jobs, stages and SQL executions for its UI and
-#: status API, 1,000 of each by default: at three batches a second they fill over the first
-#: five minutes, and the heap climbs with them (docs/reliability.md shows it). Kept small here,
+#: status API, 1,000 of each by default: at five to eight batches a second they fill over the
+#: first minutes, and the heap climbs with them (docs/reliability.md says by how much). Kept small here,
 #: they are full within seconds, so that what the samples show is what the source keeps.
 SPARK_HISTORIES = {
     "spark.ui.retainedJobs": "10",

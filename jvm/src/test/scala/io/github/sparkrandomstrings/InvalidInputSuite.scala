@@ -17,6 +17,10 @@ import org.apache.spark.sql.streaming.{StreamingQueryException, Trigger}
 class InvalidInputSuite extends SparkSessionSuite {
   import InvalidInputs._
 
+  // Its queries fail on purpose, each with the error the test asserts: Spark's log of every
+  // failure, stack trace and all, would only bury the test report.
+  override protected def logLevel: String = "OFF"
+
   /** A finished query's checkpoint, which each checkpoint case changes a copy of. */
   private lazy val preparedCheckpoint: File = {
     val dir = Files.createTempDirectory("invalid-input-checkpoint").toFile

@@ -37,6 +37,10 @@ object TrackingSourceProvider {
  */
 class QueryLifecycleSuite extends SparkSessionSuite {
 
+  // Its queries fail on purpose, each with the error the test asserts: Spark's log of every
+  // failure, stack trace and all, would only bury the test report.
+  override protected def logLevel: String = "OFF"
+
   // Spark keeps bounded histories of finished jobs, stages and SQL executions for its UI and
   // status API (1,000 of each by default). Kept small here, they fill up during the warm-up and
   // stay full, so that what remains to grow would be the source's.

@@ -6,6 +6,9 @@ import org.scalatest.funsuite.AnyFunSuite
 
 /** A suite with one local Spark session of two cores, stopped when the suite ends. */
 abstract class SparkSessionSuite extends AnyFunSuite with BeforeAndAfterAll with TestDirectories {
+  /** Spark's log level while the suite runs. */
+  protected def logLevel: String = "WARN"
+
   /** Settings a suite adds to its session's. */
   protected def sessionConfig: Map[String, String] = Map.empty
 
@@ -19,7 +22,7 @@ abstract class SparkSessionSuite extends AnyFunSuite with BeforeAndAfterAll with
 
   override def beforeAll(): Unit = {
     super.beforeAll()
-    spark.sparkContext.setLogLevel("WARN")
+    spark.sparkContext.setLogLevel(logLevel)
   }
 
   override def afterAll(): Unit = {
