@@ -73,7 +73,7 @@ def tree(folder: Path) -> Dict[str, int]:
     return {str(f.relative_to(folder)): f.stat().st_size for f in folder.rglob("*") if f.is_file()}
 
 
-def kill_repeatedly_then_finish(output: Path, seed: Optional[int], tmp_path: Path) -> List[str]:
+def kill_repeatedly(output: Path, seed: Optional[int], tmp_path: Path) -> None:
     kill_seed = int(os.environ.get("SPARK_RANDOM_STRINGS_KILL_SEED", time.time_ns() % 2**32))
     print(f"kill points drawn with SPARK_RANDOM_STRINGS_KILL_SEED={kill_seed}")
     rng = random.Random(kill_seed)
@@ -81,7 +81,6 @@ def kill_repeatedly_then_finish(output: Path, seed: Optional[int], tmp_path: Pat
     kills = [kill_mid_stream(command, output, rng, tmp_path / f"killed-{i}.log") for i in range(KILLS)]
     print("\n".join(kills))
     assert committed_batches(output) < TOTAL_ROWS // ROWS_PER_TRIGGER, "every kill was mid-stream"
-    return kills
 
 
 def finish(output: Path, seed: Optional[int]) -> None:
@@ -102,7 +101,7 @@ def test_a_seeded_write_killed_three_times_holds_every_row_exactly_once(
     spark: SparkSession, tmp_path: Path
 ) -> None:
     output = tmp_path / "strings"
-    kill_repeatedly_then_finish(output, 11, tmp_path)
+    kill_repeatedly(output, 11, tmp_path)
     finish(output, 11)
     assert stored_definition(output)["seed"] == 11
     assert_exactly_once_as_uninterrupted(spark, output, seed=11)
@@ -112,7 +111,7 @@ def test_an_unseeded_write_killed_three_times_keeps_its_stored_seed_and_refuses_
     spark: SparkSession, tmp_path: Path
 ) -> None:
     output = tmp_path / "strings"
-    kill_repeatedly_then_finish(output, None, tmp_path)
+    kill_repeatedly(output, None, tmp_path)
     stored_seed = stored_definition(output)["seed"]
 
     # A restart with an explicit seed other than the stored one fails and writes nothing.

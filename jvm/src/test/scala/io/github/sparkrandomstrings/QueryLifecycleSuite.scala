@@ -1,7 +1,7 @@
 package io.github.sparkrandomstrings
 
 import java.io.File
-import java.lang.management.ManagementFactory
+import java.lang.management.{ManagementFactory, MemoryType}
 import java.lang.ref.WeakReference
 import java.util.concurrent.ConcurrentLinkedQueue
 
@@ -63,9 +63,11 @@ class QueryLifecycleSuite extends SparkSessionSuite {
     Thread.getAllStackTraces.keySet.asScala.toSeq.map(_.getName.replaceAll("[0-9a-f-]{8,}|\\d+", "#"))
       .groupBy(identity).map { case (name, all) => name -> all.size }
 
+  /** The live heap as a full GC left it: the heap pools' usage after their last collection. */
   private def heapAfterGcMb: Double = {
-    (1 to 3).foreach { _ => System.gc(); Thread.sleep(100) }
-    ManagementFactory.getMemoryMXBean.getHeapMemoryUsage.getUsed / 1048576.0
+    System.gc()
+    ManagementFactory.getMemoryPoolMXBeans.asScala.filter(_.getType == MemoryType.HEAP)
+      .map(_.getCollectionUsage.getUsed).sum / 1048576.0
   }
 
   private val failOnFirstBatch: (DataFrame, Long) => Unit = (_, _) =>
