@@ -126,9 +126,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                         help="where benchmarks.md and benchmarks.png go (default: docs)")
     args = parser.parse_args(argv)
     settings = SMOKE if args.smoke else FULL
-    # The Python reader's workers run this interpreter, which has pyarrow; loopback only.
+    # The Python reader's workers run this interpreter, which has pyarrow.
     os.environ["PYSPARK_PYTHON"] = sys.executable
-    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
 
     # Queries are stopped mid-batch on purpose; their failures surface through query.exception().
     spark = local_session("spark-random-strings bench", cores=2, log_level="OFF", silent_jvm=True)

@@ -26,7 +26,7 @@ def local_session(
     silent_jvm: bool = False,
     config: Optional[Mapping[str, str]] = None,
 ) -> "SparkSession":
-    """Start (or get) a local session with the jar on ``spark.jars`` and no web UI.
+    """Start (or get) a local session with the jar on ``spark.jars``, no web UI, on loopback.
 
     Args:
         app_name: the application's name.
@@ -43,6 +43,9 @@ def local_session(
         .appName(app_name)
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
+        # A local session needs no network: its driver listens on loopback only.
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
     )
     if cores:
         builder = builder.config("spark.sql.shuffle.partitions", str(cores))
