@@ -4,6 +4,7 @@ import java.io.IOException
 import java.nio.charset.StandardCharsets
 import java.util.UUID
 
+import scala.io.{Codec, Source}
 import scala.util.control.NonFatal
 
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
@@ -51,7 +52,7 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
     val text =
       try {
         val in = fs.open(file)
-        try new String(in.readAllBytes(), StandardCharsets.UTF_8) finally in.close()
+        try Source.fromInputStream(in)(Codec.UTF8).mkString finally in.close()
       } catch {
         case e: ChecksumException =>
           corrupt("its content does not match the checksum in its .crc file", e)

@@ -2,16 +2,15 @@ package io.github.sparkrandomstrings
 
 import java.util.Optional
 
-import scala.jdk.CollectionConverters._
-
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.{DataFrame, SparkSession}
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.read.streaming.{Offset => StreamOffset, ReadLimit, ReadMaxRows, ReportsSourceMetrics, SupportsTriggerAvailableNow}
 import org.apache.spark.sql.execution.streaming.{Offset, Source}
-import org.apache.spark.sql.execution.streaming.runtime.LongOffset
 import org.apache.spark.sql.sparkrandomstrings.StreamingDataFrames
 import org.apache.spark.sql.types.StructType
+
+import io.github.sparkrandomstrings.SparkOffsets.LongOffset
 
 /**
  * The `InMemoryRandomStrings` stream: Spark's V1 [[Source]] contract over an endless (or, with
@@ -128,12 +127,12 @@ final class RandomStringsSource private[sparkrandomstrings] (
   override def metrics(latestConsumedOffset: Optional[StreamOffset]): java.util.Map[String, String] = {
     val latest = lastAvailable()
     val consumed = if (latestConsumedOffset.isPresent) offsetValue(latestConsumedOffset.get) else NoOffset
-    Map(
-      "latestOffset" -> latest.toString,
-      "rowsBehind" -> math.max(0L, latest - consumed).toString,
-      "committedOffset" -> lastCommitted.toString,
-      "seed" -> definition.seed.toString
-    ).asJava
+    val metrics = new java.util.LinkedHashMap[String, String]()
+    metrics.put("latestOffset", latest.toString)
+    metrics.put("rowsBehind", math.max(0L, latest - consumed).toString)
+    metrics.put("committedOffset", lastCommitted.toString)
+    metrics.put("seed", definition.seed.toString)
+    metrics
   }
 
   /** The source's description in progress reports: its name and the settings in effect. */
@@ -160,7 +159,7 @@ private[sparkrandomstrings] object RandomStringsSource {
     case LongOffset(value) => value
     case other =>
       val json = other.json()
-      json.trim.toLongOption.filter(_ >= 0).getOrElse(throw new IllegalArgumentException(
+      scala.util.Try(json.trim.toLong).toOption.filter(_ >= 0).getOrElse(throw new IllegalArgumentException(
         s"'$json' is not an offset of the ${RandomStringsSourceProvider.ShortName} source, " +
           "whose offsets are whole numbers >= 0. Was this checkpoint written by another source?"))
   }

@@ -27,7 +27,7 @@ private[sparkrandomstrings] object RowClock {
    * costs nothing in practice.
    */
   def mulDivFloor(a: Long, b: Long, c: Long): Long = {
-    if (Math.multiplyHigh(a, b) == 0L && a * b >= 0L) a * b / c
+    if (b == 0L || a <= Long.MaxValue / b) a * b / c
     else {
       val exact = BigInt(a) * BigInt(b) / BigInt(c)
       if (exact.isValidLong) exact.toLong else Long.MaxValue

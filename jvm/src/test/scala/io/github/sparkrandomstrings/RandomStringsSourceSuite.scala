@@ -9,9 +9,10 @@ import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.read.streaming.ReadLimit
 import org.apache.spark.sql.execution.LogicalRDD
-import org.apache.spark.sql.execution.streaming.runtime.{LongOffset, SerializedOffset}
 import org.apache.spark.sql.streaming.{StreamingQuery, Trigger}
 import org.apache.spark.sql.types.{StringType, StructType}
+
+import io.github.sparkrandomstrings.SparkOffsets.{LongOffset, SerializedOffset}
 
 /** The `Source` contract, called directly with a controlled clock. */
 class RandomStringsSourceSuite extends SparkSessionSuite {
