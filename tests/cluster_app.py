@@ -80,7 +80,7 @@ def main(master: str, output: str, result: str) -> None:
                               for e in executors(spark)],
                 "stages": stages,
                 "tasksByExecutor": dict(tasks_by_executor),
-                "batches": sum(1 for p in query.recentProgress if p.numInputRows > 0),
+                "batches": sum(1 for p in query.recentProgress if p["numInputRows"] > 0),
             }, out)
     finally:
         spark.stop()

@@ -78,7 +78,7 @@ def test_the_flags_help_names_the_sources_own_defaults(spark: SparkSession, tmp_
     )
     try:
         wait_for(lambda: query.lastProgress is not None, "a progress report")
-        description = query.lastProgress.sources[0].description  # type: ignore[union-attr]
+        description = query.lastProgress["sources"][0]["description"]  # type: ignore[index]
     finally:
         query.stop()
     for keyword, option in [("rows_per_second", "rowsPerSecond"), ("min_length", "minLength"),

@@ -21,7 +21,7 @@ def test_memory_sink_holds_offsets_0_to_n_minus_1_exactly_once(
     )
     rows, progress = run_available_now(df, query_name, tmp_path / "checkpoint")
     assert [r[2] for r in rows] == list(range(500))
-    assert [p.numInputRows for p in progress if p.numInputRows] == [120, 120, 120, 120, 20]
+    assert [p["numInputRows"] for p in progress if p["numInputRows"]] == [120, 120, 120, 120, 20]
     assert all(2 <= r[3] <= 6 and len(r[0]) == r[3] for r in rows)
     assert all(r[0].isalnum() and r[0].isascii() for r in rows)
     start = rows[0][1]

@@ -84,7 +84,7 @@ def stop_between_batches(query: "StreamingQuery", patience_s: float = 10.0) -> N
 
     def last_batch() -> int:
         progress = query.lastProgress
-        return -1 if progress is None else progress.batchId
+        return -1 if progress is None else int(progress["batchId"])  # read by key: see _progress
 
     running = last_batch()
     deadline = time.monotonic() + patience_s

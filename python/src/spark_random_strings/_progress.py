@@ -1,13 +1,21 @@
-"""Where a running query of the source stands, read from Spark's progress reports."""
+"""Where a running query of the source stands, read from Spark's progress reports.
+
+A progress report is read by key (``progress["sources"][0]["endOffset"]``): pyspark 3.5 gives
+plain dicts parsed from the report's JSON, and pyspark 4 gives ``StreamingQueryProgress``
+objects, which are dicts with the same keys. Only offsets differ: a number in 3.5's dicts, its
+JSON text in 4's objects.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Mapping, Optional
 
 if TYPE_CHECKING:
-    from pyspark.sql.streaming.listener import StreamingQueryProgress
     from pyspark.sql.streaming.query import StreamingQuery
+
+#: One query progress report, on any pyspark.
+ProgressReport = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -23,25 +31,26 @@ class StreamPosition:
     rows_behind: int
 
 
-def _rows_through(offset_json: Optional[str]) -> Optional[int]:
-    """Rows up to and including an offset of the source, whose JSON is the last row's offset."""
-    text = (offset_json or "").strip()
+def _rows_through(offset: Any) -> Optional[int]:
+    """Rows up to and including an offset of the source: the last row's offset, as a number or
+    as its JSON text; ``None`` when there is no offset yet."""
+    text = "" if offset is None else str(offset).strip()
     return int(text) + 1 if text.isdigit() else None
 
 
-def position_of(progress: Optional["StreamingQueryProgress"]) -> Optional[StreamPosition]:
+def position_of(progress: Optional[ProgressReport]) -> Optional[StreamPosition]:
     """The position that a progress report gives; ``None`` before the first row was read."""
-    if progress is None or not progress.sources:
+    if progress is None or not progress["sources"]:
         return None
-    source = progress.sources[0]
-    rows_read = _rows_through(source.endOffset)
+    source = progress["sources"][0]
+    rows_read = _rows_through(source["endOffset"])
     if rows_read is None:
         return None
     return StreamPosition(
-        batch_id=progress.batchId,
-        rows_before=_rows_through(source.startOffset) or 0,
+        batch_id=int(progress["batchId"]),
+        rows_before=_rows_through(source["startOffset"]) or 0,
         rows_read=rows_read,
-        rows_behind=int(source.metrics.get("rowsBehind", "0")),
+        rows_behind=int((source["metrics"] or {}).get("rowsBehind", "0")),
     )
 
 

@@ -43,11 +43,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         query.awaitTermination(args.seconds)
         stop_between_batches(query)
         elapsed = time.monotonic() - started
-        # Idle triggers report progress too; only batches that ran have an addBatch time.
+        # Idle triggers report progress too; only batches that ran have an addBatch time. The
+        # reports are read by key, which works on every pyspark (see _progress).
         progress = query.recentProgress
-        batches = {p.batchId: p.numInputRows for p in progress if "addBatch" in p.durationMs}
+        batches = {p["batchId"]: p["numInputRows"] for p in progress if "addBatch" in p["durationMs"]}
         rows = sum(batches.values())
-        source = progress[-1].sources[0].description if progress else "no progress reported"
+        source = progress[-1]["sources"][0]["description"] if progress else "no progress reported"
         print(
             f"spark-random-strings demo: {rows} rows in {len(batches)} batches over "
             f"{elapsed:.1f} s = {rows / elapsed:.1f} rows/s (source: {source})"
