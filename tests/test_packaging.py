@@ -1,28 +1,97 @@
-"""The bundled jar and the helper that puts it on a session."""
+"""The bundled jars, the choice among them, and the helper that puts one on a session."""
 
 from __future__ import annotations
 
-import re
+import zipfile
+from pathlib import Path
 from typing import Any
 
+import pyspark
 import pytest
 from pyspark.sql import SparkSession
 
 import spark_random_strings
-from spark_random_strings import configure_spark_with_random_strings, jar_path
+from spark_random_strings import (
+    SparkBuild,
+    UnsupportedSparkError,
+    bundled_jars,
+    configure_spark_with_random_strings,
+    installed_spark,
+    jar_path,
+)
+
+VERSION = spark_random_strings.__version__
+#: Every Spark line and Scala version the wheel carries a jar for.
+SUPPORTED = [("3.5", "2.12"), ("3.5", "2.13"), ("4.0", "2.13"), ("4.1", "2.13"), ("4.2", "2.13"),
+             ("4.3", "2.13")]
+JARS_FOLDER = Path(spark_random_strings.__file__).parent / "jars"
 
 
-def test_jar_path_is_the_one_jar_inside_the_package() -> None:
-    path = jar_path()
-    assert path.is_file()
-    assert path.parent == __import__("pathlib").Path(spark_random_strings.__file__).parent / "jars"
-    assert re.fullmatch(r"spark-random-strings_2\.13-\d+\.\d+\.\d+\.jar", path.name)
+def test_the_package_bundles_one_jar_per_spark_line_and_scala_version() -> None:
+    jars = bundled_jars()
+    assert list(jars) == [SparkBuild(line, scala) for line, scala in SUPPORTED]
+    for (line, scala), path in zip(SUPPORTED, jars.values()):
+        assert path == JARS_FOLDER / f"spark-random-strings-spark{line}_{scala}-{VERSION}.jar"
+        assert path.is_file()
 
 
-def test_the_jar_registers_the_short_name() -> None:
-    import zipfile
+@pytest.mark.parametrize(("line", "scala"), SUPPORTED)
+def test_each_jar_is_built_for_the_spark_and_scala_in_its_name(line: str, scala: str) -> None:
+    with zipfile.ZipFile(jar_path(f"{line}.1", scala)) as jar:
+        manifest = jar.read("META-INF/MANIFEST.MF").decode()
+        classes = jar.read("io/github/sparkrandomstrings/RandomStringsSource.class")
+    assert f"Spark-Version: {line}." in manifest
+    assert f"Scala-Version: {scala}" in manifest
+    # Class file major version: 52 is Java 8 (Spark 3.5 still runs on it), 61 is Java 17.
+    assert int.from_bytes(classes[6:8], "big") == (52 if line == "3.5" else 61)
 
-    with zipfile.ZipFile(jar_path()) as jar:
+
+def test_jar_path_picks_the_jar_of_the_spark_that_pyspark_runs_here() -> None:
+    line = ".".join(pyspark.__version__.split(".")[:2])
+    scala = "2.12" if line == "3.5" else "2.13"  # the Scala of pyspark's own jars on PyPI
+    assert installed_spark() == SparkBuild(line, scala)
+    assert jar_path() == JARS_FOLDER / f"spark-random-strings-spark{line}_{scala}-{VERSION}.jar"
+
+
+def test_installed_spark_reads_spark_home_as_pyspark_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "jars").mkdir()
+    (tmp_path / "jars" / "spark-core_2.13-3.5.4.jar").touch()
+    monkeypatch.setenv("SPARK_HOME", str(tmp_path))
+    assert installed_spark() == SparkBuild("3.5", "2.13")
+    assert jar_path().name == f"spark-random-strings-spark3.5_2.13-{VERSION}.jar"
+    assert jar_path(scala_version="2.12").name == f"spark-random-strings-spark3.5_2.12-{VERSION}.jar"
+
+
+def test_jar_path_for_an_unsupported_spark_names_it_and_lists_the_supported_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = ("It supports Spark 3.5 (Scala 2.12, 2.13), Spark 4.0 (Scala 2.13), Spark 4.1 (Scala 2.13), "
+                "Spark 4.2 (Scala 2.13), Spark 4.3 (Scala 2.13). Install a supported pyspark")
+    with pytest.raises(UnsupportedSparkError) as given:
+        jar_path("3.4.1", "2.12")
+    assert str(given.value).startswith("spark-random-strings has no jar for Spark 3.4 (Scala 2.12). " + expected)
+    with pytest.raises(UnsupportedSparkError, match=r"no jar for Spark 4\.3 \(Scala 2\.12\)\. It supports"):
+        jar_path("4.3.0", "2.12")
+
+    (tmp_path / "jars").mkdir()
+    (tmp_path / "jars" / "spark-core_2.12-3.3.2.jar").touch()
+    monkeypatch.setenv("SPARK_HOME", str(tmp_path))
+    with pytest.raises(UnsupportedSparkError) as installed:
+        configure_spark_with_random_strings(SparkSession.builder)
+    assert str(installed.value).startswith(
+        "spark-random-strings has no jar for Spark 3.3 (Scala 2.12), the Spark that pyspark runs here. " + expected)
+
+
+def test_jar_path_rejects_what_is_not_a_spark_version() -> None:
+    with pytest.raises(ValueError, match="'latest' is not a Spark version; expected one like '4.3.0' or '3.5'"):
+        jar_path("latest", "2.13")
+
+
+@pytest.mark.parametrize(("line", "scala"), SUPPORTED)
+def test_each_jar_registers_the_short_name(line: str, scala: str) -> None:
+    with zipfile.ZipFile(jar_path(line, scala)) as jar:
         services = jar.read(
             "META-INF/services/org.apache.spark.sql.sources.DataSourceRegister"
         ).decode()

@@ -35,7 +35,7 @@ def test_each_code_block_is_an_excerpt_of_an_example_file(language: str, block: 
 def test_the_file_names_in_the_readme_and_examples_carry_the_current_version() -> None:
     text = README + "".join(path.read_text() for path in sorted(EXAMPLES.iterdir()))
     versions = set(re.findall(r"spark_random_strings-([\d.]+)-py3", text))
-    versions |= set(re.findall(r"spark-random-strings_2\.13-([\d.]+)\.jar", text))
+    versions |= set(re.findall(r"spark-random-strings-spark[\d.]+_2\.1[23]-([\d.]+)\.jar", text))
     assert versions == {VERSION}
 
 

@@ -12,6 +12,7 @@ from email.parser import Parser
 from pathlib import Path
 from typing import Iterator, List
 
+import pyspark
 import pytest
 from pyspark.sql import SparkSession
 
@@ -19,7 +20,9 @@ from spark_random_strings import read_random_strings
 from support import EXAMPLES, REPO, child_env, run_available_now, run_child
 
 VERSION = (REPO / "VERSION").read_text().strip()
-JAR = f"spark_random_strings/jars/spark-random-strings_2.13-{VERSION}.jar"
+#: The jars the wheel carries: one per Spark line and Scala version.
+JARS = [f"spark_random_strings/jars/spark-random-strings-spark{build}-{VERSION}.jar"
+        for build in ("3.5_2.12", "3.5_2.13", "4.0_2.13", "4.1_2.13", "4.2_2.13", "4.3_2.13")]
 
 # Run inside the fresh environment with `python -I`: the same stream as the test reads here.
 SCRIPT = """
@@ -59,12 +62,14 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def fresh_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A new virtual environment, outside the repository, with only the wheel installed."""
+    """A new virtual environment, outside the repository, with only the wheel installed (and
+    the pyspark of this test run, so that the wheel is tried with the Spark line under test)."""
     home = tmp_path_factory.mktemp("fresh")
     subprocess.run([sys.executable, "-m", "venv", str(home / "venv")], check=True)
     python = home / "venv" / "bin" / "python"
     subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(wheel)],
+        [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(wheel),
+         f"pyspark=={pyspark.__version__}"],
         check=True,
         cwd=home,
         env=child_env(),
@@ -80,7 +85,7 @@ def run_fresh(python: Path, args: List[str], cwd: Path) -> subprocess.CompletedP
     )
 
 
-def test_the_wheel_holds_the_jar_the_typing_marker_and_the_supported_ranges(wheel: Path) -> None:
+def test_the_wheel_holds_every_lines_jar_the_typing_marker_and_the_supported_ranges(wheel: Path) -> None:
     assert wheel.name == f"spark_random_strings-{VERSION}-py3-none-any.whl"
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
@@ -90,17 +95,21 @@ def test_the_wheel_holds_the_jar_the_typing_marker_and_the_supported_ranges(whee
         entry_points = archive.read(
             f"spark_random_strings-{VERSION}.dist-info/entry_points.txt"
         ).decode()
-        with zipfile.ZipFile(archive.open(JAR)) as jar:
-            manifest = jar.read("META-INF/MANIFEST.MF").decode()
-    assert {JAR, "spark_random_strings/py.typed"} <= names
-    assert [n for n in names if n.endswith(".jar")] == [JAR]
+        manifests = []
+        for name in JARS:
+            with zipfile.ZipFile(archive.open(name)) as jar:
+                manifests.append(jar.read("META-INF/MANIFEST.MF").decode())
+    assert {*JARS, "spark_random_strings/py.typed"} <= names
+    assert sorted(n for n in names if n.endswith(".jar")) == JARS
     assert metadata["Version"] == VERSION
     assert metadata["Requires-Python"] == ">=3.11"
     requires = metadata.get_all("Requires-Dist") or []
-    assert "pyspark<4.4,>=4.3.0" in requires
+    assert "pyspark<4.4,>=3.5.0" in requires
     assert "spark-random-strings = spark_random_strings.cli:main" in entry_points
-    assert f"Implementation-Version: {VERSION}" in manifest
-    assert "Spark-Version: 4.3.0" in manifest
+    for name, manifest in zip(JARS, manifests):
+        line = name.split("-spark")[1].split("_")[0]
+        assert f"Implementation-Version: {VERSION}" in manifest
+        assert f"Spark-Version: {line}." in manifest
 
 
 def test_a_fresh_environment_with_only_the_wheel_streams_exact_rows(

@@ -16,7 +16,13 @@ from __future__ import annotations
 
 from importlib.metadata import version as _installed_version
 
-from spark_random_strings._jar import jar_path
+from spark_random_strings._jar import (
+    SparkBuild,
+    UnsupportedSparkError,
+    bundled_jars,
+    installed_spark,
+    jar_path,
+)
 from spark_random_strings._reader import (
     FORMAT,
     SourceNotFoundError,
@@ -27,7 +33,11 @@ from spark_random_strings._reader import (
 __all__ = [
     "FORMAT",
     "SourceNotFoundError",
+    "SparkBuild",
+    "UnsupportedSparkError",
+    "bundled_jars",
     "configure_spark_with_random_strings",
+    "installed_spark",
     "jar_path",
     "read_random_strings",
 ]

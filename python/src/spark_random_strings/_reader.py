@@ -35,13 +35,14 @@ def configure_spark_with_random_strings(
 ) -> "SparkSession.Builder":
     """Add the bundled jar to ``spark.jars`` of a session builder, keeping jars already set.
 
-    Call it before ``getOrCreate()``: the jar must be on the session from its start.
+    The jar is the one built for the Spark that pyspark runs here (:func:`jar_path`). Call it
+    before ``getOrCreate()``: the jar must be on the session from its start.
 
     >>> from pyspark.sql import SparkSession
     >>> builder = SparkSession.builder.master("local[2]").config("spark.jars", "/opt/other.jar")
     >>> spark = configure_spark_with_random_strings(builder).getOrCreate()  # doctest: +SKIP
     >>> spark.conf.get("spark.jars")  # doctest: +SKIP
-    '/opt/other.jar,/.../spark_random_strings/jars/spark-random-strings_2.13-0.1.0.jar'
+    '/opt/other.jar,/.../spark_random_strings/jars/spark-random-strings-spark4.3_2.13-0.1.0.jar'
 
     Args:
         builder: a ``SparkSession.builder``, configured as you like.
@@ -56,6 +57,7 @@ def configure_spark_with_random_strings(
         TypeError: ``builder`` is not a ``SparkSession.Builder``.
         ValueError: ``builder`` connects to a Spark Connect server (``remote("sc://...")``),
             whose class path a client cannot change.
+        UnsupportedSparkError: no bundled jar is built for the Spark that pyspark runs here.
         FileNotFoundError: the package holds no jar (see :func:`jar_path`).
     """
     from pyspark.sql import SparkSession
