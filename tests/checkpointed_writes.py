@@ -1,0 +1,89 @@
+"""A checkpointed write through the command-line tool, killed and restarted: the helpers that
+the crash-recovery and checkpoint-upgrade tests share.
+
+The write is ``spark-random-strings write``: the parquet file sink with its checkpoint in
+``<output>/_checkpoint``, under Trigger.AvailableNow, in batches of ``ROWS_PER_TRIGGER`` rows.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Dict, List, Optional
+
+from pyspark.sql import SparkSession
+
+from support import group_gone, rows_as_dict, run_child, seeded_rows, start_child, stop_group, wait_for
+
+TOTAL_ROWS = 120_000
+ROWS_PER_TRIGGER = 4_000  # 30 batches
+MAX_LENGTH = 12
+
+
+def write_command(output: Path, seed: Optional[int], python: str = sys.executable) -> List[str]:
+    """The write of TOTAL_ROWS rows into ``output``, run by ``python`` (its pyspark, its Spark)."""
+    return [
+        python, "-m", "spark_random_strings", "write", "--total-rows", str(TOTAL_ROWS),
+        "--max-rows-per-trigger", str(ROWS_PER_TRIGGER), "--max-length", str(MAX_LENGTH),
+        "--output", str(output), *(["--seed", str(seed)] if seed is not None else []),
+    ]
+
+
+def python_env(python: str) -> Dict[str, str]:
+    """The environment that makes a child Spark run its Python workers with ``python``."""
+    return {"PYSPARK_PYTHON": python, "PYSPARK_DRIVER_PYTHON": python,
+            "PATH": f"{Path(python).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+
+
+def log_entries(output: Path, log: str) -> int:
+    """How many batches the query's checkpoint has in a log: "offsets" (planned) or "commits"."""
+    folder = output / "_checkpoint" / log
+    return sum(1 for f in folder.iterdir() if f.name.isdigit()) if folder.exists() else 0
+
+
+def committed_batches(output: Path) -> int:
+    """How many batches the query has committed (files in its checkpoint's commit log)."""
+    return log_entries(output, "commits")
+
+
+def kill_when(command: List[str], output: Path, ready: Callable[[], bool], what: str,
+              delay_s: float, log: Path) -> None:
+    """Run the write until ``ready()``, wait ``delay_s`` and kill it and its JVM with SIGKILL."""
+    process = start_child(command, log, env=python_env(command[0]))
+    try:
+        wait_for(lambda: ready() or process.poll() is not None, what)
+        time.sleep(delay_s)
+        assert process.poll() is None, f"the write ended before it was killed: {log.read_text()[-2000:]}"
+        os.killpg(process.pid, signal.SIGKILL)
+        assert process.wait(timeout=30) == -signal.SIGKILL
+        assert group_gone(process, 30), "a process of the killed write (its JVM) survived SIGKILL"
+    finally:
+        stop_group(process)
+
+
+def stored_definition(output: Path) -> Dict[str, int]:
+    """The stream's definition as the source keeps it in the checkpoint."""
+    path = output / "_checkpoint" / "sources" / "0" / "random-strings-source.json"
+    stored: Dict[str, int] = json.loads(path.read_text())
+    return stored
+
+
+def finish(output: Path, seed: Optional[int]) -> None:
+    """Run the write to its end with this test run's Python and Spark."""
+    done = run_child(write_command(output, seed))
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip().splitlines()[-1].startswith(f"wrote {TOTAL_ROWS:,} rows to {output} as parquet (")
+
+
+def assert_exactly_once_as_uninterrupted(spark: SparkSession, output: Path, seed: int) -> None:
+    """The output holds offsets 0..TOTAL_ROWS-1 once each, with the values and event times of
+    one uninterrupted run with ``seed``."""
+    written = spark.read.parquet(str(output))  # through the file sink's log: committed files only
+    assert rows_as_dict(written) == seeded_rows(spark, TOTAL_ROWS, seed=seed, max_length=MAX_LENGTH)
+    start_ms = stored_definition(output)["startTimeMs"]
+    times = written.selectExpr(f"count_if(ts != {start_ms} + offset * 100) AS wrong").first()
+    assert times is not None and times.wrong == 0, "ts is start time + offset * 1000 / rowsPerSecond"

@@ -1,0 +1,73 @@
+"""A checkpoint written on an older Spark line restarts on this one and continues exactly-once.
+
+The older line's write (``spark-random-strings write`` in the virtual environment that
+SPARK_RANDOM_STRINGS_UPGRADE_FROM names, with that line's pyspark and jar) is killed with SIGKILL
+while a batch is planned but not yet committed. This test run's Spark then restarts the same
+checkpoint: it replays the planned batch from the older line's offset log and goes on to the
+end. ``make test-compat`` runs this for every older line it tests, against the default line.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pyspark
+import pytest
+from pyspark.sql import SparkSession
+
+from checkpointed_writes import (
+    ROWS_PER_TRIGGER, TOTAL_ROWS, assert_exactly_once_as_uninterrupted, committed_batches, finish,
+    kill_when, log_entries, stored_definition, write_command,
+)
+from spark_random_strings import installed_spark
+
+OLDER_PYTHON = os.environ.get("SPARK_RANDOM_STRINGS_UPGRADE_FROM")
+SEED = 23
+
+pytestmark = pytest.mark.skipif(
+    not OLDER_PYTHON,
+    reason="SPARK_RANDOM_STRINGS_UPGRADE_FROM names no older line's Python; make test-compat sets it",
+)
+
+
+def spark_of(python: str) -> str:
+    """The pyspark version an interpreter runs."""
+    return subprocess.run([python, "-c", "import pyspark; print(pyspark.__version__)"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+
+
+def in_flight(output: Path) -> bool:
+    """A batch is planned (in the offset log) and not committed, past the first two batches."""
+    planned = log_entries(output, "offsets")
+    return planned >= 3 and planned > committed_batches(output)
+
+
+def test_a_checkpoint_killed_mid_batch_on_an_older_spark_line_finishes_exactly_once_on_this_one(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    assert OLDER_PYTHON is not None
+    older = spark_of(OLDER_PYTHON)
+    assert older.split(".")[:2] != pyspark.__version__.split(".")[:2], "the lines must differ"
+    print(f"checkpoint written by pyspark {older}, finished by pyspark {pyspark.__version__} "
+          f"({installed_spark()})")
+
+    output = tmp_path / "strings"
+    command = write_command(output, SEED, python=OLDER_PYTHON)
+    # A kill can land just after the commit it raced with; try again until a batch is left
+    # planned and uncommitted, the case a restart must replay.
+    for attempt in range(5):
+        kill_when(command, output, lambda: in_flight(output), "a batch in flight", 0.0,
+                  tmp_path / f"older-{attempt}.log")
+        if log_entries(output, "offsets") > committed_batches(output):
+            break
+    planned, committed = log_entries(output, "offsets"), committed_batches(output)
+    print(f"the older line planned {planned} batches and committed {committed}")
+    assert planned == committed + 1, "the kill left one batch planned and uncommitted"
+    assert committed < TOTAL_ROWS // ROWS_PER_TRIGGER
+
+    finish(output, SEED)
+    assert stored_definition(output)["seed"] == SEED
+    assert log_entries(output, "commits") == TOTAL_ROWS // ROWS_PER_TRIGGER
+    assert_exactly_once_as_uninterrupted(spark, output, seed=SEED)
