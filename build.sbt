@@ -23,8 +23,7 @@ val spark40Line = SparkLine("4.0.4", "2.13.16", "17", Seq(offsetsUntil40, dataFr
 val spark41Line = SparkLine("4.1.3", "2.13.17", "17", Seq(offsetsFrom41, dataFramesFrom40))
 val spark42Line = SparkLine("4.2.0", "2.13.18", "17", Seq(offsetsFrom41, dataFramesFrom40))
 val spark43Line = SparkLine("4.3.0", "2.13.18", "17", Seq(offsetsFrom41, dataFramesFrom40), jarsFromPyspark = true)
-// The default line: `make test` runs every suite on it. The Makefile reads this line.
-val sparkVersion = spark43Line.spark
+// The default line is 4.3 (DEFAULT_LINE in the Makefile): `make test` runs every suite on it.
 val scalatestVersion = "3.2.19"
 
 ThisBuild / organization := "io.github.sparkrandomstrings"
@@ -77,9 +76,11 @@ def sparkLineProject(id: String, line: SparkLine): Project =
       sparkDependency(line),
       libraryDependencies += "org.scalatest" %% "scalatest" % scalatestVersion % Test,
       javacOptions ++= Seq("--release", line.javaRelease),
-      scalacOptions ++= Seq("-release", line.javaRelease, "-deprecation", "-feature", "-unchecked") ++
-        (if (line.scalaBinary == "2.12") Seq("-Xlint:-unused,_", "-Ywarn-unused:imports,privates,locals", "-Xfatal-warnings")
-         else Seq("-Xlint:-unused,_", "-Wunused:imports,privates,locals", "-Werror")),
+      scalacOptions ++= Seq("-release", line.javaRelease, "-deprecation", "-feature", "-unchecked",
+        "-Xlint:-unused,_") ++
+        // The same checks under Scala 2.12's names for them.
+        (if (line.scalaBinary == "2.12") Seq("-Ywarn-unused:imports,privates,locals", "-Xfatal-warnings")
+         else Seq("-Wunused:imports,privates,locals", "-Werror")),
       Test / fork := true,
       Test / javaOptions ++= sparkJava17Flags ++ Seq("-Xmx4g", "-Dfile.encoding=UTF-8", "-Dspark.ui.enabled=false"),
       Test / parallelExecution := false,

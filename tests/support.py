@@ -90,12 +90,13 @@ def child_env(**extra: str) -> Dict[str, str]:
 
 
 def run_child(
-    command: Sequence[str], cwd: Optional[Path] = None, **env: str
+    command: Sequence[str], cwd: Optional[Path] = None, typed: Optional[str] = None, **env: str
 ) -> subprocess.CompletedProcess[str]:
-    """Run a command to its end, as a user would from a shell with no input, and capture it."""
+    """Run a command to its end, as a user would from a shell, and capture it; ``typed`` is what
+    the user types into it (none by default)."""
     return subprocess.run(
         list(command), cwd=cwd, env=child_env(**env), capture_output=True, text=True,
-        timeout=600, stdin=subprocess.DEVNULL,
+        timeout=600, **({"input": typed} if typed is not None else {"stdin": subprocess.DEVNULL}),
     )
 
 
