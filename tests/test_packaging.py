@@ -64,6 +64,17 @@ def test_installed_spark_reads_spark_home_as_pyspark_does(
     assert jar_path(scala_version="2.12").name == f"spark-random-strings-spark3.5_2.12-{VERSION}.jar"
 
 
+def test_without_spark_jars_installed_spark_is_pysparks_version_with_its_pypi_scala(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A Spark Connect client only (pyspark-client) has no jars folder: SPARK_HOME without one.
+    monkeypatch.setenv("SPARK_HOME", str(tmp_path))
+    monkeypatch.setattr(pyspark, "__version__", "3.5.1")
+    assert installed_spark() == SparkBuild("3.5", "2.12")
+    monkeypatch.setattr(pyspark, "__version__", "4.2.0.dev1")
+    assert installed_spark() == SparkBuild("4.2", "2.13")
+
+
 def test_jar_path_for_an_unsupported_spark_names_it_and_lists_the_supported_ones(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
