@@ -144,7 +144,7 @@ class QueryLifecycleSuite extends SparkSessionSuite {
 
   /** What the tracked sources are, holding them only weakly once this returns. */
   private def takeMadeSources(): MadeSources = {
-    val made = TrackingSourceProvider.made.asScala.toSeq
+    val made = TrackingSourceProvider.made.asScala.toList // strict: on Scala 2.12 toSeq is a lazy Stream, emptied by the clear() below
     TrackingSourceProvider.made.clear()
     MadeSources(made.map(_.definition.seed).sorted, made.forall(_.isStopped), made.map(new WeakReference(_)))
   }
