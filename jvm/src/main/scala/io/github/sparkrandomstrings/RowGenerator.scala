@@ -56,21 +56,22 @@ final class RowGenerator(definition: StreamDefinition) {
     val start = writer.cursor()
     val target = writer.getBuffer
     val at = start - Platform.BYTE_ARRAY_OFFSET
-    val bytes = if (asciiTable != null) fillAscii(target, at, length) else fillUtf8(target, at, length)
-    val padded = ByteArrayMethods.roundNumberOfBytesToNearestWord(bytes)
-    var zero = at + bytes
-    while (zero < at + padded) {
-      target(zero) = 0
-      zero += 1
-    }
+    val bytes =
+      if (asciiTable != null) {
+        // One byte a character: the size is known, so the padding is zeroed first, with one
+        // word store, as UnsafeWriter does; profiling showed a byte loop after the fact costs more.
+        if ((length & 7) != 0) Platform.putLong(target, start + (length & ~7), 0L)
+        random.fillFrom(asciiTable, target, at, length)
+        length
+      } else {
+        val written = fillUtf8(target, at, length)
+        java.util.Arrays.fill(target, at + written,
+          at + ByteArrayMethods.roundNumberOfBytesToNearestWord(written), 0.toByte)
+        written
+      }
     writer.increaseCursor(bytes)
     writer.setOffsetAndSizeFromPreviousCursor(0, start)
-    writer.increaseCursor(padded - bytes)
-  }
-
-  private def fillAscii(target: Array[Byte], at: Int, length: Int): Int = {
-    random.fillFrom(asciiTable, target, at, length)
-    length
+    writer.increaseCursor(ByteArrayMethods.roundNumberOfBytesToNearestWord(bytes) - bytes)
   }
 
   private def fillUtf8(target: Array[Byte], at: Int, length: Int): Int = {
