@@ -44,15 +44,16 @@ class Settings:
     warmup: int
     measured: int
     repetitions: int
+    tiny_warmup: int
     tiny_batches: int
     curve_measured: int
     heap_batches: int
 
 
 FULL = Settings(batch_rows=2_000_000, python_batch_rows=2_000_000, warmup=2, measured=5,
-                repetitions=5, tiny_batches=30, curve_measured=3, heap_batches=40)
+                repetitions=5, tiny_warmup=5, tiny_batches=30, curve_measured=3, heap_batches=40)
 SMOKE = Settings(batch_rows=20_000, python_batch_rows=2_000, warmup=1, measured=2,
-                 repetitions=1, tiny_batches=3, curve_measured=1, heap_batches=4)
+                 repetitions=1, tiny_warmup=1, tiny_batches=3, curve_measured=1, heap_batches=4)
 LENGTH = 10
 
 
@@ -174,13 +175,15 @@ def main(argv: Optional[List[str]] = None) -> int:
 
             measure(make(spark, settings.batch_rows), 0, settings.heap_batches, on_batch=sample)
 
-        # Per-trigger time of 1-row batches.
-        tiny = {
-            "ours": measure(ours(spark, 1), 5, settings.tiny_batches),
-            "rate alone": measure(rate_alone(spark, 1), 5, settings.tiny_batches),
-        }
-        for name, run in tiny.items():
-            print(f"1-row batches: {name:<10} median {statistics.median(run.batch_ms):.0f} ms", flush=True)
+        # Per-trigger time of 1-row batches, repeated and interleaved like the throughput runs:
+        # the medians differ by a few ms, less than the machine's drift over a minute.
+        tiny: Dict[str, List[Run]] = {"ours": [], "rate alone": []}
+        for repetition in range(settings.repetitions):
+            for name in ["ours", "rate alone"][:: 1 if repetition % 2 == 0 else -1]:
+                run = measure(PIPELINES[name](spark, 1), settings.tiny_warmup, settings.tiny_batches)
+                tiny[name].append(run)
+                print(f"1-row batches, repetition {repetition + 1}: {name:<10} median "
+                      f"{statistics.median(run.batch_ms):.0f} ms", flush=True)
 
         # Curves: this source against numPartitions and string length.
         by_partitions = {
