@@ -42,7 +42,10 @@ class RandomStringsSourceProvider extends StreamSourceProvider with DataSourceRe
 
   override def shortName(): String = ShortName
 
-  /** Called by `load()`: validates everything the user gave, so errors surface there. */
+  /**
+   * Called by `load()`: validates everything the user gave, so errors surface there, and adds
+   * this source's batch scan to the session's planner ([[RandomStringsScanStrategy]]).
+   */
   override def sourceSchema(
       sqlContext: SQLContext,
       schema: Option[StructType],
@@ -50,6 +53,7 @@ class RandomStringsSourceProvider extends StreamSourceProvider with DataSourceRe
       parameters: Map[String, String]): (String, StructType) = {
     rejectUserSchema(schema)
     SourceOptions.parse(parameters)
+    RandomStringsScanStrategy.addTo(sqlContext.sparkSession)
     (ShortName, Schema)
   }
 

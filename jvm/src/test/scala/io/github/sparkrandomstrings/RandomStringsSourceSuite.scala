@@ -339,4 +339,38 @@ class RandomStringsStreamSuite extends SparkSessionSuite {
       assert(last.latestOffset == "29")
     }
   }
+
+  test("batches run as the source's own scan, with the rows and input counts of Spark's RDD scan") {
+    /** The last batch's physical plan, every row by offset (less ts: each run starts anew), and
+     *  the input counts. */
+    def run(checkpoint: File, ownScan: Boolean): (String, Seq[Row], Seq[Long]) = {
+      val df = reader("totalRows" -> "1000", "maxRowsPerTrigger" -> "400", "rowsPerSecond" -> "1000000",
+        "seed" -> "3", "maxLength" -> "12").load()
+      val strategies = spark.experimental.extraStrategies
+      // As in a session that never loaded the source: Spark plans its own RDDScanExec.
+      if (!ownScan) spark.experimental.extraStrategies = strategies.filterNot(_ == RandomStringsScanStrategy)
+      val table = s"scan_${checkpoint.getName}"
+      try {
+        val query = df.writeStream.format("memory").queryName(table).trigger(Trigger.AvailableNow())
+          .option("checkpointLocation", checkpoint.getPath).start()
+        query.awaitTermination(120000L)
+        query.exception.foreach(e => throw e)
+        val plan = new java.io.ByteArrayOutputStream()
+        Console.withOut(plan)(query.explain())
+        (plan.toString("UTF-8"), spark.table(table).select("value", "offset", "length").orderBy("offset").collect().toSeq,
+          query.recentProgress.map(_.numInputRows).toSeq)
+      } finally spark.experimental.extraStrategies = strategies
+    }
+    withTempDir { dir =>
+      val (plan, rows, counts) = run(new File(dir, "own"), ownScan = true)
+      assert(plan.contains("Scan InMemoryRandomStrings[value#"), plan)
+      assert(!plan.contains("ExistingRDD"), plan)
+      assert(counts == Seq(400L, 400L, 200L))
+      assert(rows.map(_.getAs[Long]("offset")) == (0L until 1000L))
+      val (sparkPlan, sparkRows, sparkCounts) = run(new File(dir, "spark"), ownScan = false)
+      assert(sparkPlan.contains("Scan ExistingRDD[value#"), sparkPlan)
+      assert(sparkCounts == counts)
+      assert(sparkRows == rows)
+    }
+  }
 }

@@ -1,0 +1,68 @@
+package io.github.sparkrandomstrings
+
+import org.apache.spark.rdd.RDD
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.Attribute
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.execution.{LeafExecNode, LogicalRDD, SparkPlan, SparkStrategy}
+import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
+
+/**
+ * The physical scan of one batch: hands the rows of a [[RandomStringsRDD]] on as they are made.
+ *
+ * Spark plans a V1 source's batch (a `LogicalRDD`) as `RDDScanExec`, which copies every row into
+ * a new `UnsafeRow`, since a foreign RDD's rows may be in any format. Ours are `UnsafeRow`s
+ * already, made in place by [[RowGenerator]], so this scan skips that copy: profiling showed
+ * it, with the whole-stage code around it, costing about as much as making the row. Like any
+ * scan's rows, a row is valid until the next one; operators that keep rows copy them.
+ */
+private[sparkrandomstrings] final case class RandomStringsScanExec(
+    output: Seq[Attribute],
+    rows: RDD[InternalRow])
+  extends LeafExecNode {
+
+  override def nodeName: String = s"Scan ${RandomStringsSourceProvider.ShortName}"
+
+  override lazy val metrics: Map[String, SQLMetric] =
+    Map("numOutputRows" -> SQLMetrics.createMetric(sparkContext, "number of output rows"))
+
+  override protected def doExecute(): RDD[InternalRow] = {
+    val numOutputRows = longMetric("numOutputRows") // progress reports read it as numInputRows
+    rows.mapPartitions(partition => partition.map { row =>
+      numOutputRows += 1
+      row
+    }, preservesPartitioning = true)
+  }
+
+  /** As in `explain()`: the node and its four columns. */
+  override def simpleString(maxFields: Int): String = nodeName + output.mkString("[", ",", "]")
+}
+
+/**
+ * Plans the batches of this source with [[RandomStringsScanExec]]; every other plan is left to
+ * Spark. Without it (a session it was never added to), Spark plans the same batches with its
+ * own `RDDScanExec`: the same rows, one copy slower.
+ */
+private[sparkrandomstrings] object RandomStringsScanStrategy extends SparkStrategy {
+
+  override def apply(plan: LogicalPlan): Seq[SparkPlan] = plan match {
+    case batch: LogicalRDD if batch.rdd.isInstanceOf[RandomStringsRDD] =>
+      RandomStringsScanExec(batch.output, batch.rdd) :: Nil
+    case _ => Nil
+  }
+
+  /**
+   * Adds the strategy to the session's planner, once. `load()` does it, so that it is in place
+   * before a query starts: a streaming query plans its batches in a copy of its session taken
+   * when it starts, with the strategies the session had then.
+   */
+  def addTo(spark: SparkSession): Unit = {
+    val experimental = spark.experimental
+    experimental.synchronized { // the lock that orders the read and the write of this session's list
+      if (!experimental.extraStrategies.contains(this)) {
+        experimental.extraStrategies = experimental.extraStrategies :+ this
+      }
+    }
+  }
+}
