@@ -33,12 +33,6 @@ def write_command(output: Path, seed: Optional[int], python: str = sys.executabl
     ]
 
 
-def python_env(python: str) -> Dict[str, str]:
-    """The environment that makes a child Spark run its Python workers with ``python``."""
-    return {"PYSPARK_PYTHON": python, "PYSPARK_DRIVER_PYTHON": python,
-            "PATH": f"{Path(python).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
-
-
 def log_entries(output: Path, log: str) -> int:
     """How many batches the query's checkpoint has in a log: "offsets" (planned) or "commits"."""
     folder = output / "_checkpoint" / log
@@ -50,10 +44,11 @@ def committed_batches(output: Path) -> int:
     return log_entries(output, "commits")
 
 
-def kill_when(command: List[str], output: Path, ready: Callable[[], bool], what: str,
-              delay_s: float, log: Path) -> None:
-    """Run the write until ``ready()``, wait ``delay_s`` and kill it and its JVM with SIGKILL."""
-    process = start_child(command, log, env=python_env(command[0]))
+def kill_when(command: List[str], ready: Callable[[], bool], what: str, delay_s: float,
+              log: Path) -> None:
+    """Run the write (with its own Python, ``command[0]``) until ``ready()``, wait ``delay_s``
+    and kill it and its JVM with SIGKILL."""
+    process = start_child(command, log, python=command[0])
     try:
         wait_for(lambda: ready() or process.poll() is not None, what)
         time.sleep(delay_s)

@@ -74,16 +74,17 @@ def pyspark_bin(command: str) -> Path:
     return Path(pyspark.__file__).parent / "bin" / command
 
 
-def child_env(**extra: str) -> Dict[str, str]:
-    """The environment for a child Spark process: this interpreter's pyspark, loopback only.
+def child_env(python: str = sys.executable, **extra: str) -> Dict[str, str]:
+    """The environment for a child Spark process: ``python``'s pyspark (this interpreter's by
+    default), loopback only.
 
     A SPARK_HOME or PYTHONPATH from the caller's shell is dropped, so the child finds exactly the
-    pyspark and the Python of this test run.
+    pyspark and the Python it is given.
     """
     env = {k: v for k, v in os.environ.items() if k not in ("SPARK_HOME", "PYTHONPATH")}
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    env["PYSPARK_PYTHON"] = sys.executable
-    env["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    env["PATH"] = f"{Path(python).parent}{os.pathsep}{env.get('PATH', '')}"
+    env["PYSPARK_PYTHON"] = python
+    env["PYSPARK_DRIVER_PYTHON"] = python
     env["SPARK_LOCAL_IP"] = "127.0.0.1"
     env.update(extra)
     return env
@@ -101,14 +102,15 @@ def run_child(
 
 
 def start_child(
-    command: Sequence[str], out: Path, err: Optional[Path] = None, env: Optional[Dict[str, str]] = None
+    command: Sequence[str], out: Path, err: Optional[Path] = None, env: Optional[Dict[str, str]] = None,
+    python: str = sys.executable,
 ) -> "subprocess.Popen[bytes]":
     """Start a command in its own process group (so that :func:`stop_group` reaches every JVM it
-    starts), with :func:`child_env` and ``env``, its output into files: standard error into
-    ``err``, or into ``out`` as well."""
+    starts), with :func:`child_env` for ``python`` and ``env``, its output into files: standard
+    error into ``err``, or into ``out`` as well."""
     with out.open("wb") as stdout, (err or out).open("ab") as stderr:
         return subprocess.Popen(
-            list(command), env=child_env(**(env or {})), stdout=stdout,
+            list(command), env=child_env(python, **(env or {})), stdout=stdout,
             stderr=stderr if err else subprocess.STDOUT, stdin=subprocess.DEVNULL,
             start_new_session=True,
         )

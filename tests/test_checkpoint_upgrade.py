@@ -58,7 +58,7 @@ def test_a_checkpoint_killed_mid_batch_on_an_older_spark_line_finishes_exactly_o
     # A kill can land just after the commit it raced with; try again until a batch is left
     # planned and uncommitted, the case a restart must replay.
     for attempt in range(5):
-        kill_when(command, output, lambda: in_flight(output), "a batch in flight", 0.0,
+        kill_when(command, lambda: in_flight(output), "a batch in flight", 0.0,
                   tmp_path / f"older-{attempt}.log")
         if log_entries(output, "offsets") > committed_batches(output):
             break

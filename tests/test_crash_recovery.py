@@ -30,7 +30,7 @@ def kill_mid_stream(command: List[str], output: Path, rng: random.Random, log: P
     """Run the write until a random batch, kill it and its JVM at a random moment; describe it."""
     target = committed_batches(output) + rng.randint(1, 5)
     delay_s = rng.uniform(0.0, 0.6)
-    kill_when(command, output, lambda: committed_batches(output) >= target,
+    kill_when(command, lambda: committed_batches(output) >= target,
               f"batch {target} to commit", delay_s, log)
     return (f"killed {delay_s:.2f} s after the commit of batch {target - 1}, with "
             f"{committed_batches(output)} batches committed")
