@@ -72,30 +72,37 @@ private[sparkrandomstrings] final class CounterRandom(seed: Long) {
     val n = table.length.toLong
     val threshold = (TwoTo32 - n) % n // Lemire's rejection bound, as in nextBounded
     var i = 0
-    // A rejected draw (rare: probability < n / 2^32) makes the same character again.
-    @inline def draw(bits: Long): Unit = {
-      val product = bits * n
-      if ((product & LowHalf) >= threshold) {
-        target(at + i) = table((product >>> 32).toInt)
-        i += 1
-      }
-    }
     if (hasSpare && count > 0) {
       hasSpare = false
-      draw(spare >>> 32)
+      i = put(spare >>> 32, n, threshold, table, target, at, i)
     }
     var c = counter
     while (i < count) {
       c += Gamma
       val bits = mix(c)
-      draw(bits & LowHalf)
-      if (i < count) draw(bits >>> 32)
+      i = put(bits & LowHalf, n, threshold, table, target, at, i)
+      if (i < count) i = put(bits >>> 32, n, threshold, table, target, at, i)
       else {
         spare = bits
         hasSpare = true
       }
     }
     counter = c
+  }
+
+  /**
+   * Writes the character that the 32-bit `draw` picks at `target(at + i)` and returns `i + 1`;
+   * or, for a draw in Lemire's rejection zone (probability < n / 2^32), writes nothing and
+   * returns `i`, so that the next draw makes that character.
+   */
+  private def put(draw: Long, n: Long, threshold: Long, table: Array[Byte], target: Array[Byte],
+      at: Int, i: Int): Int = {
+    val product = draw * n
+    if ((product & LowHalf) < threshold) i
+    else {
+      target(at + i) = table((product >>> 32).toInt)
+      i + 1
+    }
   }
 }
 
