@@ -56,11 +56,27 @@ class QueryLifecycleSuite extends SparkSessionSuite {
   private val threadTolerance = 8
   private val heapToleranceMb = 8.0
 
-  private def liveThreads: Int = ManagementFactory.getThreadMXBean.getThreadCount
+  /**
+   * The live threads that stay: all but idle workers of thread pools that end them after a
+   * keep-alive. Spark's cached pools (the block manager's, for one) start a worker per task
+   * when all are busy and end it once it has idled for 60 s; such a worker waits for its next
+   * task in a timed `poll` of the pool's queue, called by `ThreadPoolExecutor.getTask`. A pool's
+   * permanent workers wait in an untimed `take` instead, and count.
+   */
+  private def lastingThreads: Seq[Thread] =
+    Thread.getAllStackTraces.asScala.toSeq.collect { case (thread, stack) if !endsWhenIdle(stack) => thread }
 
-  /** Live threads by name, digits dropped (`stream execution thread for q [id = ...]`, ...). */
+  private def endsWhenIdle(stack: Array[StackTraceElement]): Boolean = {
+    val getTask = stack.indexWhere(frame =>
+      frame.getClassName == "java.util.concurrent.ThreadPoolExecutor" && frame.getMethodName == "getTask")
+    getTask > 0 && stack(getTask - 1).getMethodName == "poll"
+  }
+
+  private def liveThreads: Int = lastingThreads.size
+
+  /** Lasting threads by name, digits dropped (`stream execution thread for q [id = ...]`, ...). */
   private def threadKinds: Map[String, Int] =
-    Thread.getAllStackTraces.keySet.asScala.toSeq.map(_.getName.replaceAll("[0-9a-f-]{8,}|\\d+", "#"))
+    lastingThreads.map(_.getName.replaceAll("[0-9a-f-]{8,}|\\d+", "#"))
       .groupBy(identity).map { case (name, all) => name -> all.size }
 
   /** The live heap as a full GC left it: the heap pools' usage after their last collection. */
@@ -100,22 +116,18 @@ class QueryLifecycleSuite extends SparkSessionSuite {
     }
   }
 
-  // Spark's cached thread pools (the block manager's, for one) keep an idle worker for 60 s.
-  private val poolKeepAliveMs = 60000L
-
-  /** Wait until idle pool workers have ended: at most their keep-alive and a margin. */
-  private def threadsSettledTo(limit: Int): Int = {
-    val deadline = System.currentTimeMillis() + poolKeepAliveMs + 20000L
-    while (liveThreads > limit && System.currentTimeMillis() < deadline) Thread.sleep(500)
+  /** The lasting threads once the last stopped query's have ended, waiting at most `patienceMs`. */
+  private def threadsSettledTo(limit: Int, patienceMs: Long = 20000L): Int = {
+    val deadline = System.currentTimeMillis() + patienceMs
+    while (liveThreads > limit && System.currentTimeMillis() < deadline) Thread.sleep(200)
     liveThreads
   }
 
   test(s"$queries queries started and stopped leave threads and driver heap at their baseline, " +
-      "and every source stopped, failed queries included") {
+    "and every source stopped, failed queries included") {
     withTempDir { dir =>
       // Warm-up: Spark's lazily made threads and caches start, and its bounded histories fill.
       (0 until 10).foreach(i => startAndStop(-1 - i, dir))
-      Thread.sleep(poolKeepAliveMs + 5000L)
       val baselineThreads = liveThreads
       val baselineKinds = threadKinds
       val baselineHeap = heapAfterGcMb
@@ -132,7 +144,8 @@ class QueryLifecycleSuite extends SparkSessionSuite {
         f"$baselineHeap%.1f MB before, $heap%.1f MB after")
       lazy val grown = threadKinds.map { case (kind, n) => kind -> (n - baselineKinds.getOrElse(kind, 0)) }
         .filter(_._2 > 0).toSeq.sortBy(-_._2).map { case (kind, n) => s"+$n $kind" }
-      assert(threads <= baselineThreads + threadTolerance,
+      assert(
+        threads <= baselineThreads + threadTolerance,
         s"live threads grew from $baselineThreads to $threads: ${grown.mkString("; ")}")
       assert(heap <= baselineHeap + heapToleranceMb, f"heap grew from $baselineHeap%.1f to $heap%.1f MB")
       val reachable = sources.weak.count(_.get != null)
@@ -144,7 +157,8 @@ class QueryLifecycleSuite extends SparkSessionSuite {
 
   /** What the tracked sources are, holding them only weakly once this returns. */
   private def takeMadeSources(): MadeSources = {
-    val made = TrackingSourceProvider.made.asScala.toList // strict: on Scala 2.12 toSeq is a lazy Stream, emptied by the clear() below
+    val made =
+      TrackingSourceProvider.made.asScala.toList // strict: on Scala 2.12 toSeq is a lazy Stream, emptied by the clear() below
     TrackingSourceProvider.made.clear()
     MadeSources(made.map(_.definition.seed).sorted, made.forall(_.isStopped), made.map(new WeakReference(_)))
   }
