@@ -14,7 +14,7 @@ import java.util.Locale
  * @param ranges      inclusive bounds, flattened: `lo0, hi0, lo1, hi1, ...`, sorted, disjoint
  */
 final class CharacterSet private (val description: String, private val ranges: Array[Int])
-  extends Serializable {
+    extends Serializable {
 
   /** Position in the set of each range's first character. */
   private val firstIndex: Array[Int] = ranges.grouped(2).map(r => r(1) - r(0) + 1)
@@ -64,8 +64,10 @@ object CharacterSet {
   val Letters: CharacterSet = charset("letters", 'A' -> 'Z', 'a' -> 'z')
   val Digits: CharacterSet = charset("digits", '0' -> '9')
   val Hex: CharacterSet = charset("hex", '0' -> '9', 'a' -> 'f')
+
   /** Printable ASCII: the space (0x20) to the tilde (0x7E). */
   val Ascii: CharacterSet = charset("ascii", ' ' -> '~')
+
   /**
    * Every Unicode scalar value (0 to 0x10FFFF, less the surrogates 0xD800-0xDFFF) that is not a
    * control character (general category Cc: 0x00-0x1F and 0x7F-0x9F). Unassigned and private-use
@@ -76,12 +78,18 @@ object CharacterSet {
 
   /** The named sets, by the value the `charset` option takes. */
   val Named: Seq[(String, CharacterSet)] = Seq(
-    "alphanumeric" -> Alphanumeric, "letters" -> Letters, "digits" -> Digits, "hex" -> Hex,
-    "ascii" -> Ascii, "unicode" -> Unicode)
+    "alphanumeric" -> Alphanumeric,
+    "letters" -> Letters,
+    "digits" -> Digits,
+    "hex" -> Hex,
+    "ascii" -> Ascii,
+    "unicode" -> Unicode)
 
   private def charset(name: String, bounds: (Char, Char)*): CharacterSet =
-    new CharacterSet(s"charset=$name", bounds.flatMap { case (lo, hi) => Seq(lo.toInt, hi.toInt) }
-      .toArray)
+    new CharacterSet(
+      s"charset=$name",
+      bounds.flatMap { case (lo, hi) => Seq(lo.toInt, hi.toInt) }
+        .toArray)
 
   /** The named set `value` (case-insensitive), given as option `option`. */
   def named(option: String, value: String): CharacterSet =

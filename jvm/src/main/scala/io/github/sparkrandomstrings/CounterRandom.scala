@@ -95,8 +95,14 @@ private[sparkrandomstrings] final class CounterRandom(seed: Long) {
    * or, for a draw in Lemire's rejection zone (probability < n / 2^32), writes nothing and
    * returns `i`, so that the next draw makes that character.
    */
-  private def put(draw: Long, n: Long, threshold: Long, table: Array[Byte], target: Array[Byte],
-      at: Int, i: Int): Int = {
+  private def put(
+      draw: Long,
+      n: Long,
+      threshold: Long,
+      table: Array[Byte],
+      target: Array[Byte],
+      at: Int,
+      i: Int): Int = {
     val product = draw * n
     if ((product & LowHalf) < threshold) i
     else {
@@ -107,6 +113,7 @@ private[sparkrandomstrings] final class CounterRandom(seed: Long) {
 }
 
 private[sparkrandomstrings] object CounterRandom {
+
   /** The golden-ratio increment of SplitMix64: odd, so `offset * Gamma` is a bijection. */
   val Gamma: Long = 0x9E3779B97F4A7C15L
   private val TwoTo32 = 1L << 32

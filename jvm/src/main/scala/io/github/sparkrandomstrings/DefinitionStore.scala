@@ -52,7 +52,8 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
     val text =
       try {
         val in = fs.open(file)
-        try Source.fromInputStream(in)(Codec.UTF8).mkString finally in.close()
+        try Source.fromInputStream(in)(Codec.UTF8).mkString
+        finally in.close()
       } catch {
         case e: ChecksumException =>
           corrupt("its content does not match the checksum in its .crc file", e)
@@ -64,13 +65,15 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
     throw new IllegalStateException(
       s"The source metadata file $location is corrupt or truncated ($why). It holds the seed " +
         "and start time of the stream in this checkpoint, without which its batches cannot be " +
-        "replayed. Restore the file, or start the query with a new checkpoint location.", cause)
+        "replayed. Restore the file, or start the query with a new checkpoint location.",
+      cause)
 
   private def create(definition: StreamDefinition): StreamDefinition = {
     fs.mkdirs(folder)
     val temporary = new Path(folder, s".$FileName.${UUID.randomUUID()}.tmp")
     val out = fs.create(temporary, false)
-    try out.write(render(definition).getBytes(StandardCharsets.UTF_8)) finally out.close()
+    try out.write(render(definition).getBytes(StandardCharsets.UTF_8))
+    finally out.close()
     if (fs.rename(temporary, file)) definition
     else {
       // Another start won the race (or the store refuses to rename over a file): the first
@@ -100,7 +103,8 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
     }
     def characters(name: String): CharacterSet = {
       def parsed(set: => CharacterSet) =
-        try set catch { case e: IllegalArgumentException => corrupt(s"'$name' is invalid", e) }
+        try set
+        catch { case e: IllegalArgumentException => corrupt(s"'$name' is invalid", e) }
       field(name).asText("") match {
         case c if c.startsWith("charset=") => parsed(CharacterSet.named(name, c.stripPrefix("charset=")))
         case a if a.startsWith("alphabet=") => parsed(CharacterSet.alphabet(name, a.stripPrefix("alphabet=")))
@@ -109,13 +113,18 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
     }
     val version = long("version")
     if (version != Version) corrupt(s"version $version is not $Version, the one this source writes")
-    val definition = StreamDefinition(long("seed"), long("startTimeMs"), long("rowsPerSecond"),
-      int("minLength"), int("maxLength"), characters("characters"))
+    val definition = StreamDefinition(
+      long("seed"),
+      long("startTimeMs"),
+      long("rowsPerSecond"),
+      int("minLength"),
+      int("maxLength"),
+      characters("characters"))
     // The stored rate and lengths must pass the very rules the options pass.
     try SourceOptions.parse(Map(
-      SourceOptions.ROWS_PER_SECOND -> definition.rowsPerSecond.toString,
-      SourceOptions.MIN_LENGTH -> definition.minLength.toString,
-      SourceOptions.MAX_LENGTH -> definition.maxLength.toString))
+        SourceOptions.ROWS_PER_SECOND -> definition.rowsPerSecond.toString,
+        SourceOptions.MIN_LENGTH -> definition.minLength.toString,
+        SourceOptions.MAX_LENGTH -> definition.maxLength.toString))
     catch { case e: IllegalArgumentException => corrupt(e.getMessage, e) }
     definition
   }
@@ -134,8 +143,10 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
 }
 
 object DefinitionStore {
+
   /** The file's name inside the source's metadata folder. */
   val FileName = "random-strings-source.json"
+
   /** The layout of the file; a reader refuses versions it does not know. */
   val Version = 1
   private val Mapper = new ObjectMapper()

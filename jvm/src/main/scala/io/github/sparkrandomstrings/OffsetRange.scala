@@ -27,6 +27,7 @@ final case class OffsetRange(from: Long, until: Long) {
 }
 
 object OffsetRange {
+
   /** The rows of the batch (start, end]: offsets start + 1 to end, or 0 to end with no start. */
   def ofBatch(start: Option[Long], end: Long): OffsetRange = OffsetRange(start.fold(0L)(_ + 1), end + 1)
 }

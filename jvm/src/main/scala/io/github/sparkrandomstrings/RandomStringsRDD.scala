@@ -6,7 +6,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 
 /** The slice of a batch that one task makes. */
 private[sparkrandomstrings] final case class SlicePartition(index: Int, offsets: OffsetRange)
-  extends Partition
+    extends Partition
 
 /**
  * One batch of rows, made on the executors: each partition generates its own slice of the
@@ -19,7 +19,7 @@ private[sparkrandomstrings] final class RandomStringsRDD(
     definition: StreamDefinition,
     offsets: OffsetRange,
     numSlices: Int)
-  extends RDD[InternalRow](sc, Nil) {
+    extends RDD[InternalRow](sc, Nil) {
 
   override protected def getPartitions: Array[Partition] =
     Array.tabulate[Partition](numSlices)(p => SlicePartition(p, offsets.slice(p, numSlices)))

@@ -20,7 +20,7 @@ import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
 private[sparkrandomstrings] final case class RandomStringsScanExec(
     output: Seq[Attribute],
     rows: RDD[InternalRow])
-  extends LeafExecNode {
+    extends LeafExecNode {
 
   override def nodeName: String = s"Scan ${RandomStringsSourceProvider.ShortName}"
 
@@ -29,10 +29,13 @@ private[sparkrandomstrings] final case class RandomStringsScanExec(
 
   override protected def doExecute(): RDD[InternalRow] = {
     val numOutputRows = longMetric("numOutputRows") // progress reports read it as numInputRows
-    rows.mapPartitions(partition => partition.map { row =>
-      numOutputRows += 1
-      row
-    }, preservesPartitioning = true)
+    rows.mapPartitions(
+      partition =>
+        partition.map { row =>
+          numOutputRows += 1
+          row
+        },
+      preservesPartitioning = true)
   }
 
   /** As in `explain()`: the node and its four columns. */

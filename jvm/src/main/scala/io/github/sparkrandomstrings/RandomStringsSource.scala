@@ -5,7 +5,13 @@ import java.util.Optional
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.{DataFrame, SparkSession}
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.connector.read.streaming.{Offset => StreamOffset, ReadLimit, ReadMaxRows, ReportsSourceMetrics, SupportsTriggerAvailableNow}
+import org.apache.spark.sql.connector.read.streaming.{
+  Offset => StreamOffset,
+  ReadLimit,
+  ReadMaxRows,
+  ReportsSourceMetrics,
+  SupportsTriggerAvailableNow
+}
 import org.apache.spark.sql.execution.streaming.{Offset, Source}
 import org.apache.spark.sql.sparkrandomstrings.StreamingDataFrames
 import org.apache.spark.sql.types.StructType
@@ -46,7 +52,7 @@ final class RandomStringsSource private[sparkrandomstrings] (
     options: SourceOptions,
     numPartitions: Int,
     nowMs: () => Long)
-  extends Source with SupportsTriggerAvailableNow with ReportsSourceMetrics with Logging {
+    extends Source with SupportsTriggerAvailableNow with ReportsSourceMetrics with Logging {
 
   import RandomStringsSource._
 
@@ -149,6 +155,7 @@ final class RandomStringsSource private[sparkrandomstrings] (
 }
 
 private[sparkrandomstrings] object RandomStringsSource {
+
   /** The position before the first row: where a stream that has read nothing stands. */
   val NoOffset: Long = -1L
 

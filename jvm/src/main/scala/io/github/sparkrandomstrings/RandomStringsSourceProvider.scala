@@ -83,6 +83,7 @@ class RandomStringsSourceProvider extends StreamSourceProvider with DataSourceRe
 }
 
 object RandomStringsSourceProvider {
+
   /** The name to pass to `format`; Spark matches it case-insensitively. */
   val ShortName = "InMemoryRandomStrings"
 

@@ -51,6 +51,7 @@ private[sparkrandomstrings] object RowClock {
 private[sparkrandomstrings] final class EventTimeCursor(startTimeMs: Long, rowsPerSecond: Long) {
   private val stepQuotient = 1000L / rowsPerSecond
   private val stepRemainder = 1000L % rowsPerSecond
+
   /** The offset that `quotient` and `remainder` describe; -1 when they describe none. */
   private var nextOffset = -1L
   private var quotient = 0L
@@ -85,6 +86,7 @@ private[sparkrandomstrings] final class EventTimeCursor(startTimeMs: Long, rowsP
 }
 
 private[sparkrandomstrings] object EventTimeCursor {
+
   /** The largest offset whose numerator, offset * 1000, fits a long. */
   val MaxStepped: Long = Long.MaxValue / 1000L
 }

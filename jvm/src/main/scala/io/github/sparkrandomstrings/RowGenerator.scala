@@ -24,12 +24,14 @@ final class RowGenerator(definition: StreamDefinition) {
   private val characters = definition.characters
   private val setSize = characters.size
   private val lengthChoices = definition.maxLength - definition.minLength + 1
+
   /** The most bytes a value takes, rounded up to whole 8-byte words as the row format keeps it. */
   private val maxValueBytes = ByteArrayMethods.roundNumberOfBytesToNearestWord(
     definition.maxLength * characters.maxUtf8Bytes)
   private val asciiTable: Array[Byte] = if (characters.isAscii) characters.asciiBytes else null
   private val eventTimes = new EventTimeCursor(definition.startTimeMs, definition.rowsPerSecond)
-  private val writer = new UnsafeRowWriter(RandomStringsSourceProvider.Schema.length,
+  private val writer = new UnsafeRowWriter(
+    RandomStringsSourceProvider.Schema.length,
     math.min(maxValueBytes, 1 << 16))
   // No field is ever null: the null bits are zeroed once here and stay zero for every row.
   writer.zeroOutNullBytes()
@@ -65,8 +67,11 @@ final class RowGenerator(definition: StreamDefinition) {
         length
       } else {
         val written = fillUtf8(target, at, length)
-        java.util.Arrays.fill(target, at + written,
-          at + ByteArrayMethods.roundNumberOfBytesToNearestWord(written), 0.toByte)
+        java.util.Arrays.fill(
+          target,
+          at + written,
+          at + ByteArrayMethods.roundNumberOfBytesToNearestWord(written),
+          0.toByte)
         written
       }
     writer.increaseCursor(bytes)

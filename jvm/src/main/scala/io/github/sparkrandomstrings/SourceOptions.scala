@@ -43,13 +43,22 @@ object SourceOptions {
   val TOTAL_ROWS = "totalRows"
 
   /** Every option this source takes, in the order the documentation lists them. */
-  val Names: Seq[String] = Seq(ROWS_PER_SECOND, MIN_LENGTH, MAX_LENGTH, CHARSET, ALPHABET, SEED,
-    NUM_PARTITIONS, MAX_ROWS_PER_TRIGGER, TOTAL_ROWS)
+  val Names: Seq[String] = Seq(
+    ROWS_PER_SECOND,
+    MIN_LENGTH,
+    MAX_LENGTH,
+    CHARSET,
+    ALPHABET,
+    SEED,
+    NUM_PARTITIONS,
+    MAX_ROWS_PER_TRIGGER,
+    TOTAL_ROWS)
 
   val DefaultRowsPerSecond: Long = 10L
   val DefaultMinLength: Int = 0
   val DefaultMaxLength: Int = 4
   val DefaultCharacters: CharacterSet = CharacterSet.Alphanumeric
+
   /** The longest string allowed: one mebi code points (at most 4 MiB of UTF-8 per row). */
   val LengthCap: Int = 1 << 20
 

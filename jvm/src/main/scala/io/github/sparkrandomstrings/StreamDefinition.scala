@@ -52,8 +52,9 @@ object StreamDefinition {
       (SourceOptions.ROWS_PER_SECOND, stored.rowsPerSecond, requested.rowsPerSecond),
       (SourceOptions.MIN_LENGTH, stored.minLength, requested.minLength),
       (SourceOptions.MAX_LENGTH, stored.maxLength, requested.maxLength),
-      ("characters", stored.characters, requested.characters)
-    ).collect { case (name, was, now) if was != now => s"$name: the checkpoint has $was, the query sets $now" }
+      ("characters", stored.characters, requested.characters)).collect {
+      case (name, was, now) if was != now => s"$name: the checkpoint has $was, the query sets $now"
+    }
     if (differences.nonEmpty) {
       throw new IllegalArgumentException(
         s"The options of this query contradict the stream stored in its checkpoint ($where): " +

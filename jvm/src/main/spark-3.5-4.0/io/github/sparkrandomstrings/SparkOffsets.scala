@@ -5,7 +5,9 @@ package io.github.sparkrandomstrings
  */
 private[sparkrandomstrings] object SparkOffsets {
   type LongOffset = org.apache.spark.sql.execution.streaming.LongOffset
-  val LongOffset: org.apache.spark.sql.execution.streaming.LongOffset.type = org.apache.spark.sql.execution.streaming.LongOffset
+  val LongOffset: org.apache.spark.sql.execution.streaming.LongOffset.type =
+    org.apache.spark.sql.execution.streaming.LongOffset
   type SerializedOffset = org.apache.spark.sql.execution.streaming.SerializedOffset
-  val SerializedOffset: org.apache.spark.sql.execution.streaming.SerializedOffset.type = org.apache.spark.sql.execution.streaming.SerializedOffset
+  val SerializedOffset: org.apache.spark.sql.execution.streaming.SerializedOffset.type =
+    org.apache.spark.sql.execution.streaming.SerializedOffset
 }

@@ -5,7 +5,9 @@ package io.github.sparkrandomstrings
  */
 private[sparkrandomstrings] object SparkOffsets {
   type LongOffset = org.apache.spark.sql.execution.streaming.runtime.LongOffset
-  val LongOffset: org.apache.spark.sql.execution.streaming.runtime.LongOffset.type = org.apache.spark.sql.execution.streaming.runtime.LongOffset
+  val LongOffset: org.apache.spark.sql.execution.streaming.runtime.LongOffset.type =
+    org.apache.spark.sql.execution.streaming.runtime.LongOffset
   type SerializedOffset = org.apache.spark.sql.execution.streaming.runtime.SerializedOffset
-  val SerializedOffset: org.apache.spark.sql.execution.streaming.runtime.SerializedOffset.type = org.apache.spark.sql.execution.streaming.runtime.SerializedOffset
+  val SerializedOffset: org.apache.spark.sql.execution.streaming.runtime.SerializedOffset.type =
+    org.apache.spark.sql.execution.streaming.runtime.SerializedOffset
 }

@@ -28,7 +28,9 @@ class DefinitionStoreSuite extends AnyFunSuite with TestDirectories {
   test("a restart without a seed reuses the stored seed and start time, drawing nothing") {
     withTempDir { dir =>
       val first = store(dir).loadOrCreate(options("charset" -> "unicode"), 1000L, () => 5L)
-      val again = store(dir).loadOrCreate(options("charset" -> "unicode"), 999999L,
+      val again = store(dir).loadOrCreate(
+        options("charset" -> "unicode"),
+        999999L,
         () => fail("no seed may be drawn on a restart"))
       assert(again == first)
       assert(again.seed == 5L && again.startTimeMs == 1000L)
@@ -60,7 +62,8 @@ class DefinitionStoreSuite extends AnyFunSuite with TestDirectories {
       val error = intercept[IllegalArgumentException] {
         store(dir).loadOrCreate(options("maxLength" -> "10", "charset" -> "hex"), 2000L, () => 0L)
       }
-      Seq("rowsPerSecond: the checkpoint has 100, the query sets 10",
+      Seq(
+        "rowsPerSecond: the checkpoint has 100, the query sets 10",
         "maxLength: the checkpoint has 9, the query sets 10",
         "characters: the checkpoint has charset=alphanumeric, the query sets charset=hex",
         "new checkpoint location").foreach(w => assert(error.getMessage.contains(w), error.getMessage))
@@ -72,7 +75,9 @@ class DefinitionStoreSuite extends AnyFunSuite with TestDirectories {
     withTempDir { dir =>
       val first = store(dir).loadOrCreate(options("numPartitions" -> "1"), 1000L, () => 3L)
       val again = store(dir).loadOrCreate(
-        options("numPartitions" -> "7", "maxRowsPerTrigger" -> "5", "totalRows" -> "100"), 2000L, () => 0L)
+        options("numPartitions" -> "7", "maxRowsPerTrigger" -> "5", "totalRows" -> "100"),
+        2000L,
+        () => 0L)
       assert(again == first)
     }
   }
@@ -96,8 +101,7 @@ class DefinitionStoreSuite extends AnyFunSuite with TestDirectories {
     """{"version":1,"seed":1,"startTimeMs":1,"rowsPerSecond":1,"minLength":0,"maxLength":1,"characters":"charset=nope"}""" -> "'characters' is invalid",
     """{"version":1,"seed":1,"startTimeMs":1,"rowsPerSecond":1,"minLength":0,"maxLength":1,"characters":"plain"}""" -> "neither a charset nor an alphabet",
     """{"version":1,"seed":1,"startTimeMs":1,"rowsPerSecond":0,"minLength":0,"maxLength":1,"characters":"charset=hex"}""" -> "out of range",
-    """{"version":1,"seed":1,"startTimeMs":1,"rowsPerSecond":1,"minLength":0,"maxLength":99999999999,"characters":"charset=hex"}""" -> "'maxLength' is out of range"
-  )
+    """{"version":1,"seed":1,"startTimeMs":1,"rowsPerSecond":1,"minLength":0,"maxLength":99999999999,"characters":"charset=hex"}""" -> "'maxLength' is out of range")
 
   for (((content, why), i) <- corruptions.zipWithIndex) {
     test(s"a corrupt or truncated metadata file fails with its path and what is wrong ($i: $why)") {

@@ -32,7 +32,8 @@ class InvalidInputSuite extends SparkSessionSuite {
   }
 
   override def afterAll(): Unit = {
-    try new Directory(preparedCheckpoint.getParentFile).deleteRecursively() finally super.afterAll()
+    try new Directory(preparedCheckpoint.getParentFile).deleteRecursively()
+    finally super.afterAll()
   }
 
   private def reader(options: Map[String, String]) =
@@ -41,8 +42,9 @@ class InvalidInputSuite extends SparkSessionSuite {
   private def copyOf(from: File, to: File): File = {
     val stream = Files.walk(from.toPath)
     try stream.iterator().asScala.foreach { path =>
-      Files.copy(path, to.toPath.resolve(from.toPath.relativize(path)), StandardCopyOption.COPY_ATTRIBUTES)
-    } finally stream.close()
+        Files.copy(path, to.toPath.resolve(from.toPath.relativize(path)), StandardCopyOption.COPY_ATTRIBUTES)
+      }
+    finally stream.close()
     to
   }
 
@@ -65,7 +67,8 @@ class InvalidInputSuite extends SparkSessionSuite {
     try {
       val error = intercept[StreamingQueryException](query.awaitTermination(60000L))
       val cause = error.getCause
-      assert(cause.isInstanceOf[IllegalArgumentException] || cause.isInstanceOf[IllegalStateException],
+      assert(
+        cause.isInstanceOf[IllegalArgumentException] || cause.isInstanceOf[IllegalStateException],
         s"the query failed with ${cause.getClass.getName}, not the source's own error: $cause")
       cause.getMessage
     } finally query.stop()

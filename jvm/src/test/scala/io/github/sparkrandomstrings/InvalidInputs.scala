@@ -58,7 +58,9 @@ object InvalidInputs {
   lazy val table: Table = {
     val in = getClass.getResourceAsStream("/invalid_inputs.json")
     require(in != null, "invalid_inputs.json is not on the test class path (tests/vectors)")
-    val root = try new ObjectMapper().readTree(in) finally in.close()
+    val root =
+      try new ObjectMapper().readTree(in)
+      finally in.close()
     Table(strings(root.get("checkpointRun")), root.get("cases").elements().asScala.map(parseCase).toSeq)
   }
 

@@ -73,9 +73,22 @@ class OffsetArithmeticSuite extends AnyFunSuite {
 
   test("stepped event times equal the exact formula, in runs, after jumps and at the limits") {
     val max = EventTimeCursor.MaxStepped
-    val rates = Seq(1L, 3L, 7L, 999L, 1000L, 1001L, 4096L, 1000000007L, 1000000000000L,
-      Long.MaxValue - 1, Long.MaxValue)
-    val runs = Seq(0L until 3000L, 123456789L until 123459789L, (max - 50) to (max + 50),
+    val rates = Seq(
+      1L,
+      3L,
+      7L,
+      999L,
+      1000L,
+      1001L,
+      4096L,
+      1000000007L,
+      1000000000000L,
+      Long.MaxValue - 1,
+      Long.MaxValue)
+    val runs = Seq(
+      0L until 3000L,
+      123456789L until 123459789L,
+      (max - 50) to (max + 50),
       (Long.MaxValue - 20) until Long.MaxValue)
     for (rate <- rates; start <- Seq(0L, 1795329016877L, Long.MaxValue - 5)) {
       val cursor = new EventTimeCursor(start, rate)

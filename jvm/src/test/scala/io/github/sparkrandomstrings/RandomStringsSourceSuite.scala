@@ -25,8 +25,12 @@ class RandomStringsSourceSuite extends SparkSessionSuite {
       now: () => Long = () => start,
       seed: Long = 42L): RandomStringsSource = {
     val parsed = SourceOptions.parse(options)
-    new RandomStringsSource(spark, StreamDefinition.start(parsed, start, () => seed), parsed,
-      numPartitions, now)
+    new RandomStringsSource(
+      spark,
+      StreamDefinition.start(parsed, start, () => seed),
+      parsed,
+      numPartitions,
+      now)
   }
 
   /** The RDD a batch DataFrame reads. */
@@ -162,8 +166,10 @@ class RandomStringsSourceSuite extends SparkSessionSuite {
   }
 
   test("toString names the source and every setting in effect") {
-    val s = source(Map("rowsPerSecond" -> "5", "maxLength" -> "8", "charset" -> "hex", "totalRows" -> "9"),
-      numPartitions = 3, seed = -3L)
+    val s = source(
+      Map("rowsPerSecond" -> "5", "maxLength" -> "8", "charset" -> "hex", "totalRows" -> "9"),
+      numPartitions = 3,
+      seed = -3L)
     assert(s.toString == "InMemoryRandomStrings[rowsPerSecond=5, minLength=0, maxLength=8, " +
       "charset=hex, seed=-3, numPartitions=3, maxRowsPerTrigger=none, totalRows=9]")
     val long = source(Map("alphabet" -> ("abcdefghijklmnopqrstuvwxyz" * 2 + "0123456789ABCDEF")))
@@ -195,9 +201,10 @@ class RandomStringsStreamSuite extends SparkSessionSuite {
   /** Runs `df` under Trigger.AvailableNow, returns each batch's rows by batch id. */
   private def runAvailableNow(df: DataFrame, checkpoint: File): (StreamingQuery, Map[Long, Seq[Row]]) = {
     val batches = mutable.Map.empty[Long, Seq[Row]]
-    val collect: (DataFrame, Long) => Unit = (batch, id) => batches.synchronized {
-      batches(id) = batch.collect().toSeq
-    }
+    val collect: (DataFrame, Long) => Unit = (batch, id) =>
+      batches.synchronized {
+        batches(id) = batch.collect().toSeq
+      }
     val query = df.writeStream
       .foreachBatch(collect)
       .trigger(Trigger.AvailableNow())
@@ -210,7 +217,10 @@ class RandomStringsStreamSuite extends SparkSessionSuite {
   }
 
   test("the short name works in any case, and so does the package name") {
-    for (format <- Seq("InMemoryRandomStrings", "inmemoryrandomstrings", "io.github.sparkrandomstrings",
+    for (format <- Seq(
+        "InMemoryRandomStrings",
+        "inmemoryrandomstrings",
+        "io.github.sparkrandomstrings",
         classOf[RandomStringsSourceProvider].getName)) {
       val df = spark.readStream.format(format).load()
       assert(df.isStreaming)
@@ -234,8 +244,12 @@ class RandomStringsStreamSuite extends SparkSessionSuite {
 
   test("AvailableNow with totalRows processes exactly N rows in batches of maxRowsPerTrigger, then stops") {
     withTempDir { dir =>
-      val df = reader("totalRows" -> "95", "maxRowsPerTrigger" -> "20", "rowsPerSecond" -> "1",
-        "seed" -> "9", "numPartitions" -> "3").load()
+      val df = reader(
+        "totalRows" -> "95",
+        "maxRowsPerTrigger" -> "20",
+        "rowsPerSecond" -> "1",
+        "seed" -> "9",
+        "numPartitions" -> "3").load()
       val (query, batches) = runAvailableNow(df, new File(dir, "checkpoint"))
       assert(batches.keys.toSeq.sorted == (0L to 4L))
       assert((0L to 4L).map(batches(_).size) == Seq(20, 20, 20, 20, 15))
@@ -282,8 +296,11 @@ class RandomStringsStreamSuite extends SparkSessionSuite {
   test("a restart regenerates the uncommitted batch identically, then continues with no duplicate or gap") {
     withTempDir { dir =>
       val checkpoint = new File(dir, "checkpoint")
-      def load(total: Int) = reader("totalRows" -> total.toString, "maxRowsPerTrigger" -> "10",
-        "maxLength" -> "10").load() // no seed: it is drawn once and kept in the checkpoint
+      def load(total: Int) = reader(
+        "totalRows" -> total.toString,
+        "maxRowsPerTrigger" -> "10",
+        "maxLength" -> "10"
+      ).load() // no seed: it is drawn once and kept in the checkpoint
       val (_, first) = runAvailableNow(load(50), checkpoint)
       assert(first.keys.toSeq.sorted == (0L to 4L))
 
@@ -306,11 +323,13 @@ class RandomStringsStreamSuite extends SparkSessionSuite {
     withTempDir { dir =>
       val checkpoint = new File(dir, "checkpoint")
       val (_, first) = runAvailableNow(reader("totalRows" -> "10").load(), checkpoint)
-      val stored = new DefinitionStore(new File(checkpoint, "sources/0").getPath,
+      val stored = new DefinitionStore(
+        new File(checkpoint, "sources/0").getPath,
         spark.sparkContext.hadoopConfiguration).read().get
 
       // The same stream, made again from the stored seed in a fresh checkpoint, matches.
-      val (_, replay) = runAvailableNow(reader("totalRows" -> "10", "seed" -> stored.seed.toString).load(),
+      val (_, replay) = runAvailableNow(
+        reader("totalRows" -> "10", "seed" -> stored.seed.toString).load(),
         new File(dir, "fresh"))
       assert(replay(0L).map(r => (r.getString(0), r.getLong(2))) == first(0L).map(r => (r.getString(0), r.getLong(2))))
 
@@ -341,11 +360,16 @@ class RandomStringsStreamSuite extends SparkSessionSuite {
   }
 
   test("batches run as the source's own scan, with the rows and input counts of Spark's RDD scan") {
+
     /** The last batch's physical plan, every row by offset (less ts: each run starts anew), and
      *  the input counts. */
     def run(checkpoint: File, ownScan: Boolean): (String, Seq[Row], Seq[Long]) = {
-      val df = reader("totalRows" -> "1000", "maxRowsPerTrigger" -> "400", "rowsPerSecond" -> "1000000",
-        "seed" -> "3", "maxLength" -> "12").load()
+      val df = reader(
+        "totalRows" -> "1000",
+        "maxRowsPerTrigger" -> "400",
+        "rowsPerSecond" -> "1000000",
+        "seed" -> "3",
+        "maxLength" -> "12").load()
       val strategies = spark.experimental.extraStrategies
       // As in a session that never loaded the source: Spark plans its own RDDScanExec.
       if (!ownScan) spark.experimental.extraStrategies = strategies.filterNot(_ == RandomStringsScanStrategy)
@@ -357,7 +381,9 @@ class RandomStringsStreamSuite extends SparkSessionSuite {
         query.exception.foreach(e => throw e)
         val plan = new java.io.ByteArrayOutputStream()
         Console.withOut(plan)(query.explain())
-        (plan.toString("UTF-8"), spark.table(table).select("value", "offset", "length").orderBy("offset").collect().toSeq,
+        (
+          plan.toString("UTF-8"),
+          spark.table(table).select("value", "offset", "length").orderBy("offset").collect().toSeq,
           query.recentProgress.map(_.numInputRows).toSeq)
       } finally spark.experimental.extraStrategies = strategies
     }

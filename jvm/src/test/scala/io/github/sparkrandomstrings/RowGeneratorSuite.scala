@@ -72,7 +72,9 @@ class RowGeneratorSuite extends AnyFunSuite {
   }
 
   test("an alphabet draws only its distinct characters, each counted once") {
-    val d = definition(characters = CharacterSet.alphabet("alphabet", "AAAAAAAAAC"), minLength = 1000,
+    val d = definition(
+      characters = CharacterSet.alphabet("alphabet", "AAAAAAAAAC"),
+      minLength = 1000,
       maxLength = 1000)
     val chars = rows(d, 0L until 20L).flatMap(_._1)
     assert(chars.toSet == Set('A', 'C'))

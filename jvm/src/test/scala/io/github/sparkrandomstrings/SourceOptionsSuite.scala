@@ -10,8 +10,14 @@ class SourceOptionsSuite extends AnyFunSuite {
   }
 
   test("every option is parsed, names case-insensitively, values trimmed") {
-    val options = parse(Map("ROWSPERSECOND" -> "250", "minlength" -> " 2", "MaxLength" -> "9 ",
-      "charSet" -> "HEX", "seed" -> "-7", "numpartitions" -> "3", "maxRowsPerTrigger" -> "1000",
+    val options = parse(Map(
+      "ROWSPERSECOND" -> "250",
+      "minlength" -> " 2",
+      "MaxLength" -> "9 ",
+      "charSet" -> "HEX",
+      "seed" -> "-7",
+      "numpartitions" -> "3",
+      "maxRowsPerTrigger" -> "1000",
       "TOTALROWS" -> "0"))
     assert(options == SourceOptions(250L, 2, 9, CharacterSet.Hex, Some(-7L), Some(3), Some(1000L), Some(0L)))
   }
@@ -23,8 +29,12 @@ class SourceOptionsSuite extends AnyFunSuite {
   }
 
   test("the extreme allowed values are accepted") {
-    val options = parse(Map("rowsPerSecond" -> Long.MaxValue.toString, "minLength" -> "1048576",
-      "maxLength" -> "1048576", "seed" -> Long.MinValue.toString, "numPartitions" -> Int.MaxValue.toString))
+    val options = parse(Map(
+      "rowsPerSecond" -> Long.MaxValue.toString,
+      "minLength" -> "1048576",
+      "maxLength" -> "1048576",
+      "seed" -> Long.MinValue.toString,
+      "numPartitions" -> Int.MaxValue.toString))
     assert(options.rowsPerSecond == Long.MaxValue)
     assert(options.minLength == 1048576 && options.maxLength == 1048576)
     assert(options.seed.contains(Long.MinValue))
@@ -58,8 +68,7 @@ class SourceOptionsSuite extends AnyFunSuite {
     Map("max_length" -> "5") -> Seq("Unknown option 'max_length'", "Did you mean 'maxLength'?"),
     Map("charsets" -> "hex") -> Seq("Unknown option 'charsets'", "Did you mean 'charset'?"),
     Map("colour" -> "blue") -> Seq("Unknown option 'colour'", "Known options (case-insensitive): rowsPerSecond"),
-    Map("path" -> "/tmp/x") -> Seq("Unknown option 'path'", "reads no path")
-  )
+    Map("path" -> "/tmp/x") -> Seq("Unknown option 'path'", "reads no path"))
 
   for ((options, words) <- invalid) {
     // Test names go into XML reports: show characters outside printable ASCII as escapes.

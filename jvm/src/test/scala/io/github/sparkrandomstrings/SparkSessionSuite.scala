@@ -6,6 +6,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 /** A suite with one local Spark session of two cores, stopped when the suite ends. */
 abstract class SparkSessionSuite extends AnyFunSuite with BeforeAndAfterAll with TestDirectories {
+
   /** Spark's log level while the suite runs. */
   protected def logLevel: String = "WARN"
 
@@ -26,6 +27,7 @@ abstract class SparkSessionSuite extends AnyFunSuite with BeforeAndAfterAll with
   }
 
   override def afterAll(): Unit = {
-    try spark.stop() finally super.afterAll()
+    try spark.stop()
+    finally super.afterAll()
   }
 }

@@ -9,6 +9,7 @@ import scala.reflect.io.Directory
 trait TestDirectories {
   def withTempDir[T](body: File => T): T = {
     val dir = Files.createTempDirectory("random-strings-test").toFile
-    try body(dir) finally new Directory(dir).deleteRecursively()
+    try body(dir)
+    finally new Directory(dir).deleteRecursively()
   }
 }
