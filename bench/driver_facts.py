@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import platform
-from typing import Dict
 
 from pyspark.sql import SparkSession
 
@@ -30,7 +29,7 @@ def heap_after_gc_mb(spark: SparkSession) -> float:
     return float(used) / 2**20
 
 
-def machine(spark: SparkSession) -> Dict[str, str]:
+def machine(spark: SparkSession) -> dict[str, str]:
     """The machine and software a run's numbers come from, for its report."""
     cpu = "unknown"
     with open("/proc/cpuinfo") as info:

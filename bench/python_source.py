@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import random
 import string
-from typing import Any, Dict, Iterator, Mapping, Sequence, Tuple
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPartition
 from pyspark.sql.streaming.datasource import ReadLimit
@@ -44,23 +45,23 @@ class PythonRandomStringsReader(DataSourceStreamReader):
         self.length = int(options.get("length", "10"))
         self.partitions_per_batch = int(options.get("numPartitions", "2"))
 
-    def initialOffset(self) -> Dict[str, int]:
+    def initialOffset(self) -> dict[str, int]:
         return {"offset": 0}
 
-    def latestOffset(self, start: Dict[str, int], limit: ReadLimit) -> Dict[str, int]:
+    def latestOffset(self, start: dict[str, int], limit: ReadLimit) -> dict[str, int]:
         # Every trigger has one more batch of rowsPerBatch rows to read.
         return {"offset": start["offset"] + self.rows_per_batch}
 
-    def partitions(self, start: Dict[str, int], end: Dict[str, int]) -> Sequence[InputPartition]:
+    def partitions(self, start: dict[str, int], end: dict[str, int]) -> Sequence[InputPartition]:
         first, last = start["offset"], end["offset"]
         step = -(-(last - first) // self.partitions_per_batch)
         return [OffsetRange(at, min(at + step, last)) for at in range(first, last, step)]
 
-    def read(self, partition: Any) -> Iterator[Tuple[str, int]]:
+    def read(self, partition: Any) -> Iterator[tuple[str, int]]:
         generator = random.Random(partition.start)
         choices, length = generator.choices, self.length
         for offset in range(partition.start, partition.end):
             yield "".join(choices(ALPHANUMERIC, k=length)), offset
 
-    def commit(self, end: Dict[str, int]) -> None:
+    def commit(self, end: dict[str, int]) -> None:
         pass

@@ -23,16 +23,16 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
-
-from pyspark.sql import DataFrame, SparkSession
-from pyspark.sql import functions as F
 
 import python_source
 from driver_facts import heap_after_gc_mb, machine
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as F
 from report import Run, write_report
+
 from spark_random_strings import read_random_strings
 from spark_random_strings._local import local_session, stop_between_batches
 
@@ -50,15 +50,32 @@ class Settings:
     heap_batches: int
 
 
-FULL = Settings(batch_rows=2_000_000, python_batch_rows=2_000_000, warmup=2, measured=5,
-                repetitions=5, tiny_warmup=5, tiny_batches=30, curve_measured=3, heap_batches=40)
-SMOKE = Settings(batch_rows=20_000, python_batch_rows=2_000, warmup=1, measured=2,
-                 repetitions=1, tiny_warmup=1, tiny_batches=3, curve_measured=1, heap_batches=4)
+FULL = Settings(
+    batch_rows=2_000_000,
+    python_batch_rows=2_000_000,
+    warmup=2,
+    measured=5,
+    repetitions=5,
+    tiny_warmup=5,
+    tiny_batches=30,
+    curve_measured=3,
+    heap_batches=40,
+)
+SMOKE = Settings(
+    batch_rows=20_000,
+    python_batch_rows=2_000,
+    warmup=1,
+    measured=2,
+    repetitions=1,
+    tiny_warmup=1,
+    tiny_batches=3,
+    curve_measured=1,
+    heap_batches=4,
+)
 LENGTH = 10
 
 
-def measure(df: DataFrame, warmup: int, measured: int,
-            on_batch: Optional[Callable[[int], None]] = None) -> Run:
+def measure(df: DataFrame, warmup: int, measured: int, on_batch: Callable[[int], None] | None = None) -> Run:
     """Run df into the noop sink until warmup + measured batches are done; time the measured."""
     with tempfile.TemporaryDirectory() as checkpoint:
         query = df.writeStream.format("noop").option("checkpointLocation", checkpoint).start()
@@ -82,12 +99,17 @@ def measure(df: DataFrame, warmup: int, measured: int,
     return Run(sum(p.numInputRows for p in timed), sum(batch_ms) / 1000, batch_ms)
 
 
-def ours(spark: SparkSession, rows: int, length: int = LENGTH,
-         partitions: Optional[int] = None) -> DataFrame:
+def ours(spark: SparkSession, rows: int, length: int = LENGTH, partitions: int | None = None) -> DataFrame:
     # A rate no batch can reach: maxRowsPerTrigger alone sets the batch size.
     return read_random_strings(
-        spark, rows_per_second=10**12, max_rows_per_trigger=rows, min_length=length,
-        max_length=length, charset="alphanumeric", seed=1, num_partitions=partitions,
+        spark,
+        rows_per_second=10**12,
+        max_rows_per_trigger=rows,
+        min_length=length,
+        max_length=length,
+        charset="alphanumeric",
+        seed=1,
+        num_partitions=partitions,
     )
 
 
@@ -102,11 +124,16 @@ def rate_randstr(spark: SparkSession, rows: int) -> DataFrame:
 
 
 def python_reader(spark: SparkSession, rows: int) -> DataFrame:
-    return (spark.readStream.format("python_random_strings").option("rowsPerBatch", rows)
-            .option("length", LENGTH).option("numPartitions", 2).load())
+    return (
+        spark.readStream.format("python_random_strings")
+        .option("rowsPerBatch", rows)
+        .option("length", LENGTH)
+        .option("numPartitions", 2)
+        .load()
+    )
 
 
-PIPELINES: Dict[str, Callable[[SparkSession, int], DataFrame]] = {
+PIPELINES: dict[str, Callable[[SparkSession, int], DataFrame]] = {
     "ours": ours,
     "randstr": rate_randstr,
     "rate alone": rate_alone,
@@ -120,11 +147,15 @@ DESCRIPTIONS = {
 }
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="a quick run with tiny batches")
-    parser.add_argument("--out", type=Path, default=Path("docs"),
-                        help="where benchmarks.md and benchmarks.png go (default: docs)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("docs"),
+        help="where benchmarks.md and benchmarks.png go (default: docs)",
+    )
     args = parser.parse_args(argv)
     settings = SMOKE if args.smoke else FULL
     # The Python reader's workers run this interpreter, which has pyarrow.
@@ -153,23 +184,26 @@ def main(argv: Optional[List[str]] = None) -> int:
         # Warm the JVM's compiler up on every pipeline before anything is measured.
         for name in names:
             run_once(name)
-        runs: Dict[str, List[Run]] = {name: [] for name in PIPELINES}
+        runs: dict[str, list[Run]] = {name: [] for name in PIPELINES}
         for repetition in range(settings.repetitions):
-            order = names[repetition % len(names):] + names[: repetition % len(names)]
+            order = names[repetition % len(names) :] + names[: repetition % len(names)]
             for name in order:
                 run = run_once(name)
                 runs[name].append(run)
-                print(f"repetition {repetition + 1}: {name:<10} {run.rows_per_s:>14,.0f} rows/s "
-                      f"(batches {run.batch_ms} ms)", flush=True)
+                print(
+                    f"repetition {repetition + 1}: {name:<10} {run.rows_per_s:>14,.0f} rows/s "
+                    f"(batches {run.batch_ms} ms)",
+                    flush=True,
+                )
         heap_after_comparison = heap_after_gc_mb(spark)
 
         # Driver heap across many batches, after a full GC every quarter of them: this source,
         # and rate-micro-batch beside it for what Spark itself keeps per batch.
-        heap_samples: Dict[str, List[tuple[int, float]]] = {"ours": [], "rate alone": []}
+        heap_samples: dict[str, list[tuple[int, float]]] = {"ours": [], "rate alone": []}
         sample_every = max(1, settings.heap_batches // 4)
         for name, make in (("ours", ours), ("rate alone", rate_alone)):
 
-            def sample(batches_done: int, samples: List[tuple[int, float]] = heap_samples[name]) -> None:
+            def sample(batches_done: int, samples: list[tuple[int, float]] = heap_samples[name]) -> None:
                 if batches_done % sample_every == 0:
                     samples.append((batches_done, heap_after_gc_mb(spark)))
 
@@ -177,32 +211,46 @@ def main(argv: Optional[List[str]] = None) -> int:
 
         # Per-trigger time of 1-row batches, repeated and interleaved like the throughput runs:
         # the medians differ by a few ms, less than the machine's drift over a minute.
-        tiny: Dict[str, List[Run]] = {"ours": [], "rate alone": []}
+        tiny: dict[str, list[Run]] = {"ours": [], "rate alone": []}
         for repetition in range(settings.repetitions):
             for name in ["ours", "rate alone"][:: 1 if repetition % 2 == 0 else -1]:
                 run = measure(PIPELINES[name](spark, 1), settings.tiny_warmup, settings.tiny_batches)
                 tiny[name].append(run)
-                print(f"1-row batches, repetition {repetition + 1}: {name:<10} median "
-                      f"{statistics.median(run.batch_ms):.0f} ms", flush=True)
+                print(
+                    f"1-row batches, repetition {repetition + 1}: {name:<10} median "
+                    f"{statistics.median(run.batch_ms):.0f} ms",
+                    flush=True,
+                )
 
         # Curves: this source against numPartitions and string length.
         by_partitions = {
-            n: measure(ours(spark, settings.batch_rows, partitions=n), settings.warmup,
-                       settings.curve_measured) for n in (1, 2)
+            n: measure(
+                ours(spark, settings.batch_rows, partitions=n), settings.warmup, settings.curve_measured
+            )
+            for n in (1, 2)
         }
         by_length = {
-            n: measure(ours(spark, settings.batch_rows, length=n), settings.warmup,
-                       settings.curve_measured) for n in (4, 16, 64, 256)
+            n: measure(ours(spark, settings.batch_rows, length=n), settings.warmup, settings.curve_measured)
+            for n in (4, 16, 64, 256)
         }
         info = machine(spark)
     finally:
         spark.stop()
 
     targets_met = write_report(
-        args.out, settings=settings, smoke=args.smoke, info=info, runs=runs, tiny=tiny,
-        heap_before=heap_before, heap_after_comparison=heap_after_comparison,
-        heap_samples=heap_samples, by_partitions=by_partitions, by_length=by_length,
-        descriptions=DESCRIPTIONS, minutes=(time.monotonic() - started) / 60,
+        args.out,
+        settings=settings,
+        smoke=args.smoke,
+        info=info,
+        runs=runs,
+        tiny=tiny,
+        heap_before=heap_before,
+        heap_after_comparison=heap_after_comparison,
+        heap_samples=heap_samples,
+        by_partitions=by_partitions,
+        by_length=by_length,
+        descriptions=DESCRIPTIONS,
+        minutes=(time.monotonic() - started) / 60,
     )
     return 0 if targets_met or args.smoke else 1
 

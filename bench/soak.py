@@ -13,14 +13,14 @@ import argparse
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
-
-from pyspark.sql import SparkSession
 
 from driver_facts import heap_after_gc_mb, machine
+from pyspark.sql import SparkSession
 from report import HEAP_TOLERANCE_MB
+
 from spark_random_strings import read_random_strings
 from spark_random_strings._local import local_session, stop_between_batches
 
@@ -52,13 +52,13 @@ def slope(xs: Sequence[float], ys: Sequence[float]) -> float:
     """The least-squares slope of ys against xs."""
     mean_x, mean_y = sum(xs) / len(xs), sum(ys) / len(ys)
     spread = sum((x - mean_x) ** 2 for x in xs)
-    return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / spread
+    return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=False)) / spread
 
 
-def soak(spark: SparkSession, rate: int, seconds: int, interval: int) -> List[Sample]:
+def soak(spark: SparkSession, rate: int, seconds: int, interval: int) -> list[Sample]:
     """Run the source at ``rate`` rows/s for ``seconds`` after one warm-up interval; sample."""
     df = read_random_strings(spark, rows_per_second=rate, min_length=10, max_length=10, seed=1)
-    samples: List[Sample] = []
+    samples: list[Sample] = []
     with tempfile.TemporaryDirectory() as checkpoint:
         query = df.writeStream.format("noop").option("checkpointLocation", checkpoint).start()
         try:
@@ -72,19 +72,26 @@ def soak(spark: SparkSession, rate: int, seconds: int, interval: int) -> List[Sa
                 if progress is None:
                     raise RuntimeError("no batch finished within the warm-up")
                 source = progress.sources[0]
-                samples.append(Sample(
-                    seconds=time.monotonic() - started, heap_mb=heap,
-                    rows_behind=int(source.metrics["rowsBehind"]),
-                    rows_read=int(source.endOffset) + 1, batch_id=progress.batchId,
-                ))
-                print(f"{samples[-1].seconds:6.0f} s  heap {heap:6.1f} MB  "
-                      f"rows behind {samples[-1].rows_behind:>10,}  batch {progress.batchId}", flush=True)
+                samples.append(
+                    Sample(
+                        seconds=time.monotonic() - started,
+                        heap_mb=heap,
+                        rows_behind=int(source.metrics["rowsBehind"]),
+                        rows_read=int(source.endOffset) + 1,
+                        batch_id=progress.batchId,
+                    )
+                )
+                print(
+                    f"{samples[-1].seconds:6.0f} s  heap {heap:6.1f} MB  "
+                    f"rows behind {samples[-1].rows_behind:>10,}  batch {progress.batchId}",
+                    flush=True,
+                )
         finally:
             stop_between_batches(query)
     return samples
 
 
-def checks(samples: List[Sample], rate: int) -> List[Tuple[str, str, bool]]:
+def checks(samples: list[Sample], rate: int) -> list[tuple[str, str, bool]]:
     """(what, measured, met) for the heap, the lag and the throughput."""
     minutes = [s.seconds / 60 for s in samples]
     heaps = [s.heap_mb for s in samples]
@@ -93,18 +100,32 @@ def checks(samples: List[Sample], rate: int) -> List[Tuple[str, str, bool]]:
     lag_growth = slope(minutes, behind) * run_minutes
     throughput = (samples[-1].rows_read - samples[0].rows_read) / (samples[-1].seconds - samples[0].seconds)
     return [
-        (f"driver heap after GC flat (spread <= {HEAP_TOLERANCE_MB:.0f} MB)",
-         f"spread {max(heaps) - min(heaps):.1f} MB, fitted {slope(minutes, heaps):+.2f} MB/min",
-         max(heaps) - min(heaps) <= HEAP_TOLERANCE_MB),
-        ("rows behind do not grow (fitted growth over the run < 1 s of rows)",
-         f"{lag_growth:+,.0f} rows over {run_minutes:.1f} min", lag_growth < rate),
-        ("the query keeps up: rows read per second >= 99% of rowsPerSecond",
-         f"{throughput:,.0f} rows/s", throughput >= 0.99 * rate),
+        (
+            f"driver heap after GC flat (spread <= {HEAP_TOLERANCE_MB:.0f} MB)",
+            f"spread {max(heaps) - min(heaps):.1f} MB, fitted {slope(minutes, heaps):+.2f} MB/min",
+            max(heaps) - min(heaps) <= HEAP_TOLERANCE_MB,
+        ),
+        (
+            "rows behind do not grow (fitted growth over the run < 1 s of rows)",
+            f"{lag_growth:+,.0f} rows over {run_minutes:.1f} min",
+            lag_growth < rate,
+        ),
+        (
+            "the query keeps up: rows read per second >= 99% of rowsPerSecond",
+            f"{throughput:,.0f} rows/s",
+            throughput >= 0.99 * rate,
+        ),
     ]
 
 
-def write_section(out: Path, samples: List[Sample], rate: int, info: Dict[str, str],
-                  results: List[Tuple[str, str, bool]], smoke: bool) -> None:
+def write_section(
+    out: Path,
+    samples: list[Sample],
+    rate: int,
+    info: dict[str, str],
+    results: list[tuple[str, str, bool]],
+    smoke: bool,
+) -> None:
     """Replace the soak section of ``out/reliability.md`` (made if missing) and draw soak.png."""
     out.mkdir(parents=True, exist_ok=True)
     lines = [
@@ -120,8 +141,10 @@ def write_section(out: Path, samples: List[Sample], rate: int, info: Dict[str, s
         "",
         "| minute | driver heap after GC (MB) | rows behind | rows read | batch |",
         "|---|---|---|---|---|",
-        *[f"| {s.seconds / 60:.1f} | {s.heap_mb:.1f} | {s.rows_behind:,} | {s.rows_read:,} | {s.batch_id} |"
-          for s in samples],
+        *[
+            f"| {s.seconds / 60:.1f} | {s.heap_mb:.1f} | {s.rows_behind:,} | {s.rows_read:,} | {s.batch_id} |"
+            for s in samples
+        ],
         "",
         "Machine: " + "; ".join(f"{key} {value}" for key, value in info.items()) + ".",
         "",
@@ -135,7 +158,7 @@ def write_section(out: Path, samples: List[Sample], rate: int, info: Dict[str, s
     _plot(out / "soak.png", samples, rate)
 
 
-def _plot(path: Path, samples: List[Sample], rate: int) -> None:
+def _plot(path: Path, samples: list[Sample], rate: int) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -158,18 +181,20 @@ def _plot(path: Path, samples: List[Sample], rate: int) -> None:
     plt.close(figure)
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rate", type=int, default=1_000_000, help="rowsPerSecond (default 1,000,000)")
     parser.add_argument("--seconds", type=int, default=600, help="how long to sample (default 600)")
     parser.add_argument("--interval", type=int, default=30, help="seconds between samples (default 30)")
     parser.add_argument("--smoke", action="store_true", help="a short run: 20 s, a sample every 5 s")
-    parser.add_argument("--out", type=Path, default=Path("docs"),
-                        help="where reliability.md and soak.png are (default: docs)")
+    parser.add_argument(
+        "--out", type=Path, default=Path("docs"), help="where reliability.md and soak.png are (default: docs)"
+    )
     args = parser.parse_args(argv)
     seconds, interval = (20, 5) if args.smoke else (args.seconds, args.interval)
-    spark = local_session("spark-random-strings soak", cores=2, log_level="OFF", silent_jvm=True,
-                          config=SPARK_HISTORIES)
+    spark = local_session(
+        "spark-random-strings soak", cores=2, log_level="OFF", silent_jvm=True, config=SPARK_HISTORIES
+    )
     try:
         samples = soak(spark, args.rate, seconds, interval)
         info = machine(spark)

@@ -24,10 +24,7 @@ strings = read_random_strings(
     spark, seed=42, total_rows=10, min_length=4, max_length=8, charset="letters"
 )
 query = (
-    strings.writeStream.format("memory")
-    .queryName("strings")
-    .trigger(availableNow=True)
-    .start()
+    strings.writeStream.format("memory").queryName("strings").trigger(availableNow=True).start()
 )
 query.awaitTermination()
 

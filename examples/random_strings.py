@@ -19,10 +19,7 @@ strings = (
     .load()
 )
 query = (
-    strings.writeStream.format("memory")
-    .queryName("strings")
-    .trigger(availableNow=True)
-    .start()
+    strings.writeStream.format("memory").queryName("strings").trigger(availableNow=True).start()
 )
 query.awaitTermination()
 

@@ -12,8 +12,8 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
 
 from pyspark.sql import SparkSession
 
@@ -24,12 +24,22 @@ ROWS_PER_TRIGGER = 4_000  # 30 batches
 MAX_LENGTH = 12
 
 
-def write_command(output: Path, seed: Optional[int], python: str = sys.executable) -> List[str]:
+def write_command(output: Path, seed: int | None, python: str = sys.executable) -> list[str]:
     """The write of TOTAL_ROWS rows into ``output``, run by ``python`` (its pyspark, its Spark)."""
     return [
-        python, "-m", "spark_random_strings", "write", "--total-rows", str(TOTAL_ROWS),
-        "--max-rows-per-trigger", str(ROWS_PER_TRIGGER), "--max-length", str(MAX_LENGTH),
-        "--output", str(output), *(["--seed", str(seed)] if seed is not None else []),
+        python,
+        "-m",
+        "spark_random_strings",
+        "write",
+        "--total-rows",
+        str(TOTAL_ROWS),
+        "--max-rows-per-trigger",
+        str(ROWS_PER_TRIGGER),
+        "--max-length",
+        str(MAX_LENGTH),
+        "--output",
+        str(output),
+        *(["--seed", str(seed)] if seed is not None else []),
     ]
 
 
@@ -44,8 +54,7 @@ def committed_batches(output: Path) -> int:
     return log_entries(output, "commits")
 
 
-def kill_when(command: List[str], ready: Callable[[], bool], what: str, delay_s: float,
-              log: Path) -> None:
+def kill_when(command: list[str], ready: Callable[[], bool], what: str, delay_s: float, log: Path) -> None:
     """Run the write (with its own Python, ``command[0]``) until ``ready()``, wait ``delay_s``
     and kill it and its JVM with SIGKILL."""
     process = start_child(command, log, python=command[0])
@@ -60,18 +69,20 @@ def kill_when(command: List[str], ready: Callable[[], bool], what: str, delay_s:
         stop_group(process)
 
 
-def stored_definition(output: Path) -> Dict[str, int]:
+def stored_definition(output: Path) -> dict[str, int]:
     """The stream's definition as the source keeps it in the checkpoint."""
     path = output / "_checkpoint" / "sources" / "0" / "random-strings-source.json"
-    stored: Dict[str, int] = json.loads(path.read_text())
+    stored: dict[str, int] = json.loads(path.read_text())
     return stored
 
 
-def finish(output: Path, seed: Optional[int]) -> None:
+def finish(output: Path, seed: int | None) -> None:
     """Run the write to its end with this test run's Python and Spark."""
     done = run_child(write_command(output, seed))
     assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.strip().splitlines()[-1].startswith(f"wrote {TOTAL_ROWS:,} rows to {output} as parquet (")
+    assert (
+        done.stdout.strip().splitlines()[-1].startswith(f"wrote {TOTAL_ROWS:,} rows to {output} as parquet (")
+    )
 
 
 def assert_exactly_once_as_uninterrupted(spark: SparkSession, output: Path, seed: int) -> None:

@@ -15,7 +15,7 @@ import sys
 import time
 import urllib.request
 from collections import Counter
-from typing import Any, Dict, List
+from typing import Any
 
 from pyspark.sql import SparkSession
 
@@ -34,7 +34,7 @@ def rest(spark: SparkSession, path: str) -> Any:
         return json.load(response)
 
 
-def executors(spark: SparkSession) -> List[Dict[str, Any]]:
+def executors(spark: SparkSession) -> list[dict[str, Any]]:
     return [e for e in rest(spark, "/executors") if e["id"] != "driver"]
 
 
@@ -53,12 +53,15 @@ def main(master: str, output: str, result: str) -> None:
         while len(executors(spark)) < EXECUTORS:
             assert time.monotonic() < deadline, "the cluster gave no two executors in 120 s"
             time.sleep(0.5)
-        df = read_random_strings(spark, seed=SEED, total_rows=TOTAL_ROWS,
-                                 max_rows_per_trigger=ROWS_PER_TRIGGER, num_partitions=4)
+        df = read_random_strings(
+            spark, seed=SEED, total_rows=TOTAL_ROWS, max_rows_per_trigger=ROWS_PER_TRIGGER, num_partitions=4
+        )
         query = (
-            df.writeStream.format("parquet").option("path", output)
+            df.writeStream.format("parquet")
+            .option("path", output)
             .option("checkpointLocation", f"{output}/_checkpoint")
-            .trigger(availableNow=True).start()
+            .trigger(availableNow=True)
+            .start()
         )
         assert query.awaitTermination(300), "the query did not end in 300 s"
         assert query.exception() is None, query.exception()
@@ -75,13 +78,18 @@ def main(master: str, output: str, result: str) -> None:
                     tasks = rest(spark, f"/stages/{stage_id}/{attempt['attemptId']}/taskList?length=1000")
                     tasks_by_executor.update(t["executorId"] for t in tasks if t["status"] == "SUCCESS")
         with open(result, "w") as out:
-            json.dump({
-                "executors": [{"id": e["id"], "hostPort": e["hostPort"], "totalCores": e["totalCores"]}
-                              for e in executors(spark)],
-                "stages": stages,
-                "tasksByExecutor": dict(tasks_by_executor),
-                "batches": sum(1 for p in query.recentProgress if p["numInputRows"] > 0),
-            }, out)
+            json.dump(
+                {
+                    "executors": [
+                        {"id": e["id"], "hostPort": e["hostPort"], "totalCores": e["totalCores"]}
+                        for e in executors(spark)
+                    ],
+                    "stages": stages,
+                    "tasksByExecutor": dict(tasks_by_executor),
+                    "batches": sum(1 for p in query.recentProgress if p["numInputRows"] > 0),
+                },
+                out,
+            )
     finally:
         spark.stop()
 

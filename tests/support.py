@@ -10,8 +10,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any
 
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming.listener import StreamingQueryProgress
@@ -25,13 +26,13 @@ EXAMPLES = REPO / "examples"
 #: The command-line tool, run by this interpreter.
 CLI = [sys.executable, "-m", "spark_random_strings"]
 
-Row4 = Tuple[str, int, int, int]
+Row4 = tuple[str, int, int, int]
 _names = itertools.count()
 
 
 def run_available_now(
     df: DataFrame, name: str, checkpoint: Path
-) -> Tuple[List[Row4], List[StreamingQueryProgress]]:
+) -> tuple[list[Row4], list[StreamingQueryProgress]]:
     """Run df to completion under Trigger.AvailableNow into a memory sink."""
     query = (
         df.writeStream.format("memory")
@@ -47,7 +48,7 @@ def run_available_now(
     return [(r[0], r[1], r[2], r[3]) for r in rows], query.recentProgress
 
 
-def seeded_rows(spark: SparkSession, total_rows: int, **options: Any) -> Dict[int, str]:
+def seeded_rows(spark: SparkSession, total_rows: int, **options: Any) -> dict[int, str]:
     """Offset -> value of a bounded stream, read in this process: what any run with the same
     seed and shaping options must hold."""
     with tempfile.TemporaryDirectory() as checkpoint:
@@ -59,7 +60,7 @@ def seeded_rows(spark: SparkSession, total_rows: int, **options: Any) -> Dict[in
     return {offset: value for value, _, offset, _ in rows}
 
 
-def rows_as_dict(df: DataFrame) -> Dict[int, str]:
+def rows_as_dict(df: DataFrame) -> dict[int, str]:
     """Offset -> value of written rows, asserting that no offset is there twice."""
     rows = df.select("offset", "value").collect()
     found = {row.offset: row.value for row in rows}
@@ -74,7 +75,7 @@ def pyspark_bin(command: str) -> Path:
     return Path(pyspark.__file__).parent / "bin" / command
 
 
-def child_env(python: str = sys.executable, **extra: str) -> Dict[str, str]:
+def child_env(python: str = sys.executable, **extra: str) -> dict[str, str]:
     """The environment for a child Spark process: ``python``'s pyspark (this interpreter's by
     default), loopback only.
 
@@ -91,32 +92,43 @@ def child_env(python: str = sys.executable, **extra: str) -> Dict[str, str]:
 
 
 def run_child(
-    command: Sequence[str], cwd: Optional[Path] = None, typed: Optional[str] = None, **env: str
+    command: Sequence[str], cwd: Path | None = None, typed: str | None = None, **env: str
 ) -> subprocess.CompletedProcess[str]:
     """Run a command to its end, as a user would from a shell, and capture it; ``typed`` is what
     the user types into it (none by default)."""
     return subprocess.run(
-        list(command), cwd=cwd, env=child_env(**env), capture_output=True, text=True,
-        timeout=600, **({"input": typed} if typed is not None else {"stdin": subprocess.DEVNULL}),
+        list(command),
+        cwd=cwd,
+        env=child_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        **({"input": typed} if typed is not None else {"stdin": subprocess.DEVNULL}),
     )
 
 
 def start_child(
-    command: Sequence[str], out: Path, err: Optional[Path] = None, env: Optional[Dict[str, str]] = None,
+    command: Sequence[str],
+    out: Path,
+    err: Path | None = None,
+    env: dict[str, str] | None = None,
     python: str = sys.executable,
-) -> "subprocess.Popen[bytes]":
+) -> subprocess.Popen[bytes]:
     """Start a command in its own process group (so that :func:`stop_group` reaches every JVM it
     starts), with :func:`child_env` for ``python`` and ``env``, its output into files: standard
     error into ``err``, or into ``out`` as well."""
     with out.open("wb") as stdout, (err or out).open("ab") as stderr:
         return subprocess.Popen(
-            list(command), env=child_env(python, **(env or {})), stdout=stdout,
-            stderr=stderr if err else subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            list(command),
+            env=child_env(python, **(env or {})),
+            stdout=stdout,
+            stderr=stderr if err else subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
             start_new_session=True,
         )
 
 
-def stop_group(process: "subprocess.Popen[bytes]", grace_s: float = 30) -> None:
+def stop_group(process: subprocess.Popen[bytes], grace_s: float = 30) -> None:
     """End a child started by :func:`start_child` and everything in its process group: SIGTERM,
     then SIGKILL after ``grace_s``. Safe to call for a child that has already ended."""
     for sig, wait_s in ((signal.SIGTERM, grace_s), (signal.SIGKILL, 30.0)):
@@ -128,7 +140,7 @@ def stop_group(process: "subprocess.Popen[bytes]", grace_s: float = 30) -> None:
             break
 
 
-def group_gone(process: "subprocess.Popen[bytes]", timeout_s: float) -> bool:
+def group_gone(process: subprocess.Popen[bytes], timeout_s: float) -> bool:
     """Reap the child, and wait up to ``timeout_s`` until no process of its group is left."""
     deadline = time.monotonic() + timeout_s
     while True:

@@ -24,8 +24,12 @@ def test_the_benchmarks_smoke_run_reports_every_pipeline_target_and_curve(tmp_pa
     done = run_child([sys.executable, "run_bench.py", "--smoke", "--out", str(tmp_path)], REPO / "bench")
     assert done.returncode == 0, done.stderr[-3000:]
     report = (tmp_path / "benchmarks.md").read_text()
-    for pipeline in ["InMemoryRandomStrings (this source)", "rate-micro-batch + randstr(10)",
-                     "rate-micro-batch alone, no string", "pure-Python DataSourceStreamReader"]:
+    for pipeline in [
+        "InMemoryRandomStrings (this source)",
+        "rate-micro-batch + randstr(10)",
+        "rate-micro-batch alone, no string",
+        "pure-Python DataSourceStreamReader",
+    ]:
         row = re.search(rf"^\| {re.escape(pipeline)} \| ([\d,]+) \| ([\d,]+) \| ([\d.]+) \|$", report, re.M)
         assert row, pipeline
         assert int(row.group(1).replace(",", "")) > 0

@@ -18,8 +18,15 @@ import pytest
 from pyspark.sql import SparkSession
 
 from checkpointed_writes import (
-    ROWS_PER_TRIGGER, TOTAL_ROWS, assert_exactly_once_as_uninterrupted, committed_batches, finish,
-    kill_when, log_entries, stored_definition, write_command,
+    ROWS_PER_TRIGGER,
+    TOTAL_ROWS,
+    assert_exactly_once_as_uninterrupted,
+    committed_batches,
+    finish,
+    kill_when,
+    log_entries,
+    stored_definition,
+    write_command,
 )
 from spark_random_strings import installed_spark
 
@@ -34,8 +41,12 @@ pytestmark = pytest.mark.skipif(
 
 def spark_of(python: str) -> str:
     """The pyspark version an interpreter runs."""
-    return subprocess.run([python, "-c", "import pyspark; print(pyspark.__version__)"],
-                          check=True, capture_output=True, text=True).stdout.strip()
+    return subprocess.run(
+        [python, "-c", "import pyspark; print(pyspark.__version__)"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
 
 
 def in_flight(output: Path) -> bool:
@@ -50,16 +61,19 @@ def test_a_checkpoint_killed_mid_batch_on_an_older_spark_line_finishes_exactly_o
     assert OLDER_PYTHON is not None
     older = spark_of(OLDER_PYTHON)
     assert older.split(".")[:2] != pyspark.__version__.split(".")[:2], "the lines must differ"
-    print(f"checkpoint written by pyspark {older}, finished by pyspark {pyspark.__version__} "
-          f"({installed_spark()})")
+    print(
+        f"checkpoint written by pyspark {older}, finished by pyspark {pyspark.__version__} "
+        f"({installed_spark()})"
+    )
 
     output = tmp_path / "strings"
     command = write_command(output, SEED, python=OLDER_PYTHON)
     # A kill can land just after the commit it raced with; try again until a batch is left
     # planned and uncommitted, the case a restart must replay.
     for attempt in range(5):
-        kill_when(command, lambda: in_flight(output), "a batch in flight", 0.0,
-                  tmp_path / f"older-{attempt}.log")
+        kill_when(
+            command, lambda: in_flight(output), "a batch in flight", 0.0, tmp_path / f"older-{attempt}.log"
+        )
         if log_entries(output, "offsets") > committed_batches(output):
             break
     planned, committed = log_entries(output, "offsets"), committed_batches(output)

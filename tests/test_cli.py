@@ -7,7 +7,6 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, List
 
 import pytest
 from pyspark.sql import SparkSession
@@ -22,11 +21,11 @@ CONSOLE_SCRIPT = str(Path(sys.executable).parent / "spark-random-strings")
 ROW = re.compile(r" *([\d,]+)  (\d\d:\d\d:\d\d\.\d{3})  +(\d+)  (.*)")
 
 
-def run(*args: str, command: List[str] = CLI) -> subprocess.CompletedProcess[str]:
+def run(*args: str, command: list[str] = CLI) -> subprocess.CompletedProcess[str]:
     return run_child([*command, *args])
 
 
-def start(args: List[str], out: Path, err: Path) -> "subprocess.Popen[bytes]":
+def start(args: list[str], out: Path, err: Path) -> subprocess.Popen[bytes]:
     return start_child([*CLI, *args], out, err)
 
 
@@ -34,16 +33,16 @@ def start(args: List[str], out: Path, err: Path) -> "subprocess.Popen[bytes]":
 
 
 @pytest.mark.parametrize("command", [CLI, [CONSOLE_SCRIPT]], ids=["python -m", "console script"])
-def test_help_lists_both_commands(command: List[str]) -> None:
+def test_help_lists_both_commands(command: list[str]) -> None:
     done = run("--help", command=command)
     assert done.returncode == 0
     assert re.search(r"^\s+stream\s+show the live stream in the terminal$", done.stdout, re.M)
     assert re.search(r"^\s+write\s+write exactly N rows to files$", done.stdout, re.M)
 
 
-def help_entries(help_text: str) -> Dict[str, str]:
+def help_entries(help_text: str) -> dict[str, str]:
     """Each flag of an argparse help, with its description joined into one line."""
-    entries: Dict[str, str] = {}
+    entries: dict[str, str] = {}
     current = ""
     for line in help_text.split("options:\n", 1)[1].splitlines():
         starts = re.match(r"  (--?[\w-]+)(.*)", line)
@@ -59,9 +58,7 @@ def help_entries(help_text: str) -> Dict[str, str]:
     ("name", "own_flags"),
     [("stream", ["--duration", "--rows-shown"]), ("write", ["--format", "--output", "--checkpoint"])],
 )
-def test_each_commands_help_documents_every_flag_with_its_default(
-    name: str, own_flags: List[str]
-) -> None:
+def test_each_commands_help_documents_every_flag_with_its_default(name: str, own_flags: list[str]) -> None:
     done = run(name, "--help")
     assert done.returncode == 0
     entries = help_entries(done.stdout)
@@ -73,16 +70,22 @@ def test_each_commands_help_documents_every_flag_with_its_default(
 
 def test_the_flags_help_names_the_sources_own_defaults(spark: SparkSession, tmp_path: Path) -> None:
     query = (
-        read_random_strings(spark).writeStream.format("noop")
-        .option("checkpointLocation", str(tmp_path / "checkpoint")).start()
+        read_random_strings(spark)
+        .writeStream.format("noop")
+        .option("checkpointLocation", str(tmp_path / "checkpoint"))
+        .start()
     )
     try:
         wait_for(lambda: query.lastProgress is not None, "a progress report")
         description = query.lastProgress["sources"][0]["description"]  # type: ignore[index]
     finally:
         query.stop()
-    for keyword, option in [("rows_per_second", "rowsPerSecond"), ("min_length", "minLength"),
-                            ("max_length", "maxLength"), ("charset", "charset")]:
+    for keyword, option in [
+        ("rows_per_second", "rowsPerSecond"),
+        ("min_length", "minLength"),
+        ("max_length", "maxLength"),
+        ("charset", "charset"),
+    ]:
         default = re.search(r"\(default: (\w+)\)", OPTION_HELP[keyword])
         assert default, keyword
         assert f"{option}={default.group(1)}," in description
@@ -97,12 +100,14 @@ def test_the_flags_help_names_the_sources_own_defaults(spark: SparkSession, tmp_
         (["stream", "--duration", "0"], "argument --duration: must be above 0, got '0'"),
         (["stream", "--rows-shown", "1.5"], "argument --rows-shown: invalid int value: '1.5'"),
         (["write", "--output", "out"], "the following arguments are required: --total-rows"),
-        (["write", "--total-rows", "5", "--output", "o", "--format", "xml"],
-         "argument --format: invalid choice: 'xml'"),
+        (
+            ["write", "--total-rows", "5", "--output", "o", "--format", "xml"],
+            "argument --format: invalid choice: 'xml'",
+        ),
         (["launch"], "argument COMMAND: invalid choice: 'launch'"),
     ],
 )
-def test_a_bad_flag_exits_2_with_a_one_line_error(args: List[str], message: str) -> None:
+def test_a_bad_flag_exits_2_with_a_one_line_error(args: list[str], message: str) -> None:
     done = run(*args)
     assert done.returncode == 2
     assert done.stdout == ""
@@ -125,8 +130,21 @@ def test_a_value_the_source_rejects_exits_2_naming_the_flag_in_one_line() -> Non
 
 
 def test_stream_prints_the_seeded_rows_in_order_and_a_summary(spark: SparkSession) -> None:
-    done = run("stream", "--rows-per-second", "20", "--seed", "42", "--max-length", "8",
-               "--charset", "hex", "--duration", "6", "--rows-shown", "1000")
+    done = run(
+        "stream",
+        "--rows-per-second",
+        "20",
+        "--seed",
+        "42",
+        "--max-length",
+        "8",
+        "--charset",
+        "hex",
+        "--duration",
+        "6",
+        "--rows-shown",
+        "1000",
+    )
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     lines = done.stdout.splitlines()
@@ -140,7 +158,7 @@ def test_stream_prints_the_seeded_rows_in_order_and_a_summary(spark: SparkSessio
     )
     assert summary, lines[-1]
     assert int(summary.group(1).replace(",", "")) == len(offsets)
-    assert {o: r.group(4) for o, r in zip(offsets, rows) if r} == seeded_rows(
+    assert {o: r.group(4) for o, r in zip(offsets, rows, strict=False) if r} == seeded_rows(
         spark, len(offsets), seed=42, max_length=8, charset="hex"
     )
     assert all(int(r.group(3)) == len(r.group(4)) for r in rows if r)
@@ -163,9 +181,21 @@ def test_ctrl_c_stops_the_stream_cleanly_with_a_summary(tmp_path: Path) -> None:
 # --- write ---
 
 
-def write_args(output: Path, *more: str) -> List[str]:
-    return ["write", "--total-rows", "300000", "--max-rows-per-trigger", "20000", "--seed", "7",
-            "--max-length", "12", "--output", str(output), *more]
+def write_args(output: Path, *more: str) -> list[str]:
+    return [
+        "write",
+        "--total-rows",
+        "300000",
+        "--max-rows-per-trigger",
+        "20000",
+        "--seed",
+        "7",
+        "--max-length",
+        "12",
+        "--output",
+        str(output),
+        *more,
+    ]
 
 
 def test_an_interrupted_write_resumes_and_ends_with_exactly_n_rows(
@@ -201,8 +231,10 @@ def test_an_interrupted_write_resumes_and_ends_with_exactly_n_rows(
 
     resumed = run(*write_args(output))
     assert resumed.returncode == 0, resumed.stderr
-    assert resumed.stdout.strip().splitlines()[-1].startswith(
-        f"wrote 300,000 rows to {output} as parquet ({300_000 - written_before:,} in this run, "
+    assert (
+        resumed.stdout.strip()
+        .splitlines()[-1]
+        .startswith(f"wrote 300,000 rows to {output} as parquet ({300_000 - written_before:,} in this run, ")
     )
     written = spark.read.parquet(str(output))
     assert written.count() == 300_000
@@ -214,8 +246,21 @@ def test_write_as_csv_holds_exactly_the_rows_and_a_second_run_adds_none(
 ) -> None:
     output = tmp_path / "csv"
     # Spark's CSV reader reads an empty string back as null: the strings here are never empty.
-    args = ["write", "--total-rows", "1000", "--format", "csv", "--seed", "3", "--min-length", "1",
-            "--output", str(output), "--checkpoint", str(tmp_path / "checkpoint")]
+    args = [
+        "write",
+        "--total-rows",
+        "1000",
+        "--format",
+        "csv",
+        "--seed",
+        "3",
+        "--min-length",
+        "1",
+        "--output",
+        str(output),
+        "--checkpoint",
+        str(tmp_path / "checkpoint"),
+    ]
     first = run(*args)
     assert first.returncode == 0, first.stderr
     assert first.stdout.strip().startswith(f"wrote 1,000 rows to {output} as csv (1,000 in this run, ")

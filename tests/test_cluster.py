@@ -9,8 +9,8 @@ import json
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, List
 
 import pytest
 from pyspark.sql import SparkSession
@@ -37,21 +37,47 @@ def standalone_cluster(tmp_path: Path) -> Iterator[str]:
     master_url = f"spark://127.0.0.1:{port}"
     processes = []
     try:
-        processes.append(start_child(
-            [spark_class, "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1",
-             "--port", str(port), "--webui-port", str(web_ui)],
-            tmp_path / "master.log", env=DAEMON,
-        ))
+        processes.append(
+            start_child(
+                [
+                    spark_class,
+                    "org.apache.spark.deploy.master.Master",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(port),
+                    "--webui-port",
+                    str(web_ui),
+                ],
+                tmp_path / "master.log",
+                env=DAEMON,
+            )
+        )
         for i in range(2):
-            processes.append(start_child(
-                [spark_class, "org.apache.spark.deploy.worker.Worker", "--host", "127.0.0.1",
-                 "--cores", "1", "--memory", "1g", "--webui-port", str(free_port()),
-                 "--work-dir", str(tmp_path / f"worker-{i}"), master_url],
-                tmp_path / f"worker-{i}.log", env=DAEMON,
-            ))
+            processes.append(
+                start_child(
+                    [
+                        spark_class,
+                        "org.apache.spark.deploy.worker.Worker",
+                        "--host",
+                        "127.0.0.1",
+                        "--cores",
+                        "1",
+                        "--memory",
+                        "1g",
+                        "--webui-port",
+                        str(free_port()),
+                        "--work-dir",
+                        str(tmp_path / f"worker-{i}"),
+                        master_url,
+                    ],
+                    tmp_path / f"worker-{i}.log",
+                    env=DAEMON,
+                )
+            )
         deadline = time.monotonic() + 120
         while alive_workers(web_ui) < 2:
-            for process, log in zip(processes, ["master.log", "worker-0.log", "worker-1.log"]):
+            for process, log in zip(processes, ["master.log", "worker-0.log", "worker-1.log"], strict=False):
                 assert process.poll() is None, (tmp_path / log).read_text()[-3000:]
             assert time.monotonic() < deadline, "two workers did not register in 120 s"
             time.sleep(0.5)
@@ -66,7 +92,13 @@ def test_both_executors_of_a_two_worker_cluster_make_rows_and_the_output_is_exac
 ) -> None:
     output, result = tmp_path / "strings", tmp_path / "result.json"
     driver = start_child(
-        [sys.executable, str(REPO / "tests" / "cluster_app.py"), standalone_cluster, str(output), str(result)],
+        [
+            sys.executable,
+            str(REPO / "tests" / "cluster_app.py"),
+            standalone_cluster,
+            str(output),
+            str(result),
+        ],
         tmp_path / "driver.log",
     )
     try:
@@ -75,7 +107,7 @@ def test_both_executors_of_a_two_worker_cluster_make_rows_and_the_output_is_exac
         stop_group(driver)
 
     found = json.loads(result.read_text())
-    executor_ids: List[str] = sorted(e["id"] for e in found["executors"])
+    executor_ids: list[str] = sorted(e["id"] for e in found["executors"])
     assert len(executor_ids) == 2 and all(e["totalCores"] == 1 for e in found["executors"])
     batches = cluster_app.TOTAL_ROWS // cluster_app.ROWS_PER_TRIGGER
     assert found["batches"] == batches

@@ -9,7 +9,8 @@ import contextlib
 import os
 import sys
 import time
-from typing import TYPE_CHECKING, Iterator, Mapping, Optional
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING
 
 from spark_random_strings._reader import configure_spark_with_random_strings
 
@@ -21,11 +22,11 @@ if TYPE_CHECKING:
 def local_session(
     app_name: str,
     *,
-    cores: Optional[int] = 2,
+    cores: int | None = 2,
     log_level: str = "ERROR",
     silent_jvm: bool = False,
-    config: Optional[Mapping[str, str]] = None,
-) -> "SparkSession":
+    config: Mapping[str, str] | None = None,
+) -> SparkSession:
     """Start (or get) a local session with the jar on ``spark.jars``, no web UI, on loopback.
 
     Args:
@@ -74,7 +75,7 @@ def _standard_error_to_null() -> Iterator[None]:
         os.close(null)
 
 
-def stop_between_batches(query: "StreamingQuery", patience_s: float = 10.0) -> None:
+def stop_between_batches(query: StreamingQuery, patience_s: float = 10.0) -> None:
     """Stop the query between two batches, so that stopping interrupts no batch's writes.
 
     Waits until no trigger is active or the running batch has finished (under

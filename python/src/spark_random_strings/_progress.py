@@ -8,8 +8,9 @@ JSON text in 4's objects.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping, Optional
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pyspark.sql.streaming.query import StreamingQuery
@@ -31,14 +32,14 @@ class StreamPosition:
     rows_behind: int
 
 
-def _rows_through(offset: Any) -> Optional[int]:
+def _rows_through(offset: Any) -> int | None:
     """Rows up to and including an offset of the source: the last row's offset, as a number or
     as its JSON text; ``None`` when there is no offset yet."""
     text = "" if offset is None else str(offset).strip()
     return int(text) + 1 if text.isdigit() else None
 
 
-def position_of(progress: Optional[ProgressReport]) -> Optional[StreamPosition]:
+def position_of(progress: ProgressReport | None) -> StreamPosition | None:
     """The position that a progress report gives; ``None`` before the first row was read."""
     if progress is None or not progress["sources"]:
         return None
@@ -54,12 +55,12 @@ def position_of(progress: Optional[ProgressReport]) -> Optional[StreamPosition]:
     )
 
 
-def current_position(query: "StreamingQuery") -> Optional[StreamPosition]:
+def current_position(query: StreamingQuery) -> StreamPosition | None:
     """The query's position after its latest batch."""
     return position_of(query.lastProgress)
 
 
-def first_position(query: "StreamingQuery") -> Optional[StreamPosition]:
+def first_position(query: StreamingQuery) -> StreamPosition | None:
     """The query's position after its first batch in this run, while Spark still keeps it."""
     for progress in query.recentProgress:
         found = position_of(progress)

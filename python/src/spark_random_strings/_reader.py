@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, Optional, Tuple, Type, Union
+from typing import TYPE_CHECKING
 
 from spark_random_strings._jar import jar_path
 
@@ -16,8 +16,9 @@ FORMAT = "InMemoryRandomStrings"
 class SourceNotFoundError(RuntimeError):
     """The session has no ``InMemoryRandomStrings`` source: its jar is not on the class path."""
 
+
 # Keyword of read_random_strings -> (the source's option name, the Python type it takes).
-_OPTIONS: Dict[str, Tuple[str, Type[Union[int, str]]]] = {
+_OPTIONS: dict[str, tuple[str, type[int | str]]] = {
     "rows_per_second": ("rowsPerSecond", int),
     "min_length": ("minLength", int),
     "max_length": ("maxLength", int),
@@ -31,8 +32,8 @@ _OPTIONS: Dict[str, Tuple[str, Type[Union[int, str]]]] = {
 
 
 def configure_spark_with_random_strings(
-    builder: "SparkSession.Builder",
-) -> "SparkSession.Builder":
+    builder: SparkSession.Builder,
+) -> SparkSession.Builder:
     """Add the bundled jar to ``spark.jars`` of a session builder, keeping jars already set.
 
     The jar is the one built for the Spark that pyspark runs here (:func:`jar_path`). Call it
@@ -86,18 +87,18 @@ def configure_spark_with_random_strings(
 
 
 def read_random_strings(
-    spark: "SparkSession",
+    spark: SparkSession,
     *,
-    rows_per_second: Optional[int] = None,
-    min_length: Optional[int] = None,
-    max_length: Optional[int] = None,
-    charset: Optional[str] = None,
-    alphabet: Optional[str] = None,
-    seed: Optional[int] = None,
-    num_partitions: Optional[int] = None,
-    max_rows_per_trigger: Optional[int] = None,
-    total_rows: Optional[int] = None,
-) -> "DataFrame":
+    rows_per_second: int | None = None,
+    min_length: int | None = None,
+    max_length: int | None = None,
+    charset: str | None = None,
+    alphabet: str | None = None,
+    seed: int | None = None,
+    num_partitions: int | None = None,
+    max_rows_per_trigger: int | None = None,
+    total_rows: int | None = None,
+) -> DataFrame:
     """Return a streaming DataFrame of random strings from the ``InMemoryRandomStrings`` source.
 
     Columns: ``value`` (string), ``ts`` (event time, epoch ms), ``offset`` (the row's position
@@ -135,7 +136,7 @@ def read_random_strings(
         SourceNotFoundError: the session does not have the source's jar.
     """
     arguments = locals()
-    options: Dict[str, str] = {}
+    options: dict[str, str] = {}
     for keyword, (option, expected) in _OPTIONS.items():
         value = arguments[keyword]
         if value is None:
@@ -151,7 +152,7 @@ def read_random_strings(
         df = spark.readStream.format(FORMAT).options(**options).load()
         # Spark Connect analyses a plan only when asked: asking for the schema makes a bad
         # option fail here, as it does on a classic session.
-        df.schema
+        df.schema  # noqa: B018
     except Exception as error:
         if "[DATA_SOURCE_NOT_FOUND]" not in str(error):
             raise

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import threading
 import time
-from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Optional
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.live import Live
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 TRIGGER_INTERVAL = "1 second"
 
 
-def _status(position: Optional[StreamPosition], elapsed_s: float) -> Text:
+def _status(position: StreamPosition | None, elapsed_s: float) -> Text:
     """The status line: rows, rows/s, batch id, rows behind, run time."""
     if position is None:
         return Text(f"waiting for the first batch ... {elapsed_s:4.0f} s", style="dim")
@@ -34,11 +34,11 @@ def _status(position: Optional[StreamPosition], elapsed_s: float) -> Text:
 
 
 def stream_to_terminal(
-    strings: "DataFrame",
+    strings: DataFrame,
     *,
     console: Console,
     rows_shown: int,
-    duration_s: Optional[float],
+    duration_s: float | None,
     stop: threading.Event,
 ) -> str:
     """Print each batch's first rows until ``duration_s`` passes or ``stop`` is set.
@@ -46,10 +46,10 @@ def stream_to_terminal(
     Returns the one-line summary. Raises the query's exception if it failed.
     """
 
-    def show(batch: "DataFrame", batch_id: int) -> None:
+    def show(batch: DataFrame, batch_id: int) -> None:
         rows = sorted(batch.limit(rows_shown).collect(), key=lambda row: row.offset)
         for row in rows:
-            clock = datetime.fromtimestamp(row.ts / 1000, tz=timezone.utc).strftime("%H:%M:%S.%f")
+            clock = datetime.fromtimestamp(row.ts / 1000, tz=UTC).strftime("%H:%M:%S.%f")
             # Text, not markup: a random string may hold "[" or ":".
             console.print(
                 Text(f"{row.offset:>12,}  {clock[:-3]}  {row.length:>6}  {row.value}"),
@@ -59,7 +59,7 @@ def stream_to_terminal(
     console.print(Text(f"{'offset':>12}  {'ts (UTC)':<12}  {'length':>6}  value", style="bold"))
     started = time.monotonic()
     query = strings.writeStream.foreachBatch(show).trigger(processingTime=TRIGGER_INTERVAL).start()
-    position: Optional[StreamPosition] = None
+    position: StreamPosition | None = None
     # Transient: the live line goes at the end, and the summary stays (also when not a terminal).
     with Live(_status(None, 0.0), console=console, refresh_per_second=4, transient=True) as live:
         while query.isActive and not stop.is_set():
@@ -77,6 +77,5 @@ def stream_to_terminal(
         raise failure
     rows, batches = (position.rows_read, position.batch_id + 1) if position else (0, 0)
     return (
-        f"streamed {rows:,} rows in {batches:,} batches over {elapsed:.1f} s "
-        f"({rows / elapsed:,.1f} rows/s)"
+        f"streamed {rows:,} rows in {batches:,} batches over {elapsed:.1f} s ({rows / elapsed:,.1f} rows/s)"
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -21,7 +21,7 @@ class Interrupted(Exception):
 
 
 def write_files(
-    strings: "DataFrame",
+    strings: DataFrame,
     *,
     total_rows: int,
     file_format: str,
@@ -56,8 +56,8 @@ def write_files(
         console=console,
         disable=not console.is_terminal,
     )
-    first: Optional[StreamPosition] = None
-    last: Optional[StreamPosition] = None
+    first: StreamPosition | None = None
+    last: StreamPosition | None = None
     with progress:
         task = progress.add_task("write", total=total_rows, rate="")
         while True:

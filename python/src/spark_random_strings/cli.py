@@ -13,8 +13,9 @@ import contextlib
 import signal
 import sys
 import threading
+from collections.abc import Callable, Iterator
 from types import FrameType
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, NoReturn, Optional
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from rich.console import Console
 
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 PROG = "spark-random-strings"
 
 #: Each source option's flag help; the defaults named are the source's own.
-OPTION_HELP: Dict[str, str] = {
+OPTION_HELP: dict[str, str] = {
     "rows_per_second": "rows made available per second (default: 10)",
     "min_length": "the shortest string, in characters (default: 0)",
     "max_length": "the longest string, in characters, at most 1048576 (default: 4)",
@@ -74,9 +75,9 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def _add_source_flags(parser: argparse.ArgumentParser, **changed: Dict[str, Any]) -> None:
+def _add_source_flags(parser: argparse.ArgumentParser, **changed: dict[str, Any]) -> None:
     for keyword, (_, kind) in _OPTIONS.items():
-        settings: Dict[str, Any] = {"type": kind, "help": OPTION_HELP[keyword], "metavar": "N"}
+        settings: dict[str, Any] = {"type": kind, "help": OPTION_HELP[keyword], "metavar": "N"}
         if kind is str:
             settings["metavar"] = "TEXT" if keyword == "alphabet" else "NAME"
         settings.update(changed.get(keyword, {}))
@@ -87,8 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The parser of the command and its two subcommands."""
     parser = _Parser(
         prog=PROG,
-        description="Stream random strings through a local Spark, with the "
-        "InMemoryRandomStrings source.",
+        description="Stream random strings through a local Spark, with the InMemoryRandomStrings source.",
         epilog=f"Run `{PROG} COMMAND --help` for a command's flags and their defaults.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -101,11 +101,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_source_flags(stream)
     stream.add_argument(
-        "--duration", type=_positive(float), metavar="SECONDS",
+        "--duration",
+        type=_positive(float),
+        metavar="SECONDS",
         help="stop after this many seconds (default: run until Ctrl-C)",
     )
     stream.add_argument(
-        "--rows-shown", type=_positive(int), default=20, metavar="N",
+        "--rows-shown",
+        type=_positive(int),
+        default=20,
+        metavar="N",
         help="the most rows printed per batch; the status counts all (default: 20)",
     )
 
@@ -125,25 +130,27 @@ def build_parser() -> argparse.ArgumentParser:
         },
     )
     write.add_argument(
-        "--format", dest="file_format", choices=FORMATS, default="parquet",
+        "--format",
+        dest="file_format",
+        choices=FORMATS,
+        default="parquet",
         help="the file format (default: parquet)",
     )
     write.add_argument("--output", required=True, metavar="PATH", help="the output folder (required)")
     write.add_argument(
-        "--checkpoint", metavar="PATH",
+        "--checkpoint",
+        metavar="PATH",
         help="the query's checkpoint folder (default: PATH/_checkpoint under --output)",
     )
 
     for command in (stream, write):
-        command.add_argument(
-            "--verbose", action="store_true", help="show Spark's own log (default: silent)"
-        )
+        command.add_argument("--verbose", action="store_true", help="show Spark's own log (default: silent)")
     stream.set_defaults(run=_run_stream, parser=stream)
     write.set_defaults(run=_run_write, parser=write)
     return parser
 
 
-def open_stream(spark: "SparkSession", args: argparse.Namespace) -> "DataFrame":
+def open_stream(spark: SparkSession, args: argparse.Namespace) -> DataFrame:
     """The source with the flags given; a value the source rejects becomes a UsageError."""
     from pyspark.errors import IllegalArgumentException
 
@@ -160,7 +167,7 @@ def open_stream(spark: "SparkSession", args: argparse.Namespace) -> "DataFrame":
 def _first_interrupt_sets(stop: threading.Event) -> Iterator[None]:
     """While inside: the first Ctrl-C sets ``stop`` for a clean stop; a second one interrupts."""
 
-    def on_interrupt(signum: int, frame: Optional[FrameType]) -> None:
+    def on_interrupt(signum: int, frame: FrameType | None) -> None:
         if stop.is_set():
             raise KeyboardInterrupt
         stop.set()
@@ -172,20 +179,23 @@ def _first_interrupt_sets(stop: threading.Event) -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def _run_stream(args: argparse.Namespace, strings: "DataFrame", console: Console) -> int:
+def _run_stream(args: argparse.Namespace, strings: DataFrame, console: Console) -> int:
     from spark_random_strings._stream import stream_to_terminal
 
     stop = threading.Event()
     with _first_interrupt_sets(stop):
         summary = stream_to_terminal(
-            strings, console=console, rows_shown=args.rows_shown,
-            duration_s=args.duration, stop=stop,
+            strings,
+            console=console,
+            rows_shown=args.rows_shown,
+            duration_s=args.duration,
+            stop=stop,
         )
     console.print(summary, soft_wrap=True)
     return 0
 
 
-def _run_write(args: argparse.Namespace, strings: "DataFrame", console: Console) -> int:
+def _run_write(args: argparse.Namespace, strings: DataFrame, console: Console) -> int:
     from spark_random_strings._write import Interrupted, write_files
 
     output = args.output.rstrip("/") or "/"
@@ -193,9 +203,13 @@ def _run_write(args: argparse.Namespace, strings: "DataFrame", console: Console)
     try:
         with _first_interrupt_sets(stop):
             summary = write_files(
-                strings, total_rows=args.total_rows, file_format=args.file_format,
-                output=output, checkpoint=args.checkpoint or f"{output}/_checkpoint",
-                console=console, stop=stop,
+                strings,
+                total_rows=args.total_rows,
+                file_format=args.file_format,
+                output=output,
+                checkpoint=args.checkpoint or f"{output}/_checkpoint",
+                console=console,
+                stop=stop,
             )
     except Interrupted as interrupted:
         console.print(str(interrupted), soft_wrap=True)
@@ -204,13 +218,13 @@ def _run_write(args: argparse.Namespace, strings: "DataFrame", console: Console)
     return 0
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """Run the command; return its exit status (2 for a bad flag, 130 after Ctrl-C)."""
     from spark_random_strings._local import local_session
 
     args = build_parser().parse_args(argv)
     command: argparse.ArgumentParser = args.parser
-    run: Callable[[argparse.Namespace, "DataFrame", Console], int] = args.run
+    run: Callable[[argparse.Namespace, DataFrame, Console], int] = args.run
     spark = None
     try:
         spark = local_session(
@@ -222,7 +236,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     except KeyboardInterrupt:
         print(f"{command.prog}: interrupted", file=sys.stderr)
         return 130
-    except Exception as error:  # noqa: BLE001 - the command reports any failure in one line
+    except Exception as error:
         if args.verbose:
             raise
         lines = str(error).strip().splitlines() or [type(error).__name__]

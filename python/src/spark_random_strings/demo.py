@@ -9,29 +9,24 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import List, Optional
 
 from spark_random_strings import read_random_strings
 from spark_random_strings._local import local_session, stop_between_batches
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """Run the demo; return the process exit status."""
     parser = argparse.ArgumentParser(
         prog="python -m spark_random_strings.demo",
         description="Stream random strings through local Spark and count them by length.",
     )
     parser.add_argument("--seconds", type=float, default=20.0, help="how long to run (default 20)")
-    parser.add_argument(
-        "--rows-per-second", type=int, default=50, help="the source's rate (default 50)"
-    )
+    parser.add_argument("--rows-per-second", type=int, default=50, help="the source's rate (default 50)")
     args = parser.parse_args(argv)
 
     spark = local_session("spark-random-strings demo")
     try:
-        strings = read_random_strings(
-            spark, rows_per_second=args.rows_per_second, min_length=1, max_length=8
-        )
+        strings = read_random_strings(spark, rows_per_second=args.rows_per_second, min_length=1, max_length=8)
         by_length = strings.groupBy("length").count().orderBy("length")
         started = time.monotonic()
         query = (
