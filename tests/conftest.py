@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import itertools
-from typing import Iterator, List
+import os
+import subprocess
+from collections.abc import Iterator
 
+import pyspark
 import pytest
 from pyspark.sql import SparkSession
 
-from spark_random_strings import read_random_strings
+from spark_random_strings import installed_spark, read_random_strings
 from spark_random_strings._local import local_session
 from support import run_available_now
+
+
+def pytest_report_header() -> str:
+    """The Spark and the Java this run tests, at the top of its output."""
+    java = os.path.join(os.environ["JAVA_HOME"], "bin", "java") if os.environ.get("JAVA_HOME") else "java"
+    version = subprocess.run([java, "-version"], capture_output=True, text=True).stderr.splitlines()[0]
+    return f"pyspark {pyspark.__version__}, {installed_spark()}, on Java: {version} ({java})"
 
 
 @pytest.fixture(scope="session")
@@ -31,12 +41,10 @@ def query_name() -> str:
 
 
 @pytest.fixture(scope="session")
-def expected_lines(spark: SparkSession, tmp_path_factory: pytest.TempPathFactory) -> List[str]:
+def expected_lines(spark: SparkSession, tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     """What every example in examples/ prints: its stream (seed 42, ten rows of 4-8 letters)
     read in this process, as "offset value length" lines."""
-    df = read_random_strings(
-        spark, seed=42, total_rows=10, min_length=4, max_length=8, charset="letters"
-    )
+    df = read_random_strings(spark, seed=42, total_rows=10, min_length=4, max_length=8, charset="letters")
     rows, _ = run_available_now(df, "examples_expected", tmp_path_factory.mktemp("checkpoint"))
     assert len(rows) == 10
     return [f"{offset} {value} {length}" for value, _, offset, length in rows]

@@ -13,35 +13,42 @@ import os
 import random
 import time
 from pathlib import Path
-from typing import Dict, List, Optional
 
+import pytest
 from pyspark.sql import SparkSession
 
 from checkpointed_writes import (
-    ROWS_PER_TRIGGER, TOTAL_ROWS, assert_exactly_once_as_uninterrupted, committed_batches, finish,
-    kill_when, stored_definition, write_command,
+    ROWS_PER_TRIGGER,
+    TOTAL_ROWS,
+    assert_exactly_once_as_uninterrupted,
+    committed_batches,
+    finish,
+    kill_when,
+    stored_definition,
+    write_command,
 )
 from support import run_child
 
 KILLS = 3
 
 
-def kill_mid_stream(command: List[str], output: Path, rng: random.Random, log: Path) -> str:
+def kill_mid_stream(command: list[str], output: Path, rng: random.Random, log: Path) -> str:
     """Run the write until a random batch, kill it and its JVM at a random moment; describe it."""
     target = committed_batches(output) + rng.randint(1, 5)
     delay_s = rng.uniform(0.0, 0.6)
-    kill_when(command, lambda: committed_batches(output) >= target,
-              f"batch {target} to commit", delay_s, log)
-    return (f"killed {delay_s:.2f} s after the commit of batch {target - 1}, with "
-            f"{committed_batches(output)} batches committed")
+    kill_when(command, lambda: committed_batches(output) >= target, f"batch {target} to commit", delay_s, log)
+    return (
+        f"killed {delay_s:.2f} s after the commit of batch {target - 1}, with "
+        f"{committed_batches(output)} batches committed"
+    )
 
 
-def tree(folder: Path) -> Dict[str, int]:
+def tree(folder: Path) -> dict[str, int]:
     """Every file under folder, with its size."""
     return {str(f.relative_to(folder)): f.stat().st_size for f in folder.rglob("*") if f.is_file()}
 
 
-def kill_repeatedly(output: Path, seed: Optional[int], tmp_path: Path) -> None:
+def kill_repeatedly(output: Path, seed: int | None, tmp_path: Path) -> None:
     kill_seed = int(os.environ.get("SPARK_RANDOM_STRINGS_KILL_SEED", time.time_ns() % 2**32))
     print(f"kill points drawn with SPARK_RANDOM_STRINGS_KILL_SEED={kill_seed}")
     rng = random.Random(kill_seed)
@@ -51,6 +58,7 @@ def kill_repeatedly(output: Path, seed: Optional[int], tmp_path: Path) -> None:
     assert committed_batches(output) < TOTAL_ROWS // ROWS_PER_TRIGGER, "every kill was mid-stream"
 
 
+@pytest.mark.every_line
 def test_a_seeded_write_killed_three_times_holds_every_row_exactly_once(
     spark: SparkSession, tmp_path: Path
 ) -> None:

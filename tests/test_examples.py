@@ -2,45 +2,60 @@
 
 from __future__ import annotations
 
+import os
 import re
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, List, Optional
 
+import pyspark
 import pytest
 
 from spark_random_strings import installed_spark, jar_path
 from support import EXAMPLES, free_port, pyspark_bin, run_child, start_child, stop_group
 
+# The contract, the packaging and the ways in, on every Spark line and Java.
+pytestmark = [pytest.mark.every_line, pytest.mark.xdist_group("connect_server")]
 
-def _run(command: List[str], cwd: Path, typed: Optional[str] = None) -> subprocess.CompletedProcess[str]:
+
+def _run(command: list[str], cwd: Path, typed: str | None = None) -> subprocess.CompletedProcess[str]:
     done = run_child(command, cwd, typed)
     assert done.returncode == 0, done.stderr[-3000:]
     return done
 
 
-def _launch(launcher: str, *args: str, cwd: Path, typed: Optional[str] = None) -> subprocess.CompletedProcess[str]:
+def _launch(
+    launcher: str, *args: str, cwd: Path, typed: str | None = None
+) -> subprocess.CompletedProcess[str]:
     """One of pyspark's launchers, local[2], no web UI, with the jar: nothing else."""
     return _run(
-        [str(pyspark_bin(launcher)), "--master", "local[2]", "--conf", "spark.ui.enabled=false",
-         "--jars", str(jar_path()), *args],
+        [
+            str(pyspark_bin(launcher)),
+            "--master",
+            "local[2]",
+            "--conf",
+            "spark.ui.enabled=false",
+            "--jars",
+            str(jar_path()),
+            *args,
+        ],
         cwd,
         typed,
     )
 
 
 def test_spark_submit_runs_the_python_example_and_prints_the_seeded_rows(
-    expected_lines: List[str], tmp_path: Path
+    expected_lines: list[str], tmp_path: Path
 ) -> None:
     done = _launch("spark-submit", str(EXAMPLES / "random_strings.py"), cwd=tmp_path)
     assert done.stdout.splitlines() == expected_lines
 
 
 def test_spark_shell_runs_the_scala_example_and_prints_the_same_rows(
-    expected_lines: List[str], tmp_path: Path
+    expected_lines: list[str], tmp_path: Path
 ) -> None:
     example = EXAMPLES / "RandomStrings.scala"
     if installed_spark().spark_line == "4.0":
@@ -54,28 +69,42 @@ def test_spark_shell_runs_the_scala_example_and_prints_the_same_rows(
     assert "error" not in done.stdout.lower()
 
 
-def _has_connect_server() -> bool:
-    """Whether the installed pyspark ships the Spark Connect server (it does from 4.0 on)."""
-    return any(pyspark_bin("spark-submit").parent.parent.glob("jars/spark-connect_*.jar"))
+def connect_server_jars() -> list[str]:
+    """The jars a Spark Connect server needs beside Spark's own: none where pyspark ships the
+    server (from 4.0 on); on 3.5, Maven Central's spark-connect jar for the line, which
+    ``make test-compat`` fetches and names in SPARK_RANDOM_STRINGS_CONNECT_JAR."""
+    if any(pyspark_bin("spark-submit").parent.parent.glob("jars/spark-connect_*.jar")):
+        return []
+    given = os.environ.get("SPARK_RANDOM_STRINGS_CONNECT_JAR", "")
+    assert Path(given).is_file(), (
+        f"pyspark {pyspark.__version__} ships no Spark Connect server: set "
+        "SPARK_RANDOM_STRINGS_CONNECT_JAR to Maven Central's spark-connect jar of its Spark and "
+        f"Scala (make test-compat does), not {given!r}"
+    )
+    return [given]
 
 
 @pytest.fixture(scope="module")
 def connect_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A Spark Connect server on 127.0.0.1 with the jar on its class path; always shut down."""
-    if not _has_connect_server():
-        pytest.skip("this pyspark ships no Spark Connect server (pyspark 3.5 fetches it with "
-                    "--packages from a Maven repository); Connect is tested from Spark 4.0 on")
+    jars = ",".join([*connect_server_jars(), str(jar_path())])
     port = free_port()
     log = tmp_path_factory.mktemp("connect") / "server.log"
     server = start_child(
         [
             str(pyspark_bin("spark-submit")),
-            "--class", "org.apache.spark.sql.connect.service.SparkConnectServer",
-            "--master", "local[2]",
-            "--conf", "spark.ui.enabled=false",
-            "--conf", "spark.connect.grpc.binding.address=127.0.0.1",
-            "--conf", f"spark.connect.grpc.binding.port={port}",
-            "--jars", str(jar_path()),
+            "--class",
+            "org.apache.spark.sql.connect.service.SparkConnectServer",
+            "--master",
+            "local[2]",
+            "--conf",
+            "spark.ui.enabled=false",
+            "--conf",
+            "spark.connect.grpc.binding.address=127.0.0.1",
+            "--conf",
+            f"spark.connect.grpc.binding.port={port}",
+            "--jars",
+            jars,
         ],
         log,
     )
@@ -94,15 +123,15 @@ def connect_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def test_the_connect_example_reads_the_seeded_rows_through_a_connect_server(
-    connect_server: str, expected_lines: List[str], tmp_path: Path
+    connect_server: str, expected_lines: list[str], tmp_path: Path
 ) -> None:
     done = _run([sys.executable, str(EXAMPLES / "connect_random_strings.py"), connect_server], tmp_path)
     assert done.stdout.splitlines() == expected_lines
 
 
 CONNECT_ERRORS = """
-import sys
-from pyspark.errors import IllegalArgumentException
+import sys, tempfile
+from pyspark.errors import IllegalArgumentException, StreamingQueryException
 from pyspark.sql import SparkSession
 from spark_random_strings import configure_spark_with_random_strings, read_random_strings
 
@@ -112,6 +141,18 @@ try:
     read_random_strings(spark, max_length=-1)
 except IllegalArgumentException as error:
     print(str(error).splitlines()[0])
+
+def run(seed, checkpoint):
+    query = (read_random_strings(spark, seed=seed, total_rows=5).writeStream.format("noop")
+             .trigger(availableNow=True).option("checkpointLocation", checkpoint).start())
+    query.awaitTermination()
+
+checkpoint = tempfile.mkdtemp()
+run(7, checkpoint)
+try:
+    run(8, checkpoint)
+except StreamingQueryException as error:
+    print("seed: the checkpoint has 7, the query sets 8" in str(error))
 try:
     configure_spark_with_random_strings(SparkSession.builder.remote(sys.argv[1]))
 except ValueError as error:
@@ -120,13 +161,13 @@ spark.stop()
 """
 
 
-def test_on_connect_a_bad_option_fails_at_load_and_jars_are_refused_on_the_client(
+def test_on_connect_a_bad_option_fails_at_load_a_contradicting_restart_at_start_and_jars_are_refused(
     connect_server: str, tmp_path: Path
 ) -> None:
     done = _run([sys.executable, "-c", CONNECT_ERRORS, connect_server], tmp_path)
     assert done.stdout.splitlines() == [
-        "Invalid value '-1' for option 'maxLength': out of range. "
-        "Allowed: a whole number from 0 to 1048576.",
+        "Invalid value '-1' for option 'maxLength': out of range. Allowed: a whole number from 0 to 1048576.",
+        "True",
         f"This builder connects to the Spark Connect server {connect_server}, and a client "
         "cannot add jars to a server",
     ]

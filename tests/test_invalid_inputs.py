@@ -1,8 +1,13 @@
-"""Every invalid input of the shared table (tests/vectors/invalid_inputs.json), from Python.
+"""Invalid inputs of the shared table (tests/vectors/invalid_inputs.json), from Python.
 
-Each fails with a message naming the option or the file, at load() or when the query starts;
-nothing hangs, no query is left running, and the same session then runs a valid query. The
-Scala suite InvalidInputSuite runs the same table.
+The Scala suite InvalidInputSuite runs the whole table on every Spark line: each input fails
+with a message naming the option or the file, at load() or when the query starts. What Python
+adds is the way back through Py4J, so these tests run one case of each way a failure takes:
+a bad value, an unknown option and a schema fail in load() as an IllegalArgumentException; a
+damaged checkpoint and a contradicting restart fail the started query as a
+StreamingQueryException. Each keeps its whole message, without a JVM stack trace; nothing
+hangs, no query is left running, and the same session then runs a valid query.
+(test_examples.py sends errors through Spark Connect.)
 """
 
 from __future__ import annotations
@@ -10,7 +15,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
 from pyspark.errors import IllegalArgumentException, StreamingQueryException
@@ -19,8 +24,18 @@ from pyspark.sql import SparkSession
 from spark_random_strings import FORMAT
 from support import REPO, run_available_now
 
-TABLE: Dict[str, Any] = json.loads((REPO / "tests" / "vectors" / "invalid_inputs.json").read_text())
-CASES: List[Dict[str, Any]] = TABLE["cases"]
+TABLE: dict[str, Any] = json.loads((REPO / "tests" / "vectors" / "invalid_inputs.json").read_text())
+#: One case of each way a failure comes back to Python.
+FROM_PYTHON = [
+    "rowsPerSecond is zero",
+    "an unknown option close to rowsPerSecond",
+    "a user-specified schema",
+    "the source metadata file is empty",
+    "a restart with another seed than the stored one",
+]
+CASES: list[dict[str, Any]] = [case for case in TABLE["cases"] if case["name"] in FROM_PYTHON]
+
+pytestmark = [pytest.mark.every_line, pytest.mark.xdist_group("prepared_checkpoint")]
 
 
 @pytest.fixture(scope="module")
@@ -28,15 +43,19 @@ def prepared_checkpoint(spark: SparkSession, tmp_path_factory: pytest.TempPathFa
     """A finished query's checkpoint, which each checkpoint case changes a copy of."""
     checkpoint = tmp_path_factory.mktemp("prepared") / "checkpoint"
     query = (
-        spark.readStream.format(FORMAT).options(**TABLE["checkpointRun"]).load()
-        .writeStream.format("noop").trigger(availableNow=True)
-        .option("checkpointLocation", str(checkpoint)).start()
+        spark.readStream.format(FORMAT)
+        .options(**TABLE["checkpointRun"])
+        .load()
+        .writeStream.format("noop")
+        .trigger(availableNow=True)
+        .option("checkpointLocation", str(checkpoint))
+        .start()
     )
     assert query.awaitTermination(60) and query.exception() is None
     return checkpoint
 
 
-def change_checkpoint(checkpoint: Path, change: Dict[str, Any]) -> None:
+def change_checkpoint(checkpoint: Path, change: dict[str, Any]) -> None:
     """Apply a case's "checkpoint" changes (the table's "about" says what each field does)."""
 
     def drop_checksum(relative: str) -> None:
@@ -49,14 +68,14 @@ def change_checkpoint(checkpoint: Path, change: Dict[str, Any]) -> None:
         drop_checksum(relative)
     for relative, line in change.get("lastLine", {}).items():
         lines = (checkpoint / relative).read_text().splitlines()
-        (checkpoint / relative).write_text("\n".join(lines[:-1] + [line]))
+        (checkpoint / relative).write_text("\n".join([*lines[:-1], line]))
         drop_checksum(relative)
     for relative in change.get("remove", []):
         (checkpoint / relative).unlink()
         drop_checksum(relative)
 
 
-def load_error(spark: SparkSession, case: Dict[str, Any]) -> str:
+def load_error(spark: SparkSession, case: dict[str, Any]) -> str:
     reader = spark.readStream.format(FORMAT).options(**case.get("options", {}))
     if "schema" in case:
         reader = reader.schema(case["schema"])
@@ -65,13 +84,17 @@ def load_error(spark: SparkSession, case: Dict[str, Any]) -> str:
     return str(raised.value)
 
 
-def start_error(spark: SparkSession, case: Dict[str, Any], prepared: Path, tmp_path: Path) -> str:
+def start_error(spark: SparkSession, case: dict[str, Any], prepared: Path, tmp_path: Path) -> str:
     checkpoint = Path(shutil.copytree(prepared, tmp_path / "checkpoint"))
     change_checkpoint(checkpoint, case["checkpoint"])
     query = (
-        spark.readStream.format(FORMAT).options(**case.get("options", TABLE["checkpointRun"])).load()
-        .writeStream.format("noop").trigger(availableNow=True)
-        .option("checkpointLocation", str(checkpoint)).start()
+        spark.readStream.format(FORMAT)
+        .options(**case.get("options", TABLE["checkpointRun"]))
+        .load()
+        .writeStream.format("noop")
+        .trigger(availableNow=True)
+        .option("checkpointLocation", str(checkpoint))
+        .start()
     )
     try:
         with pytest.raises(StreamingQueryException) as raised:
@@ -83,7 +106,7 @@ def start_error(spark: SparkSession, case: Dict[str, Any], prepared: Path, tmp_p
 
 @pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
 def test_an_invalid_input_fails_naming_what_is_wrong(
-    spark: SparkSession, case: Dict[str, Any], prepared_checkpoint: Path, tmp_path: Path
+    spark: SparkSession, case: dict[str, Any], prepared_checkpoint: Path, tmp_path: Path
 ) -> None:
     if "checkpoint" in case:
         message = start_error(spark, case, prepared_checkpoint, tmp_path)
@@ -95,8 +118,9 @@ def test_an_invalid_input_fails_naming_what_is_wrong(
     assert not spark.streams.active, "no query is left running"
 
 
-def test_the_table_holds_at_least_40_invalid_inputs_of_load_and_of_query_start() -> None:
-    assert len(CASES) >= 40
+def test_the_table_holds_at_least_40_invalid_inputs_and_every_case_python_runs() -> None:
+    assert len(TABLE["cases"]) >= 40
+    assert [case["name"] for case in CASES] == FROM_PYTHON
     assert {"checkpoint" in case for case in CASES} == {True, False}
 
 

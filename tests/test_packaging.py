@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ import pytest
 from pyspark.sql import SparkSession
 
 import spark_random_strings
+from spark_lines import BUILDS, pyspark_bounds, supported_lines_text
 from spark_random_strings import (
     SparkBuild,
     UnsupportedSparkError,
@@ -22,15 +24,17 @@ from spark_random_strings import (
 
 VERSION = spark_random_strings.__version__
 #: Every Spark line and Scala version the wheel carries a jar for.
-SUPPORTED = [("3.5", "2.12"), ("3.5", "2.13"), ("4.0", "2.13"), ("4.1", "2.13"), ("4.2", "2.13"),
-             ("4.3", "2.13")]
+SUPPORTED = [(build.line, build.scala_binary) for build in BUILDS]
 JARS_FOLDER = Path(spark_random_strings.__file__).parent / "jars"
+
+# The contract, the packaging and the ways in, on every Spark line and Java.
+pytestmark = pytest.mark.every_line
 
 
 def test_the_package_bundles_one_jar_per_spark_line_and_scala_version() -> None:
     jars = bundled_jars()
     assert list(jars) == [SparkBuild(line, scala) for line, scala in SUPPORTED]
-    for (line, scala), path in zip(SUPPORTED, jars.values()):
+    for (line, scala), path in zip(SUPPORTED, jars.values(), strict=False):
         assert path == JARS_FOLDER / f"spark-random-strings-spark{line}_{scala}-{VERSION}.jar"
         assert path.is_file()
 
@@ -78,11 +82,16 @@ def test_without_spark_jars_installed_spark_is_pysparks_version_with_its_pypi_sc
 def test_jar_path_for_an_unsupported_spark_names_it_and_lists_the_supported_ones(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    expected = ("It supports Spark 3.5 (Scala 2.12, 2.13), Spark 4.0 (Scala 2.13), Spark 4.1 (Scala 2.13), "
-                "Spark 4.2 (Scala 2.13), Spark 4.3 (Scala 2.13). Install a supported pyspark")
+    oldest, past = pyspark_bounds()
+    expected = (
+        f"It supports {supported_lines_text()}. "
+        f"Install a supported pyspark (pip install 'pyspark>={oldest},<{past}'), or pass"
+    )
     with pytest.raises(UnsupportedSparkError) as given:
         jar_path("3.4.1", "2.12")
-    assert str(given.value).startswith("spark-random-strings has no jar for Spark 3.4 (Scala 2.12). " + expected)
+    assert str(given.value).startswith(
+        "spark-random-strings has no jar for Spark 3.4 (Scala 2.12). " + expected
+    )
     with pytest.raises(UnsupportedSparkError, match=r"no jar for Spark 4\.3 \(Scala 2\.12\)\. It supports"):
         jar_path("4.3.0", "2.12")
 
@@ -92,20 +101,22 @@ def test_jar_path_for_an_unsupported_spark_names_it_and_lists_the_supported_ones
     with pytest.raises(UnsupportedSparkError) as installed:
         configure_spark_with_random_strings(SparkSession.builder)
     assert str(installed.value).startswith(
-        "spark-random-strings has no jar for Spark 3.3 (Scala 2.12), the Spark that pyspark runs here. " + expected)
+        "spark-random-strings has no jar for Spark 3.3 (Scala 2.12), the Spark that pyspark runs here. "
+        + expected
+    )
 
 
 def test_jar_path_rejects_what_is_not_a_spark_version() -> None:
-    with pytest.raises(ValueError, match="'latest' is not a Spark version; expected one like '4.3.0' or '3.5'"):
+    with pytest.raises(
+        ValueError, match=re.escape("'latest' is not a Spark version; expected one like '4.3.0' or '3.5'")
+    ):
         jar_path("latest", "2.13")
 
 
 @pytest.mark.parametrize(("line", "scala"), SUPPORTED)
 def test_each_jar_registers_the_short_name(line: str, scala: str) -> None:
     with zipfile.ZipFile(jar_path(line, scala)) as jar:
-        services = jar.read(
-            "META-INF/services/org.apache.spark.sql.sources.DataSourceRegister"
-        ).decode()
+        services = jar.read("META-INF/services/org.apache.spark.sql.sources.DataSourceRegister").decode()
     assert services.strip() == "io.github.sparkrandomstrings.RandomStringsSourceProvider"
 
 
@@ -124,7 +135,7 @@ def test_configure_twice_adds_the_jar_once() -> None:
 
 def test_configure_rejects_what_is_not_a_builder() -> None:
     not_a_builder: Any = "local[2]"
-    with pytest.raises(TypeError, match="expects a SparkSession.Builder .* got str"):
+    with pytest.raises(TypeError, match=r"expects a SparkSession\.Builder .* got str"):
         configure_spark_with_random_strings(not_a_builder)
 
 

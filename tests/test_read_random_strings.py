@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any
 
 import pytest
 from pyspark.errors import IllegalArgumentException
@@ -11,6 +11,9 @@ from pyspark.sql import SparkSession
 
 from spark_random_strings import FORMAT, read_random_strings
 from support import run_available_now
+
+# The contract, the packaging and the ways in, on every Spark line and Java.
+pytestmark = pytest.mark.every_line
 
 
 def test_memory_sink_holds_offsets_0_to_n_minus_1_exactly_once(
@@ -60,9 +63,7 @@ def test_the_schema_is_value_ts_offset_length_not_null(spark: SparkSession) -> N
     ]
 
 
-@pytest.mark.parametrize(
-    "name", [FORMAT, FORMAT.lower(), FORMAT.upper(), "io.github.sparkrandomstrings"]
-)
+@pytest.mark.parametrize("name", [FORMAT, FORMAT.lower(), FORMAT.upper(), "io.github.sparkrandomstrings"])
 def test_short_name_in_any_case_and_package_name_formats(
     spark: SparkSession, name: str, query_name: str, tmp_path: Path
 ) -> None:
@@ -71,9 +72,7 @@ def test_short_name_in_any_case_and_package_name_formats(
     assert [r[2] for r in rows] == [0, 1, 2, 3, 4]
 
 
-def test_an_alphabet_draws_only_its_characters(
-    spark: SparkSession, query_name: str, tmp_path: Path
-) -> None:
+def test_an_alphabet_draws_only_its_characters(spark: SparkSession, query_name: str, tmp_path: Path) -> None:
     df = read_random_strings(spark, total_rows=200, alphabet="ACGT", min_length=10, max_length=10)
     rows, _ = run_available_now(df, query_name, tmp_path / "checkpoint")
     assert len(rows) == 200
@@ -96,7 +95,7 @@ def test_an_alphabet_draws_only_its_characters(
     ],
 )
 def test_bad_values_raise_a_readable_illegal_argument_exception(
-    spark: SparkSession, options: Dict[str, Any], expected: str
+    spark: SparkSession, options: dict[str, Any], expected: str
 ) -> None:
     with pytest.raises(IllegalArgumentException) as raised:
         read_random_strings(spark, **options)
@@ -115,7 +114,7 @@ def test_bad_values_raise_a_readable_illegal_argument_exception(
     ],
 )
 def test_wrong_python_types_raise_type_error_before_reaching_spark(
-    options: Dict[str, Any], expected: str
+    options: dict[str, Any], expected: str
 ) -> None:
     not_a_session: Any = object()  # any use of Spark would fail with AttributeError
     with pytest.raises(TypeError) as raised:

@@ -7,21 +7,21 @@ import re
 import shlex
 import sys
 from pathlib import Path
-from typing import List, Tuple
 
 import pytest
 
+from spark_lines import BUILDS, DEFAULT_LINE
 from support import EXAMPLES, REPO, run_child
 
 README = (REPO / "README.md").read_text()
 VERSION = (REPO / "VERSION").read_text().strip()
 
 
-def blocks(language: str) -> List[str]:
+def blocks(language: str) -> list[str]:
     return re.findall(rf"^```{language}\n(.*?)^```$", README, re.S | re.M)
 
 
-def code_blocks() -> List[Tuple[str, str]]:
+def code_blocks() -> list[tuple[str, str]]:
     return [(language, block) for language in ("python", "scala") for block in blocks(language)]
 
 
@@ -33,15 +33,14 @@ def test_each_code_block_is_an_excerpt_of_an_example_file(language: str, block: 
 
 
 def test_the_file_names_in_the_readme_and_examples_carry_the_current_version() -> None:
-    text = README + "".join(path.read_text() for path in sorted(EXAMPLES.iterdir()))
+    text = README + "".join(path.read_text() for path in sorted(EXAMPLES.iterdir()) if path.is_file())
     versions = set(re.findall(r"spark_random_strings-([\d.]+)-py3", text))
     versions |= set(re.findall(r"spark-random-strings-spark[\d.]+_2\.1[23]-([\d.]+)\.jar", text))
     assert versions == {VERSION}
 
 
 CLI_COMMANDS = [
-    line for block in blocks("sh") for line in block.splitlines()
-    if line.startswith("spark-random-strings ")
+    line for block in blocks("sh") for line in block.splitlines() if line.startswith("spark-random-strings ")
 ]
 
 
@@ -60,3 +59,20 @@ def test_each_command_line_example_runs_as_it_stands(line: str, tmp_path: Path) 
         assert (tmp_path / "strings" / "_spark_metadata").is_dir()
     else:
         assert re.fullmatch(r"streamed [\d,]+ rows in \d+ batches over [\d.]+ s \([\d.,]+ rows/s\)", summary)
+
+
+def test_the_compatibility_table_lists_each_build_of_spark_lines_txt_with_the_javas_ci_runs() -> None:
+    section = README.split("\n## Compatibility\n")[1].split("\n## ")[0]
+    rows = re.findall(
+        r"^\| (\d+\.\d+) \(([\d.]+)\)([^|]*)\| ([\d.]+) \| `([^`]+)` \| ([\d, ]+) \|", section, re.M
+    )
+    assert [(line, spark, scala, jar, javas) for line, spark, _, scala, jar, javas in rows] == [
+        (b.line, b.spark, b.scala_binary, b.jar_name(VERSION), ", ".join(map(str, sorted(b.javas))))
+        for b in BUILDS
+    ]
+    assert [line for line, _, note, *_ in rows if "the default" in note] == [DEFAULT_LINE]
+
+
+def test_the_package_page_states_the_pyspark_range_of_spark_lines_txt() -> None:
+    page = (REPO / "python" / "README.md").read_text()
+    assert f"pyspark {BUILDS[0].line} to {BUILDS[-1].line} and Python 3.11" in " ".join(page.split())

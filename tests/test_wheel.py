@@ -8,21 +8,24 @@ import os
 import subprocess
 import sys
 import zipfile
+from collections.abc import Iterator
 from email.parser import Parser
 from pathlib import Path
-from typing import Iterator, List
 
 import pyspark
 import pytest
 from pyspark.sql import SparkSession
 
+from spark_lines import BUILDS, pyspark_bounds
 from spark_random_strings import read_random_strings
 from support import EXAMPLES, REPO, child_env, run_available_now, run_child
 
 VERSION = (REPO / "VERSION").read_text().strip()
+
+# The wheel in a fresh environment, with the pyspark of every Spark line, on every Java.
+pytestmark = [pytest.mark.every_line, pytest.mark.xdist_group("fresh_python")]
 #: The jars the wheel carries: one per Spark line and Scala version.
-JARS = [f"spark_random_strings/jars/spark-random-strings-spark{build}-{VERSION}.jar"
-        for build in ("3.5_2.12", "3.5_2.13", "4.0_2.13", "4.1_2.13", "4.2_2.13", "4.3_2.13")]
+JARS = [f"spark_random_strings/jars/{build.jar_name(VERSION)}" for build in BUILDS]
 
 # Run inside the fresh environment with `python -I`: the same stream as the test reads here.
 SCRIPT = """
@@ -68,8 +71,16 @@ def fresh_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     subprocess.run([sys.executable, "-m", "venv", str(home / "venv")], check=True)
     python = home / "venv" / "bin" / "python"
     subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(wheel),
-         f"pyspark=={pyspark.__version__}"],
+        [
+            str(python),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            str(wheel),
+            f"pyspark=={pyspark.__version__}",
+        ],
         check=True,
         cwd=home,
         env=child_env(),
@@ -78,7 +89,7 @@ def fresh_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     yield python
 
 
-def run_fresh(python: Path, args: List[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+def run_fresh(python: Path, args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     """Run the fresh environment's Python isolated (-I) from this one's settings."""
     return run_child(
         [str(python), "-I", *args], cwd, PYSPARK_PYTHON=str(python), PYSPARK_DRIVER_PYTHON=str(python)
@@ -92,9 +103,7 @@ def test_the_wheel_holds_every_lines_jar_the_typing_marker_and_the_supported_ran
         metadata = Parser().parsestr(
             archive.read(f"spark_random_strings-{VERSION}.dist-info/METADATA").decode()
         )
-        entry_points = archive.read(
-            f"spark_random_strings-{VERSION}.dist-info/entry_points.txt"
-        ).decode()
+        entry_points = archive.read(f"spark_random_strings-{VERSION}.dist-info/entry_points.txt").decode()
         manifests = []
         for name in JARS:
             with zipfile.ZipFile(archive.open(name)) as jar:
@@ -104,9 +113,10 @@ def test_the_wheel_holds_every_lines_jar_the_typing_marker_and_the_supported_ran
     assert metadata["Version"] == VERSION
     assert metadata["Requires-Python"] == ">=3.11"
     requires = metadata.get_all("Requires-Dist") or []
-    assert "pyspark<4.4,>=3.5.0" in requires
+    oldest, past = pyspark_bounds()
+    assert f"pyspark<{past},>={oldest}.0" in requires
     assert "spark-random-strings = spark_random_strings.cli:main" in entry_points
-    for name, manifest in zip(JARS, manifests):
+    for name, manifest in zip(JARS, manifests, strict=False):
         line = name.split("-spark")[1].split("_")[0]
         assert f"Implementation-Version: {VERSION}" in manifest
         assert f"Spark-Version: {line}." in manifest
@@ -125,17 +135,23 @@ def test_a_fresh_environment_with_only_the_wheel_streams_exact_rows(
     assert result["version"] == VERSION
 
     df = read_random_strings(
-        spark, seed=9, total_rows=300, max_rows_per_trigger=100, min_length=1, max_length=12,
-        charset="unicode", num_partitions=3,
+        spark,
+        seed=9,
+        total_rows=300,
+        max_rows_per_trigger=100,
+        min_length=1,
+        max_length=12,
+        charset="unicode",
+        num_partitions=3,
     )
     here, _ = run_available_now(df, "wheel_expected", tmp_path / "checkpoint")
-    expected: List[List[object]] = [[value, offset, length] for value, _, offset, length in here]
+    expected: list[list[object]] = [[value, offset, length] for value, _, offset, length in here]
     assert [row[1] for row in result["rows"]] == list(range(300))
     assert result["rows"] == expected
 
 
 def test_the_python_example_runs_in_the_fresh_environment(
-    fresh_python: Path, expected_lines: List[str], tmp_path: Path
+    fresh_python: Path, expected_lines: list[str], tmp_path: Path
 ) -> None:
     done = run_fresh(fresh_python, [str(EXAMPLES / "read_random_strings.py")], tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]

@@ -12,7 +12,7 @@ import re
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import NamedTuple
 
 _JAR_NAME = re.compile(r"spark-random-strings-spark(\d+\.\d+)_(\d+\.\d+)-.+\.jar")
 # Spark's own core jar names the Scala and Spark versions of a distribution.
@@ -34,7 +34,7 @@ class SparkBuild(NamedTuple):
         return f"Spark {self.spark_line} (Scala {self.scala})"
 
 
-def jar_path(spark_version: Optional[str] = None, scala_version: Optional[str] = None) -> Path:
+def jar_path(spark_version: str | None = None, scala_version: str | None = None) -> Path:
     """Return the path of the bundled jar built for a Spark version and Scala version.
 
     By default both are those of the Spark that pyspark runs here (see :func:`installed_spark`),
@@ -68,12 +68,12 @@ def jar_path(spark_version: Optional[str] = None, scala_version: Optional[str] =
         return jars[wanted]
     raise UnsupportedSparkError(
         f"spark-random-strings has no jar for {wanted}{whose} It supports {_describe(jars)}. "
-        "Install a supported pyspark (pip install 'pyspark>=3.5,<4.4'), or pass the Spark "
+        f"Install a supported pyspark (pip install '{_pyspark_range(jars)}'), or pass the Spark "
         "and Scala versions of the Spark you run to jar_path()."
     )
 
 
-def bundled_jars() -> Dict[SparkBuild, Path]:
+def bundled_jars() -> dict[SparkBuild, Path]:
     """Every jar bundled in this package, by the Spark line and Scala version it is built for.
 
     Raises:
@@ -81,7 +81,7 @@ def bundled_jars() -> Dict[SparkBuild, Path]:
             not run yet).
     """
     folder = resources.files("spark_random_strings") / "jars"
-    found: Dict[SparkBuild, Path] = {}
+    found: dict[SparkBuild, Path] = {}
     for entry in folder.iterdir() if folder.is_dir() else []:
         match = _JAR_NAME.fullmatch(entry.name)
         if match:
@@ -122,13 +122,20 @@ def _line_of(version: str) -> str:
     return f"{match.group(1)}.{match.group(2)}"
 
 
-def _sort_key(build: SparkBuild) -> Tuple[int, ...]:
+def _sort_key(build: SparkBuild) -> tuple[int, ...]:
     return tuple(int(part) for part in (*build.spark_line.split("."), *build.scala.split(".")))
 
 
-def _describe(jars: Dict[SparkBuild, Path]) -> str:
+def _pyspark_range(jars: dict[SparkBuild, Path]) -> str:
+    """The pyspark releases the jars serve: ``pyspark>=3.5,<4.4`` for the lines 3.5 to 4.3."""
+    lines = [build.spark_line for build in jars]
+    major, minor = lines[-1].split(".")
+    return f"pyspark>={lines[0]},<{major}.{int(minor) + 1}"
+
+
+def _describe(jars: dict[SparkBuild, Path]) -> str:
     """``Spark 3.5 (Scala 2.12, 2.13), Spark 4.0 (Scala 2.13)``: the lines, oldest first."""
-    scalas: Dict[str, List[str]] = {}
+    scalas: dict[str, list[str]] = {}
     for build in jars:
         scalas.setdefault(build.spark_line, []).append(build.scala)
     return ", ".join(f"Spark {line} (Scala {', '.join(versions)})" for line, versions in scalas.items())

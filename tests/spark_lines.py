@@ -1,0 +1,75 @@
+"""spark-lines.txt, the one list of the Spark lines this project builds and tests, as the tests
+read it (sbt and the Makefile read the same file)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+LINES_FILE = Path(__file__).resolve().parent.parent / "spark-lines.txt"
+
+
+class Build(NamedTuple):
+    """One row: an sbt project and the jar it builds."""
+
+    build: str
+    spark: str
+    scala: str
+    release: str
+    pyspark: str | None
+    jars: str
+    javas: tuple[int, ...]
+
+    @property
+    def line(self) -> str:
+        return ".".join(self.spark.split(".")[:2])
+
+    @property
+    def scala_binary(self) -> str:
+        return ".".join(self.scala.split(".")[:2])
+
+    def jar_name(self, version: str) -> str:
+        return f"spark-random-strings-spark{self.line}_{self.scala_binary}-{version}.jar"
+
+
+def read_lines() -> tuple[str, list[Build]]:
+    """The default line and every build row, in the file's order."""
+    default = ""
+    builds: list[Build] = []
+    for text in LINES_FILE.read_text().splitlines():
+        words = text.split()
+        if not words or words[0].startswith("#"):
+            continue
+        if words[0] == "default":
+            default = words[1]
+            continue
+        build, spark, scala, release, pyspark, jars, javas = words
+        builds.append(
+            Build(
+                build,
+                spark,
+                scala,
+                release,
+                None if pyspark == "-" else pyspark,
+                jars,
+                tuple(int(java) for java in javas.split(",")),
+            )
+        )
+    return default, builds
+
+
+DEFAULT_LINE, BUILDS = read_lines()
+
+
+def supported_lines_text() -> str:
+    """The lines as the package's messages list them: ``Spark 3.5 (Scala 2.12, 2.13), ...``."""
+    scalas: dict[str, list[str]] = {}
+    for build in BUILDS:
+        scalas.setdefault(build.line, []).append(build.scala_binary)
+    return ", ".join(f"Spark {line} (Scala {', '.join(versions)})" for line, versions in scalas.items())
+
+
+def pyspark_bounds() -> tuple[str, str]:
+    """The oldest line, and the first line past the newest: ``("3.5", "4.4")``."""
+    major, minor = BUILDS[-1].line.split(".")
+    return BUILDS[0].line, f"{major}.{int(minor) + 1}"
