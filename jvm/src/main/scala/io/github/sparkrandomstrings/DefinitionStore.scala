@@ -1,15 +1,16 @@
 package io.github.sparkrandomstrings
 
-import java.io.IOException
+import java.io.{FileNotFoundException, IOException}
 import java.nio.charset.StandardCharsets
-import java.util.UUID
 
 import scala.io.{Codec, Source}
 import scala.util.control.NonFatal
 
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.{ChecksumException, FileSystem, Path}
+import org.apache.hadoop.fs.{ChecksumException, FileAlreadyExistsException, FileSystem, Path}
+
+import io.github.sparkrandomstrings.SparkCheckpointFiles.CheckpointFileManager
 
 /**
  * Keeps a stream's [[StreamDefinition]] in the source's metadata folder of the checkpoint (the
@@ -20,15 +21,24 @@ import org.apache.hadoop.fs.{ChecksumException, FileSystem, Path}
  *    "minLength":0,"maxLength":4,"characters":"charset=alphanumeric"}
  * }}}
  *
- * The file is written once, when the query first starts, atomically: to a temporary file in
- * the same folder, then renamed. Everything goes through Hadoop's FileSystem API, so any
- * checkpoint store Spark supports (local, HDFS, object stores) works.
+ * The file is written once, when the query first starts, and whole: through Spark's
+ * `CheckpointFileManager.createAtomic`, as Spark writes its own offset and commit logs, so each
+ * checkpoint store (local, HDFS, object stores) writes it the way that store makes atomic. The
+ * first definition written wins: a start that finds the file already there reads it back.
+ *
+ * A checkpoint whose offset log already holds batches but whose file is gone is refused: a new
+ * seed would replay other rows under the old offsets.
  */
 final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
   import DefinitionStore._
 
   private val folder = new Path(metadataPath)
   private val file = new Path(folder, FileName)
+
+  /** Writes, as Spark writes its own logs. */
+  private lazy val files: CheckpointFileManager = SparkCheckpointFiles.CheckpointFileManager.create(folder, hadoopConf)
+
+  /** Reads, through Hadoop's FileSystem: it checks a checksum where the store keeps one (.crc). */
   private def fs: FileSystem = file.getFileSystem(hadoopConf)
 
   /** Where the definition lives, for messages. */
@@ -43,7 +53,9 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
       case Some(stored) =>
         StreamDefinition.checkRestart(stored, options, location)
         stored
-      case None => create(StreamDefinition.start(options, nowMs, drawSeed))
+      case None =>
+        refuseIfBatchesExist()
+        store(StreamDefinition.start(options, nowMs, drawSeed))
     }
 
   /** The stored definition, if the file exists. */
@@ -68,18 +80,57 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
         "replayed. Restore the file, or start the query with a new checkpoint location.",
       cause)
 
-  private def create(definition: StreamDefinition): StreamDefinition = {
-    fs.mkdirs(folder)
-    val temporary = new Path(folder, s".$FileName.${UUID.randomUUID()}.tmp")
-    val out = fs.create(temporary, false)
+  /**
+   * Stores `definition` unless a definition is stored already, and returns the stored one: the
+   * first writer's, if two starts race.
+   */
+  private[sparkrandomstrings] def store(definition: StreamDefinition): StreamDefinition = {
+    files.mkdirs(folder)
+    val temporaryBefore = temporaryFiles()
+    val out = files.createAtomic(file, false)
     try out.write(render(definition).getBytes(StandardCharsets.UTF_8))
-    finally out.close()
-    if (fs.rename(temporary, file)) definition
-    else {
-      // Another start won the race (or the store refuses to rename over a file): the first
-      // definition written is the stream's.
-      fs.delete(temporary, false)
-      read().getOrElse(throw new IOException(s"Could not write the source metadata to $location"))
+    catch {
+      case NonFatal(e) =>
+        out.cancel()
+        throw e
+    }
+    try {
+      out.close()
+      definition
+    } catch {
+      // Another start stored its definition first (or, in a race of three, removed the
+      // temporary file this one left): the stored one is the stream's.
+      case _: FileAlreadyExistsException | _: FileNotFoundException if fs.exists(file) =>
+        (temporaryFiles() -- temporaryBefore).foreach(files.delete)
+        read().getOrElse(throw new IOException(s"Could not write the source metadata to $location"))
+    }
+  }
+
+  /** The temporary files `createAtomic` writes beside the file before it renames one into place. */
+  private def temporaryFiles(): Set[Path] =
+    files.list(folder).map(_.getPath).filter { path =>
+      path.getName.startsWith(s".$FileName.") && path.getName.endsWith(".tmp")
+    }.toSet
+
+  /**
+   * The source's metadata folder is `<checkpoint>/sources/<n>`; if the checkpoint's offset log
+   * beside it already holds batches, the stream started before and its definition is lost.
+   */
+  private def refuseIfBatchesExist(): Unit = {
+    val sources = folder.getParent
+    if (sources == null || sources.getName != "sources" || sources.getParent == null) return
+    val offsetLog = new Path(sources.getParent, "offsets")
+    val batches =
+      if (!files.exists(offsetLog)) Seq.empty
+      else files.list(offsetLog).toSeq.map(_.getPath.getName).filter(_.forall(Character.isDigit))
+    if (batches.nonEmpty) {
+      val last = batches.map(BigInt(_)).max
+      throw new IllegalStateException(
+        s"The source metadata file $location is missing, but the checkpoint's offset log " +
+          s"$offsetLog already holds ${batches.size} batches (the last is batch $last). The file " +
+          "holds the seed and start time of the stream in this checkpoint; without it a restart " +
+          "would replay other rows under the same offsets. Restore the file, or start the query " +
+          "with a new checkpoint location.")
     }
   }
 

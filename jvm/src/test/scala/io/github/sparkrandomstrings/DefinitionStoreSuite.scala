@@ -91,6 +91,42 @@ class DefinitionStoreSuite extends AnyFunSuite with TestDirectories {
     }
   }
 
+  test("the first definition stored wins: a second start's store returns it and leaves no temp file") {
+    withTempDir { dir =>
+      val first = StreamDefinition(1L, 1000L, 10L, 0, 4, CharacterSet.Alphanumeric)
+      val second = StreamDefinition(2L, 2000L, 10L, 0, 4, CharacterSet.Alphanumeric)
+      assert(store(dir).store(first) == first)
+      assert(store(dir).store(second) == first)
+      assert(store(dir).read().contains(first))
+      assert(file(dir).getParentFile.list().toSeq.filterNot(_.endsWith(".crc")) == Seq(DefinitionStore.FileName))
+    }
+  }
+
+  private def offsetLog(dir: File, batches: Int*): Unit = {
+    val log = new File(dir, "offsets")
+    log.mkdirs()
+    batches.foreach(b => Files.write(new File(log, b.toString).toPath, "v1\n{}\n0".getBytes(StandardCharsets.UTF_8)))
+  }
+
+  test("a checkpoint whose offset log holds batches but whose metadata file is gone fails, drawing no seed") {
+    withTempDir { dir =>
+      offsetLog(dir, 0, 1, 2)
+      val error = intercept[IllegalStateException] {
+        store(dir).loadOrCreate(options(), 1L, () => fail("no seed may be drawn for a checkpoint with batches"))
+      }
+      Seq(file(dir).getPath, "is missing", new File(dir, "offsets").getPath, "holds 3 batches", "the last is batch 2")
+        .foreach(w => assert(error.getMessage.contains(w), error.getMessage))
+      assert(!file(dir).exists(), "nothing is written")
+    }
+  }
+
+  test("a checkpoint with an empty offset log (stopped before its first batch) starts a new stream") {
+    withTempDir { dir =>
+      offsetLog(dir)
+      assert(store(dir).loadOrCreate(options(), 5L, () => 9L).seed == 9L)
+    }
+  }
+
   private val corruptions = Seq(
     "" -> "the file is empty",
     "{\"version\":1,\"seed\":5,\"startTi" -> "not valid JSON",
