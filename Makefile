@@ -15,7 +15,7 @@ LINES_FILE := spark-lines.txt
 DEFAULT_LINE := $(shell awk '$$1 == "default" { print $$2 }' $(LINES_FILE))
 # Each build row of the lines file (they start with the sbt project's name, comments with a
 # number sign) as build:line:spark:scala:pyspark:javas, e.g. spark43:4.3:4.3.0:2.13:4.3.0:17,25.
-BUILD_ROWS := $(shell awk '/^[a-z]/ && NF == 7 { split($$2, s, "."); split($$3, c, "."); \
+BUILD_ROWS := $(shell awk '/^[a-z]/ && NF == 8 { split($$2, s, "."); split($$3, c, "."); \
 	print $$1 ":" s[1] "." s[2] ":" $$2 ":" c[1] "." c[2] ":" $$5 ":" $$7 }' $(LINES_FILE))
 # $(call field,N,ROW): field N of a build row (1 build, 2 line, 3 spark, 4 scala, 5 pyspark, 6 javas)
 field = $(word $(1),$(subst :, ,$(2)))

@@ -15,6 +15,7 @@ import scala.io.Source
  * @param pyspark the pyspark release on PyPI for the end-to-end tests, if there is one
  * @param jarsFromPyspark Spark's jars come from the pinned pyspark, not from Maven Central
  * @param javas   the Javas CI runs this build's suites on
+ * @param hadoop  the Hadoop release that Spark release is built with (the HDFS test's)
  */
 final case class SparkLine(
     build: String,
@@ -23,7 +24,8 @@ final case class SparkLine(
     javaRelease: String,
     pyspark: Option[String],
     jarsFromPyspark: Boolean,
-    javas: Seq[Int]) {
+    javas: Seq[Int],
+    hadoop: String) {
   val line: String = spark.split('.').take(2).mkString(".")
   val scalaBinary: String = scala.split('.').take(2).mkString(".")
 
@@ -81,7 +83,7 @@ object SparkLine {
       case other => fail(s"expected one `default <line>` row, found ${other.size}")
     }
     val lines = rows.filterNot(_.head == "default").map {
-      case Seq(build, spark, scala, release, pyspark, jars, javas) =>
+      case Seq(build, spark, scala, release, pyspark, jars, javas, hadoop) =>
         if (!Set("maven", "pyspark")(jars)) fail(s"$build: jars is '$jars', expected maven or pyspark")
         SparkLine(
           build,
@@ -90,8 +92,9 @@ object SparkLine {
           release,
           Some(pyspark).filter(_ != "-"),
           jars == "pyspark",
-          javas.split(',').map(_.toInt).toSeq)
-      case row => fail(s"expected 7 columns, found ${row.size}: ${row.mkString(" ")}")
+          javas.split(',').map(_.toInt).toSeq,
+          hadoop)
+      case row => fail(s"expected 8 columns, found ${row.size}: ${row.mkString(" ")}")
     }
     if (!lines.exists(_.line == default)) fail(s"the default line $default has no row")
     Lines(default, lines)

@@ -75,7 +75,11 @@ object SparkLineProjects extends AutoPlugin {
         Test / unmanagedResourceDirectories :=
           Seq(sharedTest.value / "resources", (ThisBuild / baseDirectory).value / "tests" / "vectors"),
         sparkDependency(line),
-        libraryDependencies += "org.scalatest" %% "scalatest" % scalatestVersion % Test,
+        libraryDependencies ++= Seq(
+          "org.scalatest" %% "scalatest" % scalatestVersion % Test,
+          // An in-process HDFS for the checkpoint-store test. Intransitive: its only dependencies
+          // are the Hadoop client jars, which Spark brings in that same release.
+          ("org.apache.hadoop" % "hadoop-client-minicluster" % line.hadoop % Test).intransitive()),
         javacOptions ++= Seq("--release", line.javaRelease),
         scalacOptions ++= Seq(
           "-release",

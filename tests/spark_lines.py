@@ -19,6 +19,7 @@ class Build(NamedTuple):
     pyspark: str | None
     jars: str
     javas: tuple[int, ...]
+    hadoop: str
 
     @property
     def line(self) -> str:
@@ -43,7 +44,7 @@ def read_lines() -> tuple[str, list[Build]]:
         if words[0] == "default":
             default = words[1]
             continue
-        build, spark, scala, release, pyspark, jars, javas = words
+        build, spark, scala, release, pyspark, jars, javas, hadoop = words
         builds.append(
             Build(
                 build,
@@ -53,6 +54,7 @@ def read_lines() -> tuple[str, list[Build]]:
                 None if pyspark == "-" else pyspark,
                 jars,
                 tuple(int(java) for java in javas.split(",")),
+                hadoop,
             )
         )
     return default, builds

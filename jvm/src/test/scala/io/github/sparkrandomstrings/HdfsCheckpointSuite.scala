@@ -1,0 +1,122 @@
+package io.github.sparkrandomstrings
+
+import java.io.File
+import java.nio.file.Files
+
+import scala.collection.mutable
+import scala.reflect.io.Directory
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.{FileSystem, Path}
+import org.apache.hadoop.hdfs.MiniDFSCluster
+import org.apache.spark.sql.{DataFrame, Row}
+import org.apache.spark.sql.streaming.{StreamingQuery, Trigger}
+
+/**
+ * A checkpoint on a real HDFS, not the local disk: an in-process cluster (Hadoop's
+ * `MiniDFSCluster`, a NameNode and a DataNode, of the Hadoop release the Spark line is built
+ * with) holds the query's checkpoint, the source's metadata file included.
+ */
+class HdfsCheckpointSuite extends SparkSessionSuite {
+
+  private val clusterDir = Files.createTempDirectory("random-strings-hdfs").toFile
+  private var cluster: MiniDFSCluster = _
+  private def dfs: FileSystem = cluster.getFileSystem
+
+  override def beforeAll(): Unit = {
+    super.beforeAll()
+    val conf = new Configuration()
+    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, clusterDir.getAbsolutePath)
+    cluster = new MiniDFSCluster.Builder(conf).numDataNodes(1).build()
+    cluster.waitActive()
+  }
+
+  override def afterAll(): Unit = {
+    try if (cluster != null) cluster.shutdown()
+    finally {
+      new Directory(clusterDir).deleteRecursively()
+      super.afterAll()
+    }
+  }
+
+  private def hdfs(path: String): String = s"${cluster.getURI}$path"
+
+  // Every row exists from the start; batches of 50 make 8 of them.
+  private val options =
+    Map(
+      "seed" -> "31",
+      "totalRows" -> "400",
+      "maxRowsPerTrigger" -> "50",
+      "maxLength" -> "9",
+      "rowsPerSecond" -> "100000")
+
+  private def stream: DataFrame =
+    spark.readStream.format(RandomStringsSourceProvider.ShortName).options(options).load()
+
+  /** Starts `stream` into `batches` (each batch's rows by batch id) with `checkpoint`. */
+  private def start(checkpoint: String, trigger: Trigger, batches: mutable.Map[Long, Seq[Row]]): StreamingQuery = {
+    val collect: (DataFrame, Long) => Unit = (batch, id) => {
+      val rows = batch.collect().toSeq
+      batches.synchronized {
+        // A batch that runs again after a restart must be the same batch.
+        batches.get(id).foreach(before => assert(before == rows, s"batch $id replayed with other rows"))
+        batches(id) = rows
+      }
+    }
+    stream.writeStream.foreachBatch(collect).trigger(trigger).option("checkpointLocation", checkpoint).start()
+  }
+
+  private def committed(checkpoint: String): Int =
+    dfs.listStatus(new Path(checkpoint, "commits")).count(_.getPath.getName.forall(_.isDigit))
+
+  private def finishAvailableNow(checkpoint: String, batches: mutable.Map[Long, Seq[Row]]): Unit = {
+    val query = start(checkpoint, Trigger.AvailableNow(), batches)
+    assert(query.awaitTermination(120000L), "an AvailableNow query stops by itself")
+    query.exception.foreach(e => throw e)
+  }
+
+  test("a query stopped mid-stream and restarted from an HDFS checkpoint delivers every row once, as on local disk") {
+    val checkpoint = hdfs("/checkpoints/stopped")
+    val batches = mutable.Map.empty[Long, Seq[Row]]
+    val first = start(checkpoint, Trigger.ProcessingTime("500 milliseconds"), batches)
+    try {
+      val deadline = System.currentTimeMillis() + 120000L
+      while (committed(checkpoint) < 3 && first.isActive && System.currentTimeMillis() < deadline) Thread.sleep(20)
+      assert(committed(checkpoint) >= 3, first.exception)
+    } finally first.stop()
+    val batchesBeforeRestart = committed(checkpoint)
+    assert(batchesBeforeRestart < 8, "stopped mid-stream, before the last batch")
+
+    // The source's definition lives on HDFS, written whole: no temporary file beside it.
+    val metadata = dfs.listStatus(new Path(checkpoint, "sources/0")).map(_.getPath.getName).toSeq
+    assert(metadata.filterNot(_.endsWith(".crc")) == Seq(DefinitionStore.FileName))
+
+    finishAvailableNow(checkpoint, batches)
+    assert(committed(checkpoint) == 8)
+    assert(batches.keys.toSeq.sorted == (0L to 7L))
+    val delivered = batches.toSeq.sortBy(_._1).flatMap(_._2)
+    assert(delivered.map(_.getAs[Long]("offset")) == (0L until 400L), "every offset once, in order")
+
+    // The same stream on the local disk, uninterrupted: the same values at the same offsets
+    // (its ts differ: they count from each checkpoint's own start time).
+    def valuesOf(rows: Seq[Row]) =
+      rows.map(r => (r.getAs[Long]("offset"), r.getAs[String]("value"), r.getAs[Int]("length")))
+    withTempDir { dir =>
+      val local = mutable.Map.empty[Long, Seq[Row]]
+      finishAvailableNow(new File(dir, "checkpoint").getPath, local)
+      assert(valuesOf(local.toSeq.sortBy(_._1).flatMap(_._2)) == valuesOf(delivered))
+    }
+  }
+
+  test("an HDFS checkpoint with batches whose source metadata file is gone fails at start") {
+    val checkpoint = hdfs("/checkpoints/lost")
+    finishAvailableNow(checkpoint, mutable.Map.empty)
+    val file = new Path(checkpoint, s"sources/0/${DefinitionStore.FileName}")
+    assert(dfs.delete(file, false))
+    val query = start(checkpoint, Trigger.AvailableNow(), mutable.Map.empty)
+    val error = intercept[Exception](query.awaitTermination(60000L))
+    Seq(s"sources/0/${DefinitionStore.FileName} is missing", "holds 8 batches", "a new checkpoint location")
+      .foreach(words => assert(error.getMessage.contains(words), error.getMessage))
+    assert(!dfs.exists(file), "no new definition was written")
+  }
+}
