@@ -54,12 +54,14 @@ def committed_batches(output: Path) -> int:
     return log_entries(output, "commits")
 
 
-def kill_when(command: list[str], ready: Callable[[], bool], what: str, delay_s: float, log: Path) -> None:
-    """Run the write (with its own Python, ``command[0]``) until ``ready()``, wait ``delay_s``
-    and kill it and its JVM with SIGKILL."""
+def kill_when(
+    command: list[str], ready: Callable[[], bool], what: str, delay_s: float, log: Path, poll_s: float = 0.2
+) -> None:
+    """Run the write (with its own Python, ``command[0]``) until ``ready()`` (asked every
+    ``poll_s``), wait ``delay_s`` and kill it and its JVM with SIGKILL."""
     process = start_child(command, log, python=command[0])
     try:
-        wait_for(lambda: ready() or process.poll() is not None, what)
+        wait_for(lambda: ready() or process.poll() is not None, what, poll_s=poll_s)
         time.sleep(delay_s)
         assert process.poll() is None, f"the write ended before it was killed: {log.read_text()[-2000:]}"
         os.killpg(process.pid, signal.SIGKILL)

@@ -154,11 +154,13 @@ def group_gone(process: subprocess.Popen[bytes], timeout_s: float) -> bool:
         time.sleep(0.1)
 
 
-def wait_for(condition_met: Callable[[], bool], what: str, timeout_s: float = 120) -> None:
+def wait_for(
+    condition_met: Callable[[], bool], what: str, timeout_s: float = 120, poll_s: float = 0.2
+) -> None:
     deadline = time.monotonic() + timeout_s
     while not condition_met():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.2)
+        time.sleep(poll_s)
 
 
 def free_port() -> int:
