@@ -26,8 +26,10 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from pyspark.sql import SparkSession
 
 from checkpointed_writes import kill_when, stored_definition
+from spark_random_strings import read_random_strings
 from support import run_child
 
 TOTAL_ROWS = 400_000
@@ -128,6 +130,22 @@ def finish(output: Path, file_format: str) -> str:
     return done.stdout
 
 
+def write_uninterrupted(spark: SparkSession, output: Path, file_format: str) -> None:
+    """The same write, run once to its end in this process (its checkpoint where write puts it)."""
+    stream = read_random_strings(
+        spark, seed=SEED, total_rows=TOTAL_ROWS, max_rows_per_trigger=ROWS_PER_TRIGGER, max_length=12
+    )
+    query = (
+        stream.writeStream.format(file_format)
+        .option("path", str(output))
+        .option("checkpointLocation", str(output / "_checkpoint"))
+        .trigger(availableNow=True)
+        .start()
+    )
+    query.awaitTermination(300)
+    assert not query.isActive and query.exception() is None
+
+
 def read_without_spark(output: Path, file_format: str) -> pd.DataFrame:
     """The folder as pyarrow (parquet) or pandas (CSV) read it: every data file in it."""
     files = data_files(output)
@@ -147,7 +165,7 @@ def read_without_spark(output: Path, file_format: str) -> pd.DataFrame:
 # Every line runs the parquet case: the clean-up reads the sink's log through that line's Spark.
 @pytest.mark.parametrize("file_format", [pytest.param("parquet", marks=pytest.mark.every_line), "csv"])
 def test_a_write_killed_mid_batch_and_rerun_leaves_exactly_n_rows_for_readers_other_than_spark(
-    file_format: str, tmp_path: Path
+    spark: SparkSession, file_format: str, tmp_path: Path
 ) -> None:
     output = tmp_path / "strings"
     left = kill_repeatedly(output, file_format, tmp_path)
@@ -157,7 +175,7 @@ def test_a_write_killed_mid_batch_and_rerun_leaves_exactly_n_rows_for_readers_ot
     assert unlisted(output) == [], "every data file in the folder is one the sink's log lists"
 
     reference = tmp_path / "uninterrupted"
-    finish(reference, file_format)
+    write_uninterrupted(spark, reference, file_format)
     written, expected = read_without_spark(output, file_format), read_without_spark(reference, file_format)
     assert written["offset"].tolist() == list(range(TOTAL_ROWS)), "offsets 0..N-1, each once"
     # ts counts from each checkpoint's own start time: compare it from there.
