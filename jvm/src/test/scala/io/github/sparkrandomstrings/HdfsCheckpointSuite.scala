@@ -66,8 +66,11 @@ class HdfsCheckpointSuite extends SparkSessionSuite {
     stream.writeStream.foreachBatch(collect).trigger(trigger).option("checkpointLocation", checkpoint).start()
   }
 
-  private def committed(checkpoint: String): Int =
-    dfs.listStatus(new Path(checkpoint, "commits")).count(_.getPath.getName.forall(_.isDigit))
+  /** How many batches the commit log holds (none before the query has made its folder). */
+  private def committed(checkpoint: String): Int = {
+    val log = new Path(checkpoint, "commits")
+    if (!dfs.exists(log)) 0 else dfs.listStatus(log).count(_.getPath.getName.forall(_.isDigit))
+  }
 
   private def finishAvailableNow(checkpoint: String, batches: mutable.Map[Long, Seq[Row]]): Unit = {
     val query = start(checkpoint, Trigger.AvailableNow(), batches)
