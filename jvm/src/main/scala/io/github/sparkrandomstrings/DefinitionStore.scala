@@ -172,11 +172,12 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
       int("maxLength"),
       characters("characters"))
     // The stored rate and lengths must pass the very rules the options pass.
-    try SourceOptions.parse(Map(
-        SourceOptions.ROWS_PER_SECOND -> definition.rowsPerSecond.toString,
-        SourceOptions.MIN_LENGTH -> definition.minLength.toString,
-        SourceOptions.MAX_LENGTH -> definition.maxLength.toString))
-    catch { case e: IllegalArgumentException => corrupt(e.getMessage, e) }
+    try {
+      SourceOptions.RowsPerSecondRange.check(SourceOptions.ROWS_PER_SECOND, definition.rowsPerSecond)
+      SourceOptions.LengthRange.check(SourceOptions.MIN_LENGTH, definition.minLength)
+      SourceOptions.LengthRange.check(SourceOptions.MAX_LENGTH, definition.maxLength)
+      SourceOptions.checkLengths(definition.minLength, definition.maxLength)
+    } catch { case e: IllegalArgumentException => corrupt(e.getMessage, e) }
     definition
   }
 

@@ -4,6 +4,7 @@ import java.util.Locale
 
 import scala.util.control.NonFatal
 
+import org.apache.commons.text.similarity.LevenshteinDistance
 import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap
 
 /**
@@ -62,70 +63,88 @@ object SourceOptions {
   /** The longest string allowed: one mebi code points (at most 4 MiB of UTF-8 per row). */
   val LengthCap: Int = 1 << 20
 
+  /** The whole numbers an option allows, from `min` to `max` inclusive. */
+  final case class Whole(min: Long, max: Long = Long.MaxValue) {
+
+    /** What is allowed, as the messages say it. */
+    def allowed: String =
+      if (max == Long.MaxValue && min == Long.MinValue) "a whole number (a 64-bit long)"
+      else if (max == Long.MaxValue) s"a whole number >= $min"
+      else s"a whole number from $min to $max"
+
+    /** The value of option `name` given as `text`, if it is a whole number in range. */
+    def parse(name: String, text: String): Long = {
+      val parsed =
+        try BigInt(text.trim)
+        catch {
+          case NonFatal(_) =>
+            throw new IllegalArgumentException(
+              s"Invalid value '$text' for option '$name': not a whole number. Allowed: $allowed.")
+        }
+      if (parsed < min || parsed > max) outOfRange(name, text)
+      parsed.toLong
+    }
+
+    /** `value` of option `name`, if it is in range (a value stored earlier, say). */
+    def check(name: String, value: Long): Long = {
+      if (value < min || value > max) outOfRange(name, value.toString)
+      value
+    }
+
+    private def outOfRange(name: String, text: String): Nothing =
+      throw new IllegalArgumentException(
+        s"Invalid value '$text' for option '$name': out of range. Allowed: $allowed.")
+  }
+
+  val RowsPerSecondRange: Whole = Whole(1)
+  val LengthRange: Whole = Whole(0, LengthCap)
+  val SeedRange: Whole = Whole(Long.MinValue)
+  val NumPartitionsRange: Whole = Whole(1, Int.MaxValue)
+  val MaxRowsPerTriggerRange: Whole = Whole(1)
+  val TotalRowsRange: Whole = Whole(0)
+
+  /**
+   * Checks that the shortest length is at most the longest. `minGiven` and `maxGiven` say
+   * whether the user gave each (the message marks a default as such).
+   */
+  def checkLengths(min: Int, max: Int, minGiven: Boolean = true, maxGiven: Boolean = true): Unit =
+    if (min > max) {
+      def shown(name: String, value: Int, isGiven: Boolean) =
+        s"'$name' is $value" + (if (isGiven) "" else " (its default)")
+      throw new IllegalArgumentException(
+        s"Invalid lengths: ${shown(MIN_LENGTH, min, minGiven)} and " +
+          s"${shown(MAX_LENGTH, max, maxGiven)}. The option '$MIN_LENGTH' must be less than " +
+          s"or equal to '$MAX_LENGTH'.")
+    }
+
   /**
    * Parses and validates the options a user gave to `spark.readStream.format(...).option(...)`.
-   * Names are matched case-insensitively.
+   * Names are matched case-insensitively; messages show them as the user wrote them.
    *
    * @throws IllegalArgumentException naming the option, the value given and what is allowed
    */
   def parse(parameters: Map[String, String]): SourceOptions = {
-    val byLowerName = parameters.map { case (k, v) => k.toLowerCase(Locale.ROOT) -> v }
-    rejectUnknownNames(asGiven(parameters).keys)
-    def raw(name: String): Option[String] = byLowerName.get(name.toLowerCase(Locale.ROOT))
+    val options = CaseInsensitiveMap(parameters)
+    rejectUnknownNames(options.originalMap.keys)
 
-    def long(name: String, min: Long, max: Long = Long.MaxValue): Option[Long] =
-      raw(name).map(parseWhole(name, _, min, max))
-    def int(name: String, min: Int, max: Int = Int.MaxValue): Option[Int] =
-      long(name, min.toLong, max.toLong).map(_.toInt)
+    def long(name: String, range: Whole): Option[Long] = options.get(name).map(range.parse(name, _))
+    def int(name: String, range: Whole): Option[Int] = long(name, range).map(_.toInt)
 
-    val rowsPerSecond = long(ROWS_PER_SECOND, 1).getOrElse(DefaultRowsPerSecond)
-    val minLength = int(MIN_LENGTH, 0, LengthCap)
-    val maxLength = int(MAX_LENGTH, 0, LengthCap)
+    val minLength = int(MIN_LENGTH, LengthRange)
+    val maxLength = int(MAX_LENGTH, LengthRange)
     val (min, max) = (minLength.getOrElse(DefaultMinLength), maxLength.getOrElse(DefaultMaxLength))
-    if (min > max) {
-      def shown(name: String, v: Option[Int], value: Int) =
-        s"'$name' is $value" + (if (v.isEmpty) " (its default)" else "")
-      throw new IllegalArgumentException(
-        s"Invalid lengths: ${shown(MIN_LENGTH, minLength, min)} and " +
-          s"${shown(MAX_LENGTH, maxLength, max)}. The option '$MIN_LENGTH' must be less than " +
-          s"or equal to '$MAX_LENGTH'.")
-    }
-    val charset = raw(CHARSET).map(CharacterSet.named(CHARSET, _))
-    val alphabet = raw(ALPHABET).map(CharacterSet.alphabet(ALPHABET, _))
+    checkLengths(min, max, minLength.isDefined, maxLength.isDefined)
+    val charset = options.get(CHARSET).map(CharacterSet.named(CHARSET, _))
+    val alphabet = options.get(ALPHABET).map(CharacterSet.alphabet(ALPHABET, _))
     SourceOptions(
-      rowsPerSecond = rowsPerSecond,
+      rowsPerSecond = long(ROWS_PER_SECOND, RowsPerSecondRange).getOrElse(DefaultRowsPerSecond),
       minLength = min,
       maxLength = max,
       characters = alphabet.orElse(charset).getOrElse(DefaultCharacters),
-      seed = long(SEED, Long.MinValue),
-      numPartitions = int(NUM_PARTITIONS, 1),
-      maxRowsPerTrigger = long(MAX_ROWS_PER_TRIGGER, 1),
-      totalRows = long(TOTAL_ROWS, 0))
-  }
-
-  /** Spark hands options over in a map whose keys are lower-cased; messages show them as given. */
-  private def asGiven(parameters: Map[String, String]): Map[String, String] = parameters match {
-    case caseInsensitive: CaseInsensitiveMap[String @unchecked] => caseInsensitive.originalMap
-    case other => other
-  }
-
-  private def parseWhole(name: String, value: String, min: Long, max: Long): Long = {
-    val allowed =
-      if (max == Long.MaxValue && min == Long.MinValue) "a whole number (a 64-bit long)"
-      else if (max == Long.MaxValue) s"a whole number >= $min"
-      else s"a whole number from $min to $max"
-    val parsed =
-      try BigInt(value.trim)
-      catch {
-        case NonFatal(_) =>
-          throw new IllegalArgumentException(
-            s"Invalid value '$value' for option '$name': not a whole number. Allowed: $allowed.")
-      }
-    if (parsed < min || parsed > max) {
-      throw new IllegalArgumentException(
-        s"Invalid value '$value' for option '$name': out of range. Allowed: $allowed.")
-    }
-    parsed.toLong
+      seed = long(SEED, SeedRange),
+      numPartitions = int(NUM_PARTITIONS, NumPartitionsRange),
+      maxRowsPerTrigger = long(MAX_ROWS_PER_TRIGGER, MaxRowsPerTriggerRange),
+      totalRows = long(TOTAL_ROWS, TotalRowsRange))
   }
 
   private def rejectUnknownNames(names: Iterable[String]): Unit = {
@@ -142,25 +161,15 @@ object SourceOptions {
     }
   }
 
-  /** The known option nearest to `name` by edit distance, if it is near enough to be a typo. */
+  /**
+   * The known option nearest to `name` by Levenshtein distance (Commons Text's, which Spark's
+   * own suggestions use), if it is near enough to be a typo.
+   */
   private def closest(name: String): Option[String] = {
     val lower = name.toLowerCase(Locale.ROOT)
-    val (best, distance) = Names.map(n => n -> editDistance(lower, n.toLowerCase(Locale.ROOT)))
+    val distance = LevenshteinDistance.getDefaultInstance
+    val (best, edits) = Names.map(n => n -> distance.apply(lower, n.toLowerCase(Locale.ROOT)).intValue)
       .minBy(_._2)
-    if (distance <= math.max(2, best.length / 3)) Some(best) else None
-  }
-
-  private def editDistance(a: String, b: String): Int = {
-    var previous = Array.tabulate(b.length + 1)(identity)
-    for (i <- 1 to a.length) {
-      val current = new Array[Int](b.length + 1)
-      current(0) = i
-      for (j <- 1 to b.length) {
-        val substitution = previous(j - 1) + (if (a(i - 1) == b(j - 1)) 0 else 1)
-        current(j) = math.min(substitution, math.min(previous(j), current(j - 1)) + 1)
-      }
-      previous = current
-    }
-    previous(b.length)
+    if (edits <= math.max(2, best.length / 3)) Some(best) else None
   }
 }
