@@ -30,13 +30,21 @@ final case class SparkLine(
   val scalaBinary: String = scala.split('.').take(2).mkString(".")
 
   /**
-   * The version folders under jvm/src/main that this line compiles. A folder's name says the
-   * lines it is for: `spark-3.5` that line alone, `spark-3.5-4.0` the lines 3.5 to 4.0, and
-   * `spark-4.1+` 4.1 and every later line.
+   * The version folders this line compiles. `jvm/src/main/versioned` holds one folder per Spark
+   * API that changed between lines, named for that API; inside it, one folder per range of lines
+   * that sees the API one way, named for the range: `spark-3.5` that line alone, `spark-3.5-4.0`
+   * the lines 3.5 to 4.0, `spark-4.1+` 4.1 and every later line. A line compiles exactly one
+   * range of each API; a line that none or two cover fails the build, naming the API.
    */
-  def versionFolders(main: File): Seq[File] =
-    Option(main.listFiles()).toSeq.flatten.filter(_.isDirectory).sortBy(_.getName)
-      .filter(folder => SparkLine.folderRange(folder.getName).exists(_.contains(line)))
+  def versionFolders(versioned: File): Seq[File] =
+    SparkLine.subfolders(versioned).map { api =>
+      SparkLine.subfolders(api).filter(f => SparkLine.folderRange(f.getName).exists(_.contains(line))) match {
+        case Seq(one) => one
+        case none if none.isEmpty =>
+          sys.error(s"$api: no folder covers Spark $line; add one named for a range that does (spark-$line+)")
+        case many => sys.error(s"$api: ${many.map(_.getName).mkString(" and ")} both cover Spark $line")
+      }
+    }
 }
 
 object SparkLine {
@@ -60,6 +68,9 @@ object SparkLine {
     case Onwards(from) => Some(Range(from, None))
     case _ => None
   }
+
+  private def subfolders(folder: File): Seq[File] =
+    Option(folder.listFiles()).toSeq.flatten.filter(_.isDirectory).sortBy(_.getName)
 
   private def order(line: String): (Int, Int) = {
     val Array(major, minor) = line.split('.').map(_.toInt)

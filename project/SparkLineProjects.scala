@@ -68,7 +68,7 @@ object SparkLineProjects extends AutoPlugin {
         moduleName := name.value, // keeps the dot of the Spark line: spark-random-strings-spark3.5_2.12-<version>.jar
         scalaVersion := line.scala,
         Compile / unmanagedSourceDirectories :=
-          (sharedMain.value / "scala") +: line.versionFolders(sharedMain.value),
+          (sharedMain.value / "scala") +: line.versionFolders(sharedMain.value / "versioned"),
         Compile / unmanagedResourceDirectories := Seq(sharedMain.value / "resources"),
         Test / unmanagedSourceDirectories := Seq(sharedTest.value / "scala"),
         // The table of invalid inputs, shared with the Python tests.
