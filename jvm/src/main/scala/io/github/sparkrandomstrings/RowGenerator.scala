@@ -12,8 +12,9 @@ import org.apache.spark.unsafe.array.ByteArrayMethods
  * One generator serves one partition: it reuses one row writer and one random number generator
  * for all its rows, so making a row allocates nothing. The characters go straight into the row
  * writer's buffer, and consecutive rows' event times are stepped, not divided out
- * ([[EventTimeCursor]]): profiling showed the extra copy and the division per row. The row it
- * returns is overwritten by the next call, as Spark's own operators expect of an iterator of rows.
+ * ([[EventTimeCursor]]). The row it returns is overwritten by the next call, as Spark's own
+ * operators expect of an iterator of rows. (`docs/design.md`, "Rows on the executors", says
+ * what each of these choices saves.)
  *
  * How a row is drawn, from the row's own random stream (see [[CounterRandom]]):
  *  1. its length, uniform over [minLength, maxLength];
@@ -61,7 +62,7 @@ final class RowGenerator(definition: StreamDefinition) {
     val bytes =
       if (asciiTable != null) {
         // One byte a character: the size is known, so the padding is zeroed first, with one
-        // word store, as UnsafeWriter does; profiling showed a byte loop after the fact costs more.
+        // word store, as UnsafeWriter does.
         if ((length & 7) != 0) Platform.putLong(target, start + (length & ~7), 0L)
         random.fillFrom(asciiTable, target, at, length)
         length
