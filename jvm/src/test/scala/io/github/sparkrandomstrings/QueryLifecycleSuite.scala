@@ -3,32 +3,11 @@ package io.github.sparkrandomstrings
 import java.io.File
 import java.lang.management.{ManagementFactory, MemoryType}
 import java.lang.ref.WeakReference
-import java.util.concurrent.ConcurrentLinkedQueue
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.spark.sql.{DataFrame, SQLContext}
-import org.apache.spark.sql.execution.streaming.Source
+import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.streaming.{StreamingQuery, StreamingQueryException, Trigger}
-import org.apache.spark.sql.types.StructType
-
-/** The source as made by Spark, remembered so that a test can look at it after its query. */
-class TrackingSourceProvider extends RandomStringsSourceProvider {
-  override def createSource(
-      sqlContext: SQLContext,
-      metadataPath: String,
-      schema: Option[StructType],
-      providerName: String,
-      parameters: Map[String, String]): Source = {
-    val source = super.createSource(sqlContext, metadataPath, schema, providerName, parameters)
-    TrackingSourceProvider.made.add(source.asInstanceOf[RandomStringsSource])
-    source
-  }
-}
-
-object TrackingSourceProvider {
-  val made = new ConcurrentLinkedQueue[RandomStringsSource]()
-}
 
 /**
  * Starting and stopping many queries leaks nothing: the JVM's live threads and the driver heap
