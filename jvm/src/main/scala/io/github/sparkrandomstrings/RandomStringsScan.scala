@@ -13,9 +13,9 @@ import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
  *
  * Spark plans a V1 source's batch (a `LogicalRDD`) as `RDDScanExec`, which copies every row into
  * a new `UnsafeRow`, since a foreign RDD's rows may be in any format. Ours are `UnsafeRow`s
- * already, made in place by [[RowGenerator]], so this scan skips that copy: profiling showed
- * it, with the whole-stage code around it, costing about as much as making the row. Like any
- * scan's rows, a row is valid until the next one; operators that keep rows copy them.
+ * already, made in place by [[RowGenerator]], so this scan skips that copy (`docs/design.md`,
+ * "The batch scan", has what it saves). Like any scan's rows, a row is valid until the next
+ * one; operators that keep rows copy them.
  */
 private[sparkrandomstrings] final case class RandomStringsScanExec(
     output: Seq[Attribute],
@@ -44,8 +44,9 @@ private[sparkrandomstrings] final case class RandomStringsScanExec(
 
 /**
  * Plans the batches of this source with [[RandomStringsScanExec]]; every other plan is left to
- * Spark. Without it (a session it was never added to), Spark plans the same batches with its
- * own `RDDScanExec`: the same rows, one copy slower.
+ * Spark. A session gets it through [[RandomStringsExtensions]] or, without them, from `load()`.
+ * Without it (a session it reached neither way), Spark plans the same batches with its own
+ * `RDDScanExec`: the same rows, one copy slower.
  */
 private[sparkrandomstrings] object RandomStringsScanStrategy extends SparkStrategy {
 
@@ -56,16 +57,18 @@ private[sparkrandomstrings] object RandomStringsScanStrategy extends SparkStrate
   }
 
   /**
-   * Adds the strategy to the session's planner, once. `load()` does it, so that it is in place
-   * before a query starts: a streaming query plans its batches in a copy of its session taken
-   * when it starts, with the strategies the session had then.
+   * Adds the strategy to the session's planner, once, unless the session has it already through
+   * [[RandomStringsExtensions]]. `load()` does it, so that it is in place before a query starts:
+   * a streaming query plans its batches in a copy of its session taken when it starts, with the
+   * strategies the session had then.
    */
-  def addTo(spark: SparkSession): Unit = {
-    val experimental = spark.experimental
-    experimental.synchronized { // the lock that orders the read and the write of this session's list
-      if (!experimental.extraStrategies.contains(this)) {
-        experimental.extraStrategies = experimental.extraStrategies :+ this
+  def addTo(spark: SparkSession): Unit =
+    if (!RandomStringsExtensions.configuredOn(spark.sparkContext)) {
+      val experimental = spark.experimental
+      experimental.synchronized { // the lock that orders the read and the write of this session's list
+        if (!experimental.extraStrategies.contains(this)) {
+          experimental.extraStrategies = experimental.extraStrategies :+ this
+        }
       }
     }
-  }
 }
