@@ -11,9 +11,9 @@ import pyspark
 import pytest
 from pyspark.sql import SparkSession
 
+from helpers.support import run_available_now
 from spark_random_strings import installed_spark, read_random_strings
 from spark_random_strings._local import local_session
-from support import run_available_now
 
 
 def pytest_report_header() -> str:

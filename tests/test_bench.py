@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from support import REPO, run_child
+from helpers.support import REPO, run_child
 
 # The benchmark measures the default Spark line, in .venv, which has the `bench` extra; its
 # peers (randstr, Python data sources) need Spark 4. The environments of the other lines

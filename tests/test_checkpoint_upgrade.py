@@ -17,7 +17,7 @@ import pyspark
 import pytest
 from pyspark.sql import SparkSession
 
-from checkpointed_writes import (
+from helpers.checkpointed_writes import (
     ROWS_PER_TRIGGER,
     TOTAL_ROWS,
     assert_exactly_once_as_uninterrupted,

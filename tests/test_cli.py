@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from pyspark.sql import SparkSession
 
+from helpers.support import CLI, rows_as_dict, run_child, seeded_rows, start_child, stop_group, wait_for
 from spark_random_strings import read_random_strings
 from spark_random_strings._reader import _OPTIONS
 from spark_random_strings.cli import OPTION_HELP, flag
-from support import CLI, rows_as_dict, run_child, seeded_rows, start_child, stop_group, wait_for
 
 CONSOLE_SCRIPT = str(Path(sys.executable).parent / "spark-random-strings")
 # A row as `stream` prints it: offset, event time (UTC), length, value.

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from pyspark.sql import SparkSession
 
-import cluster_app
-from support import REPO, free_port, pyspark_bin, rows_as_dict, seeded_rows, start_child, stop_group
+from helpers import cluster_app
+from helpers.support import REPO, free_port, pyspark_bin, rows_as_dict, seeded_rows, start_child, stop_group
 
 DAEMON = {"SPARK_DAEMON_MEMORY": "512m", "SPARK_MASTER_OPTS": "-Dspark.master.rest.enabled=false"}
 
@@ -94,7 +94,7 @@ def test_both_executors_of_a_two_worker_cluster_make_rows_and_the_output_is_exac
     driver = start_child(
         [
             sys.executable,
-            str(REPO / "tests" / "cluster_app.py"),
+            str(REPO / "tests" / "helpers" / "cluster_app.py"),
             standalone_cluster,
             str(output),
             str(result),

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from pyspark.sql import SparkSession
 
-from checkpointed_writes import (
+from helpers.checkpointed_writes import (
     ROWS_PER_TRIGGER,
     TOTAL_ROWS,
     assert_exactly_once_as_uninterrupted,
@@ -27,7 +27,7 @@ from checkpointed_writes import (
     stored_definition,
     write_command,
 )
-from support import run_child
+from helpers.support import run_child
 
 KILLS = 3
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pyspark
 import pytest
 
+from helpers.support import EXAMPLES, free_port, pyspark_bin, run_child, start_child, stop_group
 from spark_random_strings import installed_spark, jar_path
-from support import EXAMPLES, free_port, pyspark_bin, run_child, start_child, stop_group
 
 # The contract, the packaging and the ways in, on every Spark line and Java.
 pytestmark = [pytest.mark.every_line, pytest.mark.xdist_group("connect_server")]

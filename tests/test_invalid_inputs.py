@@ -21,8 +21,8 @@ import pytest
 from pyspark.errors import IllegalArgumentException, StreamingQueryException
 from pyspark.sql import SparkSession
 
+from helpers.support import REPO, run_available_now
 from spark_random_strings import FORMAT
-from support import REPO, run_available_now
 
 TABLE: dict[str, Any] = json.loads((REPO / "tests" / "vectors" / "invalid_inputs.json").read_text())
 #: One case of each way a failure comes back to Python.

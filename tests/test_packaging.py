@@ -12,7 +12,7 @@ import pytest
 from pyspark.sql import SparkSession
 
 import spark_random_strings
-from spark_lines import BUILDS, pyspark_bounds, supported_lines_text
+from helpers.spark_lines import BUILDS, pyspark_bounds, supported_lines_text
 from spark_random_strings import (
     SparkBuild,
     UnsupportedSparkError,
@@ -155,7 +155,7 @@ def test_every_keyword_of_read_random_strings_maps_to_a_source_option() -> None:
 def test_a_session_without_the_jar_gets_an_error_that_says_how_to_add_it() -> None:
     import sys
 
-    from support import run_child
+    from helpers.support import run_child
 
     script = (
         "from pyspark.sql import SparkSession\n"

@@ -9,8 +9,8 @@ import pytest
 from pyspark.errors import IllegalArgumentException
 from pyspark.sql import SparkSession
 
+from helpers.support import run_available_now
 from spark_random_strings import FORMAT, read_random_strings
-from support import run_available_now
 
 # The contract, the packaging and the ways in, on every Spark line and Java.
 pytestmark = pytest.mark.every_line

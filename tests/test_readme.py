@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from spark_lines import BUILDS, DEFAULT_LINE
-from support import EXAMPLES, REPO, run_child
+from helpers.spark_lines import BUILDS, DEFAULT_LINE
+from helpers.support import EXAMPLES, REPO, run_child
 
 README = (REPO / "README.md").read_text()
 VERSION = (REPO / "VERSION").read_text().strip()

@@ -16,9 +16,9 @@ import pyspark
 import pytest
 from pyspark.sql import SparkSession
 
-from spark_lines import BUILDS, pyspark_bounds
+from helpers.spark_lines import BUILDS, pyspark_bounds
+from helpers.support import EXAMPLES, REPO, child_env, run_available_now, run_child
 from spark_random_strings import read_random_strings
-from support import EXAMPLES, REPO, child_env, run_available_now, run_child
 
 VERSION = (REPO / "VERSION").read_text().strip()
 

@@ -28,9 +28,9 @@ import pyarrow.parquet as pq
 import pytest
 from pyspark.sql import SparkSession
 
-from checkpointed_writes import kill_when, stored_definition
+from helpers.checkpointed_writes import kill_when, stored_definition
+from helpers.support import run_child
 from spark_random_strings import read_random_strings
-from support import run_child
 
 TOTAL_ROWS = 400_000
 ROWS_PER_TRIGGER = 40_000  # 10 batches

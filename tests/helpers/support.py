@@ -20,7 +20,7 @@ from pyspark.sql.streaming.listener import StreamingQueryProgress
 from spark_random_strings import read_random_strings
 
 #: The repository's root folder, and its examples.
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
 
 #: The command-line tool, run by this interpreter.

@@ -17,7 +17,15 @@ from pathlib import Path
 
 from pyspark.sql import SparkSession
 
-from support import group_gone, rows_as_dict, run_child, seeded_rows, start_child, stop_group, wait_for
+from helpers.support import (
+    group_gone,
+    rows_as_dict,
+    run_child,
+    seeded_rows,
+    start_child,
+    stop_group,
+    wait_for,
+)
 
 TOTAL_ROWS = 120_000
 ROWS_PER_TRIGGER = 4_000  # 30 batches

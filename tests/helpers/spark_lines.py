@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-LINES_FILE = Path(__file__).resolve().parent.parent / "spark-lines.txt"
+LINES_FILE = Path(__file__).resolve().parents[2] / "spark-lines.txt"
 
 
 class Build(NamedTuple):
