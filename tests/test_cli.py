@@ -13,8 +13,7 @@ from pyspark.sql import SparkSession
 
 from helpers.support import CLI, rows_as_dict, run_child, seeded_rows, start_child, stop_group, wait_for
 from spark_random_strings import read_random_strings
-from spark_random_strings._reader import _OPTIONS
-from spark_random_strings.cli import OPTION_HELP, flag
+from spark_random_strings.options import OPTIONS
 
 CONSOLE_SCRIPT = str(Path(sys.executable).parent / "spark-random-strings")
 # A row as `stream` prints it: offset, event time (UTC), length, value.
@@ -56,13 +55,16 @@ def help_entries(help_text: str) -> dict[str, str]:
 
 @pytest.mark.parametrize(
     ("name", "own_flags"),
-    [("stream", ["--duration", "--rows-shown"]), ("write", ["--format", "--output", "--checkpoint"])],
+    [
+        ("stream", ["--duration", "--rows-shown"]),
+        ("write", ["--format", "--output", "--checkpoint"]),
+    ],
 )
 def test_each_commands_help_documents_every_flag_with_its_default(name: str, own_flags: list[str]) -> None:
     done = run(name, "--help")
     assert done.returncode == 0
     entries = help_entries(done.stdout)
-    expected = ["-h"] + [flag(keyword) for keyword in _OPTIONS] + own_flags + ["--verbose"]
+    expected = ["-h"] + [row.flag for row in OPTIONS] + own_flags + ["--verbose"]
     assert sorted(entries) == sorted(expected)
     for each in expected[1:]:
         assert re.search(r"\((default: [^)]+|required)\)$", entries[each]), entries[each]
@@ -80,15 +82,11 @@ def test_the_flags_help_names_the_sources_own_defaults(spark: SparkSession, tmp_
         description = query.lastProgress["sources"][0]["description"]  # type: ignore[index]
     finally:
         query.stop()
-    for keyword, option in [
-        ("rows_per_second", "rowsPerSecond"),
-        ("min_length", "minLength"),
-        ("max_length", "maxLength"),
-        ("charset", "charset"),
-    ]:
-        default = re.search(r"\(default: (\w+)\)", OPTION_HELP[keyword])
-        assert default, keyword
-        assert f"{option}={default.group(1)}," in description
+    # The options whose defaults the source's description shows.
+    shown = [row for row in OPTIONS if row.name in ("rowsPerSecond", "minLength", "maxLength", "charset")]
+    assert len(shown) == 4
+    for row in shown:
+        assert f"{row.name}={row.option.default}," in description
 
 
 @pytest.mark.parametrize(

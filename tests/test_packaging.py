@@ -20,6 +20,7 @@ from spark_random_strings import (
     configure_spark_with_random_strings,
     installed_spark,
     jar_path,
+    read_random_strings,
 )
 
 VERSION = spark_random_strings.__version__
@@ -120,17 +121,23 @@ def test_each_jar_registers_the_short_name(line: str, scala: str) -> None:
     assert services.strip() == "io.github.sparkrandomstrings.RandomStringsSourceProvider"
 
 
-def test_configure_appends_the_jar_and_keeps_jars_already_set() -> None:
-    builder = SparkSession.builder.config("spark.jars", "/opt/a.jar, /opt/b.jar")
+def test_configure_appends_the_jar_and_extensions_and_keeps_what_is_set() -> None:
+    builder = SparkSession.builder.config("spark.jars", "/opt/a.jar, /opt/b.jar").config(
+        "spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension"
+    )
     configured = configure_spark_with_random_strings(builder)
     assert configured is builder
     assert builder._options["spark.jars"] == f"/opt/a.jar,/opt/b.jar,{jar_path()}"
+    assert builder._options["spark.sql.extensions"] == (
+        "io.delta.sql.DeltaSparkSessionExtension,io.github.sparkrandomstrings.RandomStringsExtensions"
+    )
 
 
-def test_configure_twice_adds_the_jar_once() -> None:
+def test_configure_twice_adds_the_jar_and_extensions_once() -> None:
     builder = configure_spark_with_random_strings(SparkSession.builder)
     configure_spark_with_random_strings(builder)
     assert builder._options["spark.jars"] == str(jar_path())
+    assert builder._options["spark.sql.extensions"] == "io.github.sparkrandomstrings.RandomStringsExtensions"
 
 
 def test_configure_rejects_what_is_not_a_builder() -> None:
@@ -143,13 +150,27 @@ def test_the_running_session_has_the_jar_on_spark_jars(spark: SparkSession) -> N
     assert str(jar_path()) in (spark.conf.get("spark.jars") or "").split(",")
 
 
-def test_every_keyword_of_read_random_strings_maps_to_a_source_option() -> None:
-    import inspect
-
-    from spark_random_strings._reader import _OPTIONS, read_random_strings
-
-    keywords = list(inspect.signature(read_random_strings).parameters)[1:]
-    assert keywords == list(_OPTIONS)
+def test_a_configured_session_plans_the_sources_scan_through_its_extensions(
+    spark: SparkSession, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    df = read_random_strings(spark, seed=5, total_rows=30, max_rows_per_trigger=10)
+    # load() added nothing to the session: the extensions had put the strategy in place.
+    assert spark._jsparkSession.experimental().extraStrategies().isEmpty()
+    query = (
+        df.writeStream.format("memory")
+        .queryName("planned_by_extensions")
+        .trigger(availableNow=True)
+        .option("checkpointLocation", str(tmp_path / "checkpoint"))
+        .start()
+    )
+    query.awaitTermination(120)
+    assert query.exception() is None
+    assert [p["numInputRows"] for p in query.recentProgress] == [10, 10, 10]
+    capsys.readouterr()
+    query.explain()
+    plan = capsys.readouterr().out
+    assert "Scan InMemoryRandomStrings[value#" in plan, plan
+    assert "ExistingRDD" not in plan, plan
 
 
 def test_a_session_without_the_jar_gets_an_error_that_says_how_to_add_it() -> None:

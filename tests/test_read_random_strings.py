@@ -111,6 +111,12 @@ def test_bad_values_raise_a_readable_illegal_argument_exception(
         ({"total_rows": True}, "total_rows must be int or None, got bool True"),
         ({"charset": 5}, "charset must be str or None, got int 5"),
         ({"alphabet": b"ab"}, "alphabet must be str or None, got bytes b'ab'"),
+        (
+            {"rows_per_secnd": 5},
+            "() got an unexpected keyword argument 'rows_per_secnd'. Did you mean 'rows_per_second'? "
+            "Known: rows_per_second, min_length, max_length, charset, alphabet, seed, "
+            "num_partitions, max_rows_per_trigger, total_rows.",
+        ),
     ],
 )
 def test_wrong_python_types_raise_type_error_before_reaching_spark(
@@ -119,4 +125,20 @@ def test_wrong_python_types_raise_type_error_before_reaching_spark(
     not_a_session: Any = object()  # any use of Spark would fail with AttributeError
     with pytest.raises(TypeError) as raised:
         read_random_strings(not_a_session, **options)
-    assert str(raised.value) == f"read_random_strings: {expected}"
+    separator = "" if expected.startswith("()") else ": "
+    assert str(raised.value) == f"read_random_strings{separator}{expected}"
+
+
+def test_the_docstring_documents_each_keyword_with_its_option_and_default() -> None:
+    from spark_random_strings.options import OPTIONS
+
+    keyword_args = (read_random_strings.__doc__ or "").split("Keyword Args:\n", 1)[1].splitlines()
+    assert keyword_args == [
+        f"        {row.keyword} ({row.kind.__name__}): the option ``{row.name}``: "
+        f"{row.option.help} (default: {row.option.default})."
+        for row in OPTIONS
+    ]
+    assert keyword_args[0] == (
+        "        rows_per_second (int): the option ``rowsPerSecond``: rows made available per "
+        "second (default: 10)."
+    )

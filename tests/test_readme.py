@@ -76,3 +76,13 @@ def test_the_compatibility_table_lists_each_build_of_spark_lines_txt_with_the_ja
 def test_the_package_page_states_the_pyspark_range_of_spark_lines_txt() -> None:
     page = (REPO / "python" / "README.md").read_text()
     assert f"pyspark {BUILDS[0].line} to {BUILDS[-1].line} and Python 3.11" in " ".join(page.split())
+
+
+def test_the_options_table_lists_each_option_of_the_python_table_with_its_default() -> None:
+    from spark_random_strings.options import OPTIONS
+
+    section = README.split("\n## Options\n", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `(\w+)` \|[^|]*\| ([^|]+) \|", section, re.M)
+    assert [(name, default.replace("`", "")) for name, default in rows] == [
+        (row.name, row.option.default) for row in OPTIONS
+    ]

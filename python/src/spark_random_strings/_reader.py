@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Unpack
 
 from spark_random_strings._jar import jar_path
+from spark_random_strings.options import OPTIONS, SourceKeywords, source_options
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -12,32 +13,24 @@ if TYPE_CHECKING:
 #: The source's short name, as given to ``spark.readStream.format``.
 FORMAT = "InMemoryRandomStrings"
 
+#: The jar's ``SparkSessionExtensions``: they plan the source's batches as its own scan.
+EXTENSIONS = "io.github.sparkrandomstrings.RandomStringsExtensions"
+
 
 class SourceNotFoundError(RuntimeError):
     """The session has no ``InMemoryRandomStrings`` source: its jar is not on the class path."""
 
 
-# Keyword of read_random_strings -> (the source's option name, the Python type it takes).
-_OPTIONS: dict[str, tuple[str, type[int | str]]] = {
-    "rows_per_second": ("rowsPerSecond", int),
-    "min_length": ("minLength", int),
-    "max_length": ("maxLength", int),
-    "charset": ("charset", str),
-    "alphabet": ("alphabet", str),
-    "seed": ("seed", int),
-    "num_partitions": ("numPartitions", int),
-    "max_rows_per_trigger": ("maxRowsPerTrigger", int),
-    "total_rows": ("totalRows", int),
-}
-
-
 def configure_spark_with_random_strings(
     builder: SparkSession.Builder,
 ) -> SparkSession.Builder:
-    """Add the bundled jar to ``spark.jars`` of a session builder, keeping jars already set.
+    """Add the bundled jar to ``spark.jars`` of a session builder, and its session extensions to
+    ``spark.sql.extensions``, keeping what those settings hold already.
 
-    The jar is the one built for the Spark that pyspark runs here (:func:`jar_path`). Call it
-    before ``getOrCreate()``: the jar must be on the session from its start.
+    The jar is the one built for the Spark that pyspark runs here (:func:`jar_path`). The
+    extensions (:data:`EXTENSIONS`) plan the source's batches as its own scan; a session
+    started without them gets that scan from ``load()`` instead. Call it before
+    ``getOrCreate()``: both must be on the session from its start.
 
     >>> from pyspark.sql import SparkSession
     >>> builder = SparkSession.builder.master("local[2]").config("spark.jars", "/opt/other.jar")
@@ -49,7 +42,8 @@ def configure_spark_with_random_strings(
         builder: a ``SparkSession.builder``, configured as you like.
 
     Returns:
-        The same builder, with the jar appended to ``spark.jars``.
+        The same builder, with the jar appended to ``spark.jars`` and the extensions to
+        ``spark.sql.extensions``.
 
     For Spark Connect, the jar belongs on the server instead: start it with
     ``--jars`` and the path that :func:`jar_path` returns.
@@ -79,77 +73,54 @@ def configure_spark_with_random_strings(
             "`spark-submit --class org.apache.spark.sql.connect.service.SparkConnectServer "
             f"--jars {ours}`."
         )
-    existing = str(settings.get("spark.jars") or "")
-    jars = [jar.strip() for jar in existing.split(",") if jar.strip()]
-    if ours not in jars:
-        jars.append(ours)
-    return builder.config("spark.jars", ",".join(jars))
+    builder.config("spark.jars", _appended(settings.get("spark.jars"), ours))
+    return builder.config("spark.sql.extensions", _appended(settings.get("spark.sql.extensions"), EXTENSIONS))
 
 
-def read_random_strings(
-    spark: SparkSession,
-    *,
-    rows_per_second: int | None = None,
-    min_length: int | None = None,
-    max_length: int | None = None,
-    charset: str | None = None,
-    alphabet: str | None = None,
-    seed: int | None = None,
-    num_partitions: int | None = None,
-    max_rows_per_trigger: int | None = None,
-    total_rows: int | None = None,
-) -> DataFrame:
+def _appended(setting: object, item: str) -> str:
+    """A comma-separated setting with ``item`` at its end, once."""
+    items = [each.strip() for each in str(setting or "").split(",") if each.strip()]
+    if item not in items:
+        items.append(item)
+    return ",".join(items)
+
+
+def read_random_strings(spark: SparkSession, **options: Unpack[SourceKeywords]) -> DataFrame:
     """Return a streaming DataFrame of random strings from the ``InMemoryRandomStrings`` source.
 
     Columns: ``value`` (string), ``ts`` (event time, epoch ms), ``offset`` (the row's position
-    in the stream) and ``length`` (of ``value``, in characters). Every keyword mirrors the
-    source option of the same name; ``None`` leaves the source's default.
+    in the stream) and ``length`` (of ``value``, in characters). Each keyword is a source option
+    in snake_case (:class:`~spark_random_strings.options.SourceKeywords`); one left out, or
+    ``None``, leaves the source's default.
 
     >>> df = read_random_strings(spark, rows_per_second=100, min_length=5, max_length=10,
     ...                          charset="hex", seed=42)  # doctest: +SKIP
     >>> query = df.writeStream.format("console").start()  # doctest: +SKIP
 
+    It works on a classic session and on a Spark Connect session alike (there, the server
+    needs the jar).
+
     Args:
         spark: a session whose ``spark.jars`` holds the jar
             (see :func:`configure_spark_with_random_strings`).
-        rows_per_second: rows made available per second (default 10).
-        min_length: the shortest string, in characters (default 0).
-        max_length: the longest string, in characters (default 4, at most 1,048,576).
-        charset: ``alphanumeric`` (default), ``letters``, ``digits``, ``hex``, ``ascii`` or
-            ``unicode``.
-        alphabet: the characters to draw from, each distinct one once; wins over ``charset``.
-        seed: the seed of every row (default: drawn once and kept in the checkpoint).
-        num_partitions: partitions per batch (default: the session's default parallelism).
-        max_rows_per_trigger: the most rows one micro-batch reads (default: no limit).
-        total_rows: end the stream after this many rows (default: endless).
-
-    It works on a classic session and on a Spark Connect session alike (there, the server
-    needs the jar).
+        **options: the source options, listed under "Keyword Args" from
+            :data:`~spark_random_strings.options.OPTIONS`.
 
     Returns:
         A streaming DataFrame (``df.isStreaming`` is ``True``).
 
     Raises:
-        TypeError: a keyword has the wrong Python type (raised before Spark is asked).
+        TypeError: a keyword is unknown or has the wrong Python type (raised before Spark is
+            asked).
         pyspark.errors.IllegalArgumentException: a value is out of range; the message names
             the option, the value and what is allowed.
         SourceNotFoundError: the session does not have the source's jar.
+
+    Keyword Args:
     """
-    arguments = locals()
-    options: dict[str, str] = {}
-    for keyword, (option, expected) in _OPTIONS.items():
-        value = arguments[keyword]
-        if value is None:
-            continue
-        # bool is a subclass of int, but True is no row count.
-        if not isinstance(value, expected) or isinstance(value, bool):
-            raise TypeError(
-                f"read_random_strings: {keyword} must be {expected.__name__} or None, "
-                f"got {type(value).__name__} {value!r}"
-            )
-        options[option] = str(value)
+    given = source_options(options)
     try:
-        df = spark.readStream.format(FORMAT).options(**options).load()
+        df = spark.readStream.format(FORMAT).options(**given).load()
         # Spark Connect analyses a plan only when asked: asking for the schema makes a bad
         # option fail here, as it does on a classic session.
         df.schema  # noqa: B018
@@ -163,3 +134,11 @@ def read_random_strings(
             "server with that --jars."
         ) from None
     return df
+
+
+# The docstring's "Keyword Args" section: one entry per row of the option table.
+_KEYWORD_ARGS = "".join(
+    f"        {row.keyword} ({row.kind.__name__}): the option ``{row.name}``: {row.described}.\n"
+    for row in OPTIONS
+)
+read_random_strings.__doc__ = (read_random_strings.__doc__ or "").rstrip() + "\n" + _KEYWORD_ARGS

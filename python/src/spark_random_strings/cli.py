@@ -19,36 +19,17 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from rich.console import Console
 
-from spark_random_strings._reader import _OPTIONS, read_random_strings
+from spark_random_strings._reader import read_random_strings
+from spark_random_strings.options import OPTIONS
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
 PROG = "spark-random-strings"
 
-#: Each source option's flag help; the defaults named are the source's own.
-OPTION_HELP: dict[str, str] = {
-    "rows_per_second": "rows made available per second (default: 10)",
-    "min_length": "the shortest string, in characters (default: 0)",
-    "max_length": "the longest string, in characters, at most 1048576 (default: 4)",
-    "charset": "the characters to draw from: alphanumeric, letters, digits, hex, ascii or "
-    "unicode (default: alphanumeric)",
-    "alphabet": "the exact characters to draw from, each distinct one once; wins over "
-    "--charset (default: none)",
-    "seed": "the seed of every row (default: drawn at random, and kept in the checkpoint)",
-    "num_partitions": "partitions per batch (default: the local cores)",
-    "max_rows_per_trigger": "the most rows one batch reads (default: no limit)",
-    "total_rows": "end the stream after this many rows (default: endless)",
-}
-
 #: ``write``'s own defaults and requirements, where they differ from the source's.
 WRITE_ROWS_PER_TRIGGER = 100_000
 FORMATS = ("parquet", "json", "csv")
-
-
-def flag(keyword: str) -> str:
-    """The command-line flag of a ``read_random_strings`` keyword: ``--rows-per-second``."""
-    return "--" + keyword.replace("_", "-")
 
 
 def _positive(kind: Callable[[str], Any]) -> Callable[[str], Any]:
@@ -75,13 +56,19 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def _add_source_flags(parser: argparse.ArgumentParser, **changed: dict[str, Any]) -> None:
-    for keyword, (_, kind) in _OPTIONS.items():
-        settings: dict[str, Any] = {"type": kind, "help": OPTION_HELP[keyword], "metavar": "N"}
-        if kind is str:
-            settings["metavar"] = "TEXT" if keyword == "alphabet" else "NAME"
-        settings.update(changed.get(keyword, {}))
-        parser.add_argument(flag(keyword), dest=keyword, **settings)
+def _add_source_flags(
+    parser: argparse.ArgumentParser,
+    defaults: dict[str, Any] | None = None,
+    **changed: dict[str, Any],
+) -> None:
+    """A flag for each source option; ``defaults`` are the command's own, which its help shows."""
+    for row in OPTIONS:
+        settings: dict[str, Any] = {"type": row.kind, "help": row.described, "metavar": row.option.metavar}
+        if defaults and row.keyword in defaults:
+            value = defaults[row.keyword]
+            settings.update(default=value, help=f"{row.option.help} (default: {value})")
+        settings.update(changed.get(row.keyword, {}))
+        parser.add_argument(row.flag, dest=row.keyword, **settings)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -123,11 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_source_flags(
         write,
+        {"max_rows_per_trigger": WRITE_ROWS_PER_TRIGGER},
         total_rows={"required": True, "help": "how many rows to write (required)"},
-        max_rows_per_trigger={
-            "default": WRITE_ROWS_PER_TRIGGER,
-            "help": f"the most rows one batch writes (default: {WRITE_ROWS_PER_TRIGGER})",
-        },
     )
     write.add_argument(
         "--format",
@@ -154,12 +138,12 @@ def open_stream(spark: SparkSession, args: argparse.Namespace) -> DataFrame:
     """The source with the flags given; a value the source rejects becomes a UsageError."""
     from pyspark.errors import IllegalArgumentException
 
-    keywords = {k: getattr(args, k) for k in _OPTIONS if getattr(args, k) is not None}
+    keywords = {row.keyword: getattr(args, row.keyword) for row in OPTIONS}
     try:
         return read_random_strings(spark, **keywords)
     except IllegalArgumentException as error:
         message = str(error).strip().splitlines()[0]
-        named = [flag(k) for k, (option, _) in _OPTIONS.items() if f"'{option}'" in message]
+        named = [row.flag for row in OPTIONS if f"'{row.name}'" in message]
         raise UsageError(f"argument {named[0]}: {message}" if named else message) from None
 
 
