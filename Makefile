@@ -263,7 +263,7 @@ soak: jar
 	cd bench && ../$(PY) soak.py --out ../docs
 
 demo: jar
-	$(PY) -m spark_random_strings.demo --seconds 20
+	$(PY) -m spark_random_strings demo --duration 20
 
 clean:
 	rm -rf jvm/target jvm/lines project/target target $(PACKAGE_JARS)/*.jar $(JARS_BUILT) dist build

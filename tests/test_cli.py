@@ -32,11 +32,12 @@ def start(args: list[str], out: Path, err: Path) -> subprocess.Popen[bytes]:
 
 
 @pytest.mark.parametrize("command", [CLI, [CONSOLE_SCRIPT]], ids=["python -m", "console script"])
-def test_help_lists_both_commands(command: list[str]) -> None:
+def test_help_lists_the_three_commands(command: list[str]) -> None:
     done = run("--help", command=command)
     assert done.returncode == 0
     assert re.search(r"^\s+stream\s+show the live stream in the terminal$", done.stdout, re.M)
     assert re.search(r"^\s+write\s+write exactly N rows to files$", done.stdout, re.M)
+    assert re.search(r"^\s+demo\s+count the strings by length, live$", done.stdout, re.M)
 
 
 def help_entries(help_text: str) -> dict[str, str]:
@@ -58,6 +59,7 @@ def help_entries(help_text: str) -> dict[str, str]:
     [
         ("stream", ["--duration", "--rows-shown"]),
         ("write", ["--format", "--output", "--checkpoint"]),
+        ("demo", ["--duration"]),
     ],
 )
 def test_each_commands_help_documents_every_flag_with_its_default(name: str, own_flags: list[str]) -> None:

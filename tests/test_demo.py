@@ -1,4 +1,4 @@
-"""`make demo` runs this module; it must keep working."""
+"""`spark-random-strings demo`, which `make demo` runs: it must keep working."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 
 def test_demo_streams_counts_by_length_and_ends_with_a_summary() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "spark_random_strings.demo", "--seconds", "8"],
+        [sys.executable, "-m", "spark_random_strings", "demo", "--duration", "8"],
         capture_output=True,
         text=True,
         timeout=300,

@@ -2,8 +2,9 @@
 
 ``spark-random-strings stream`` shows the live stream in the terminal under a one-line status;
 ``spark-random-strings write --total-rows N --format parquet --output PATH`` writes exactly N
-rows to files through a checkpointed streaming query, resumable after an interruption. Both
-start a local Spark session with the bundled jar. Every source option is a flag.
+rows to files through a checkpointed streaming query, resumable after an interruption;
+``spark-random-strings demo`` counts the strings by length, batch by batch (``make demo`` runs
+it). Each starts a local Spark session with the bundled jar. Every source option is a flag.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ PROG = "spark-random-strings"
 
 #: ``write``'s own defaults and requirements, where they differ from the source's.
 WRITE_ROWS_PER_TRIGGER = 100_000
+#: ``demo``'s own defaults: a rate and lengths that a terminal shows well.
+DEMO_DEFAULTS: dict[str, Any] = {"rows_per_second": 50, "min_length": 1, "max_length": 8}
+DEMO_SECONDS = 20.0
 FORMATS = ("parquet", "json", "csv")
 
 
@@ -127,10 +131,26 @@ def build_parser() -> argparse.ArgumentParser:
         help="the query's checkpoint folder (default: PATH/_checkpoint under --output)",
     )
 
-    for command in (stream, write):
+    demo = commands.add_parser(
+        "demo",
+        help="count the strings by length, live",
+        description="Stream random strings through a local Spark and print the count of "
+        "strings per length after every batch, then a one-line summary. Ctrl-C stops it.",
+    )
+    _add_source_flags(demo, DEMO_DEFAULTS)
+    demo.add_argument(
+        "--duration",
+        type=_positive(float),
+        default=DEMO_SECONDS,
+        metavar="SECONDS",
+        help=f"stop after this many seconds (default: {DEMO_SECONDS:g})",
+    )
+
+    for command in (stream, write, demo):
         command.add_argument("--verbose", action="store_true", help="show Spark's own log (default: silent)")
     stream.set_defaults(run=_run_stream, parser=stream)
     write.set_defaults(run=_run_write, parser=write)
+    demo.set_defaults(run=_run_demo, parser=demo)
     return parser
 
 
@@ -175,6 +195,16 @@ def _run_stream(args: argparse.Namespace, strings: DataFrame, console: Console) 
             duration_s=args.duration,
             stop=stop,
         )
+    console.print(summary, soft_wrap=True)
+    return 0
+
+
+def _run_demo(args: argparse.Namespace, strings: DataFrame, console: Console) -> int:
+    from spark_random_strings._demo import count_by_length
+
+    stop = threading.Event()
+    with _first_interrupt_sets(stop):
+        summary = count_by_length(strings, duration_s=args.duration, stop=stop)
     console.print(summary, soft_wrap=True)
     return 0
 

@@ -1,0 +1,48 @@
+"""``spark-random-strings demo``: random strings counted by length, live, on a local Spark."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import TYPE_CHECKING
+
+from spark_random_strings._local import stop_between_batches
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame
+
+#: How often the counts are printed.
+TRIGGER_INTERVAL = "2 seconds"
+
+
+def count_by_length(strings: DataFrame, *, duration_s: float, stop: threading.Event) -> str:
+    """Print the count of strings per length after every batch (Spark's console sink) until
+    ``duration_s`` passes or ``stop`` is set.
+
+    Returns the one-line summary. Raises the query's exception if it failed.
+    """
+    by_length = strings.groupBy("length").count().orderBy("length")
+    started = time.monotonic()
+    query = (
+        by_length.writeStream.outputMode("complete")
+        .format("console")
+        .trigger(processingTime=TRIGGER_INTERVAL)
+        .start()
+    )
+    while query.isActive and not stop.is_set() and time.monotonic() - started < duration_s:
+        stop.wait(0.25)
+    stop_between_batches(query)
+    elapsed = time.monotonic() - started
+    failure = query.exception()
+    if failure is not None:
+        raise failure
+    # Idle triggers report progress too; only batches that ran have an addBatch time. The
+    # reports are read by key, which works on every pyspark (see _progress).
+    progress = query.recentProgress
+    batches = {p["batchId"]: p["numInputRows"] for p in progress if "addBatch" in p["durationMs"]}
+    rows = sum(batches.values())
+    source = progress[-1]["sources"][0]["description"] if progress else "no progress reported"
+    return (
+        f"spark-random-strings demo: {rows} rows in {len(batches)} batches over "
+        f"{elapsed:.1f} s = {rows / elapsed:.1f} rows/s (source: {source})"
+    )
