@@ -15,11 +15,11 @@ if TYPE_CHECKING:
 TRIGGER_INTERVAL = "2 seconds"
 
 
-def count_by_length(strings: DataFrame, *, duration_s: float, stop: threading.Event) -> str:
+def count_by_length(strings: DataFrame, *, duration_s: float, stop: threading.Event) -> tuple[int, str]:
     """Print the count of strings per length after every batch (Spark's console sink) until
     ``duration_s`` passes or ``stop`` is set.
 
-    Returns the one-line summary. Raises the query's exception if it failed.
+    Returns the rows read and the one-line summary. Raises the query's exception if it failed.
     """
     by_length = strings.groupBy("length").count().orderBy("length")
     started = time.monotonic()
@@ -42,7 +42,7 @@ def count_by_length(strings: DataFrame, *, duration_s: float, stop: threading.Ev
     batches = {p["batchId"]: p["numInputRows"] for p in progress if "addBatch" in p["durationMs"]}
     rows = sum(batches.values())
     source = progress[-1]["sources"][0]["description"] if progress else "no progress reported"
-    return (
+    return rows, (
         f"spark-random-strings demo: {rows} rows in {len(batches)} batches over "
         f"{elapsed:.1f} s = {rows / elapsed:.1f} rows/s (source: {source})"
     )

@@ -48,8 +48,9 @@ def local_session(
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
     )
-    if cores:
-        builder = builder.config("spark.sql.shuffle.partitions", str(cores))
+    # A shuffle gets one partition per local core, not Spark's 200, which would make a small
+    # aggregation's every batch schedule 200 tasks on a core or two.
+    builder = builder.config("spark.sql.shuffle.partitions", str(cores or os.cpu_count() or 1))
     for key, value in (config or {}).items():
         builder = builder.config(key, value)
     configured = configure_spark_with_random_strings(builder)

@@ -204,9 +204,11 @@ def _run_demo(args: argparse.Namespace, strings: DataFrame, console: Console) ->
 
     stop = threading.Event()
     with _first_interrupt_sets(stop):
-        summary = count_by_length(strings, duration_s=args.duration, stop=stop)
-    console.print(summary, soft_wrap=True)
-    return 0
+        rows, summary = count_by_length(strings, duration_s=args.duration, stop=stop)
+    # Not markup: the source's description is in brackets.
+    console.print(summary, soft_wrap=True, markup=False)
+    # A demo that showed no rows did not work, even if nothing failed.
+    return 0 if rows > 0 else 1
 
 
 def _run_write(args: argparse.Namespace, strings: DataFrame, console: Console) -> int:
