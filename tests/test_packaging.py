@@ -41,14 +41,18 @@ def test_the_package_bundles_one_jar_per_spark_line_and_scala_version() -> None:
 
 
 @pytest.mark.parametrize(("line", "scala"), SUPPORTED)
-def test_each_jar_is_built_for_the_spark_and_scala_in_its_name(line: str, scala: str) -> None:
+def test_each_jar_is_built_for_the_spark_and_scala_in_its_name_and_carries_the_license(
+    line: str, scala: str
+) -> None:
     with zipfile.ZipFile(jar_path(f"{line}.1", scala)) as jar:
         manifest = jar.read("META-INF/MANIFEST.MF").decode()
         classes = jar.read("io/github/sparkrandomstrings/RandomStringsSource.class")
+        license_text = jar.read("META-INF/LICENSE")
     assert f"Spark-Version: {line}." in manifest
     assert f"Scala-Version: {scala}" in manifest
     # Class file major version: 52 is Java 8 (Spark 3.5 still runs on it), 61 is Java 17.
     assert int.from_bytes(classes[6:8], "big") == (52 if line == "3.5" else 61)
+    assert license_text == (Path(__file__).parents[1] / "LICENSE").read_bytes()
 
 
 def test_jar_path_picks_the_jar_of_the_spark_that_pyspark_runs_here() -> None:
