@@ -75,6 +75,7 @@ object SparkLineProjects extends AutoPlugin {
         Test / unmanagedResourceDirectories :=
           Seq(sharedTest.value / "resources", (ThisBuild / baseDirectory).value / "tests" / "vectors"),
         sparkDependency(line),
+        MavenArtifacts.settings(line),
         libraryDependencies ++= Seq(
           "org.scalatest" %% "scalatest" % scalatestVersion % Test,
           // An in-process HDFS for the checkpoint-store test. Intransitive: its only dependencies

@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 LINES_FILE = Path(__file__).resolve().parents[2] / "spark-lines.txt"
+#: The Maven group id of every line's artifact (sbt's ``organization``).
+GROUP_ID = "io.github.sparkrandomstrings"
 
 
 class Build(NamedTuple):
@@ -29,8 +31,17 @@ class Build(NamedTuple):
     def scala_binary(self) -> str:
         return ".".join(self.scala.split(".")[:2])
 
+    @property
+    def artifact_id(self) -> str:
+        """The Maven artifact: the jar's name without its version."""
+        return f"spark-random-strings-spark{self.line}_{self.scala_binary}"
+
     def jar_name(self, version: str) -> str:
-        return f"spark-random-strings-spark{self.line}_{self.scala_binary}-{version}.jar"
+        return f"{self.artifact_id}-{version}.jar"
+
+    def coordinates(self, version: str) -> str:
+        """``group:artifact:version``, as ``--packages`` and ``spark.jars.packages`` take them."""
+        return f"{GROUP_ID}:{self.artifact_id}:{version}"
 
 
 def read_lines() -> tuple[str, list[Build]]:

@@ -4,7 +4,7 @@ import org.apache.spark.SparkContext
 import org.apache.spark.sql.SparkSessionExtensions
 
 /**
- * Plugs this source's batch scan ([[RandomStringsScanStrategy]]) into a session's planner the
+ * Plugs this source's batch scan (`RandomStringsScanStrategy`) into a session's planner the
  * conventional way: through `spark.sql.extensions`, set before the session starts.
  *
  * {{{

@@ -19,7 +19,7 @@ import org.apache.spark.sql.types.StructType
 import io.github.sparkrandomstrings.SparkOffsets.LongOffset
 
 /**
- * The `InMemoryRandomStrings` stream: Spark's V1 [[Source]] contract over an endless (or, with
+ * The `InMemoryRandomStrings` stream: Spark's V1 `Source` contract over an endless (or, with
  * `totalRows`, bounded) sequence of rows whose offsets are their 0-based positions.
  *
  * Design, method by method:

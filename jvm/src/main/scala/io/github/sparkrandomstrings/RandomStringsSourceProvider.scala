@@ -44,7 +44,7 @@ class RandomStringsSourceProvider extends StreamSourceProvider with DataSourceRe
 
   /**
    * Called by `load()`: validates everything the user gave, so errors surface there, and adds
-   * this source's batch scan to the session's planner ([[RandomStringsScanStrategy]]) if the
+   * this source's batch scan to the session's planner (`RandomStringsScanStrategy`) if the
    * session was not started with [[RandomStringsExtensions]].
    */
   override def sourceSchema(

@@ -12,7 +12,7 @@ import org.apache.spark.unsafe.array.ByteArrayMethods
  * One generator serves one partition: it reuses one row writer and one random number generator
  * for all its rows, so making a row allocates nothing. The characters go straight into the row
  * writer's buffer, and consecutive rows' event times are stepped, not divided out
- * ([[EventTimeCursor]]). The row it returns is overwritten by the next call, as Spark's own
+ * (`EventTimeCursor`). The row it returns is overwritten by the next call, as Spark's own
  * operators expect of an iterator of rows. (`docs/design.md`, "Rows on the executors", says
  * what each of these choices saves.)
  *
