@@ -45,7 +45,7 @@ PACKAGE_JARS := python/src/spark_random_strings/jars
 LINE_JARS = jvm/lines/*/target/scala-*/spark-random-strings-spark*-$(VERSION).jar
 # What the jars are built from: a change to any of these builds them again.
 JAR_INPUTS := $(shell find jvm/src/main -type f) $(wildcard project/*.scala project/*.properties project/*.sbt) \
-	build.sbt $(LINES_FILE) VERSION
+	build.sbt $(LINES_FILE) VERSION LICENSE
 JARS_BUILT := $(PACKAGE_JARS)/.built
 DIST := dist
 WHEEL := $(DIST)/spark_random_strings-$(VERSION)-py3-none-any.whl
@@ -67,7 +67,7 @@ SBT_ENV = SPARK_JARS_DIR="$(SPARK_JARS_DIR)"
 # a module-scoped fixture, such as a Spark Connect server) run on one worker.
 PYTEST_ARGS := -n 2 --dist loadgroup -ra --durations=15
 
-.PHONY: help bootstrap jar wheel dist test test-scala test-python test-compat test-java lint format \
+.PHONY: help bootstrap jar wheel dist publish-local docs test test-scala test-python test-compat test-java lint format \
 	bench soak demo clean
 
 help:
@@ -82,6 +82,9 @@ help:
 	@echo "make jar    - build one jar per Spark line and copy them into the Python package"
 	@echo "make wheel  - build the jars and a wheel that bundles them, into $(DIST)/"
 	@echo "make dist   - the wheel, and the plain jars for spark-submit --jars, into $(DIST)/"
+	@echo "make publish-local - every line's jar, sources, Scaladoc and POM into $(MAVEN_REPO)/ (Maven's"
+	@echo "                     layout), for spark-submit --packages ... --repositories file://..."
+	@echo "make docs   - the documentation site, from docs/, the README, the docstrings and the Scaladoc, into site/"
 	@echo "make bench  - this source against Spark's rate source and a Python reader: docs/benchmarks.md"
 	@echo "make soak   - the source at 1,000,000 rows/s for 10 minutes: heap and lag, in docs/reliability.md"
 	@echo "make clean  - remove build outputs (keeps the bootstrapped tools)"
@@ -98,7 +101,7 @@ $(VENV_READY): python/pyproject.toml $(wildcard python/constraints*.txt) VERSION
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q -c $(CONSTRAINTS) --upgrade pip
 	$(PY) -m pip install -q $(call constraints,$(DEFAULT_LINE)) "pyspark==$(SPARK_VERSION)" \
-		-e "./python[test,connect,bench]"
+		-e "./python[test,connect,bench,docs]"
 	@touch $@
 
 # Builds every line's jar and puts them inside the Python package (package data), replacing
@@ -129,12 +132,40 @@ dist: wheel
 	rm -f $(DIST)/spark-random-strings-*.jar && cp $(LINE_JARS) $(DIST)/
 	@ls -l $(DIST)
 
+# Every line as a Maven artifact (jar, sources jar, Scaladoc jar, POM) in a folder that
+# `spark-submit --packages <coordinates> --repositories file://$(abspath $(MAVEN_REPO))` reads.
+# `make test` publishes the default line only; `make test-compat` and `make test-java` all of them.
+MAVEN_REPO := $(DIST)/maven
+MAVEN_PUBLISHED := $(MAVEN_REPO)/.published-$(VERSION)
+publish-local: $(MAVEN_PUBLISHED)
+
+$(MAVEN_PUBLISHED): $(JAR_INPUTS) | bootstrap
+	$(SBT_ENV) $(SBT) publish
+	@touch $@
+
+# The site (mkdocs, mkdocs.yml) into site/, in strict mode: a broken link or anchor, a page
+# missing from the navigation or a docstring it cannot read fails. Its Scala API page links to
+# the default line's Scaladoc, copied into docs/scaladoc/.
+DEFAULT_SCALA := $(call field,4,$(call row_of,$(firstword $(DEFAULT_BUILDS))))
+SCALADOC := jvm/lines/spark-$(DEFAULT_LINE)_$(DEFAULT_SCALA)/target/scala-$(DEFAULT_SCALA)/api
+docs: $(SCALADOC)/index.html $(VENV_READY)
+	rm -rf docs/scaladoc && cp -r $(SCALADOC) docs/scaladoc
+	$(PY) -m mkdocs build --strict --clean --quiet
+	@echo "built site/index.html"
+
+$(SCALADOC)/index.html: $(JAR_INPUTS) | bootstrap
+	$(SBT_ENV) $(SBT) $(addsuffix /doc,$(DEFAULT_BUILDS))
+	@touch $@
+
 # The default line: the linters, its scalatest suites (while sbt packages every line's jar),
 # the wheel, then every pytest suite.
 test: bootstrap
 	$(MAKE) --no-print-directory lint-python
-	$(SBT_ENV) $(SBT) scalafmtCheckAll scalafmtSbtCheck "all $(addsuffix /test,$(DEFAULT_BUILDS)) package"
+	$(SBT_ENV) $(SBT) scalafmtCheckAll scalafmtSbtCheck \
+		"all $(addsuffix /test,$(DEFAULT_BUILDS)) package $(addsuffix /publish,$(DEFAULT_BUILDS))"
 	@$(MAKE) --no-print-directory copy-jar wheel
+	$(PY) -m twine check --strict $(WHEEL)
+	$(MAKE) --no-print-directory docs
 	$(MAKE) --no-print-directory test-python
 
 test-scala: bootstrap
@@ -162,7 +193,7 @@ format: bootstrap
 # PyPI: the end-to-end tests marked every_line in a virtual environment with that pyspark
 # (.venvs/spark-<line>), then a checkpoint that line writes and is killed on mid-stream,
 # finished on the default line.
-test-compat: $(WHEEL)
+test-compat: $(WHEEL) $(MAVEN_PUBLISHED)
 	$(SBT_ENV) $(SBT) "all $(addsuffix /test,$(OTHER_BUILDS))"
 	@for line in $(OTHER_PYSPARK_LINES); do \
 	  $(MAKE) --no-print-directory e2e-line LINE=$$line || exit 1; \
@@ -170,7 +201,7 @@ test-compat: $(WHEEL)
 
 # The suites again on every other Java that spark-lines.txt names for a build: its scalatest
 # suites, and where the build has a pyspark, the end-to-end tests marked every_line.
-test-java: $(WHEEL)
+test-java: $(WHEEL) $(MAVEN_PUBLISHED)
 	@for run in $(JAVA_RUNS); do \
 	  $(MAKE) --no-print-directory java-run BUILD=$${run%%:*} JAVA=$${run##*:} || exit 1; \
 	done
@@ -266,4 +297,5 @@ demo: jar
 	$(PY) -m spark_random_strings demo --duration 20
 
 clean:
-	rm -rf jvm/target jvm/lines project/target target $(PACKAGE_JARS)/*.jar $(JARS_BUILT) dist build
+	rm -rf jvm/target jvm/lines project/target target $(PACKAGE_JARS)/*.jar $(JARS_BUILT) dist build \
+		site docs/scaladoc

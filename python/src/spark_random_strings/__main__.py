@@ -2,4 +2,5 @@
 
 from spark_random_strings.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # and not when a tool imports the module to read it
+    raise SystemExit(main())
