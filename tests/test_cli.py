@@ -8,11 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pyspark
 import pytest
 from pyspark.sql import SparkSession
 
+import spark_random_strings
 from helpers.support import CLI, rows_as_dict, run_child, seeded_rows, start_child, stop_group, wait_for
-from spark_random_strings import read_random_strings
+from spark_random_strings import jar_path, read_random_strings
 from spark_random_strings.options import OPTIONS
 
 CONSOLE_SCRIPT = str(Path(sys.executable).parent / "spark-random-strings")
@@ -38,6 +40,16 @@ def test_help_lists_the_three_commands(command: list[str]) -> None:
     assert re.search(r"^\s+stream\s+show the live stream in the terminal$", done.stdout, re.M)
     assert re.search(r"^\s+write\s+write exactly N rows to files$", done.stdout, re.M)
     assert re.search(r"^\s+demo\s+count the strings by length, live$", done.stdout, re.M)
+
+
+@pytest.mark.parametrize("command", [CLI, [CONSOLE_SCRIPT]], ids=["python -m", "console script"])
+def test_version_prints_the_version_and_the_jar_it_would_put_on_a_session(command: list[str]) -> None:
+    done = run("--version", command=command)
+    assert done.returncode == 0
+    assert done.stdout.splitlines() == [
+        f"spark-random-strings {spark_random_strings.__version__} (pyspark {pyspark.__version__})",
+        f"jar: {jar_path()}",
+    ]
 
 
 def help_entries(help_text: str) -> dict[str, str]:

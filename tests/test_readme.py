@@ -32,10 +32,11 @@ def test_each_code_block_is_an_excerpt_of_an_example_file(language: str, block: 
     assert any(block in source for source in sources), block
 
 
-def test_the_file_names_in_the_readme_and_examples_carry_the_current_version() -> None:
+def test_the_file_names_and_coordinates_in_the_readme_and_examples_carry_the_current_version() -> None:
     text = README + "".join(path.read_text() for path in sorted(EXAMPLES.iterdir()) if path.is_file())
     versions = set(re.findall(r"spark_random_strings-([\d.]+)-py3", text))
     versions |= set(re.findall(r"spark-random-strings-spark[\d.]+_2\.1[23]-([\d.]+)\.jar", text))
+    versions |= set(re.findall(r"spark-random-strings-spark[\d.]+_2\.1[23]:([\d.]+)", text))
     assert versions == {VERSION}
 
 
@@ -61,16 +62,37 @@ def test_each_command_line_example_runs_as_it_stands(line: str, tmp_path: Path) 
         assert re.fullmatch(r"streamed [\d,]+ rows in \d+ batches over [\d.]+ s \([\d.,]+ rows/s\)", summary)
 
 
-def test_the_compatibility_table_lists_each_build_of_spark_lines_txt_with_the_javas_ci_runs() -> None:
+def test_the_compatibility_table_lists_each_build_of_spark_lines_txt_with_its_coordinates_and_javas() -> None:
     section = README.split("\n## Compatibility\n")[1].split("\n## ")[0]
     rows = re.findall(
-        r"^\| (\d+\.\d+) \(([\d.]+)\)([^|]*)\| ([\d.]+) \| `([^`]+)` \| ([\d, ]+) \|", section, re.M
+        r"^\| (\d+\.\d+) \(([\d.]+)\)([^|]*)\| ([\d.]+) \| `([^`]+)` \| `([^`]+)` \| ([\d, ]+) \|",
+        section,
+        re.M,
     )
-    assert [(line, spark, scala, jar, javas) for line, spark, _, scala, jar, javas in rows] == [
-        (b.line, b.spark, b.scala_binary, b.jar_name(VERSION), ", ".join(map(str, sorted(b.javas))))
+    assert [
+        (line, spark, scala, jar, coordinates, javas)
+        for line, spark, _, scala, jar, coordinates, javas in rows
+    ] == [
+        (
+            b.line,
+            b.spark,
+            b.scala_binary,
+            b.jar_name(VERSION),
+            b.coordinates(VERSION),
+            ", ".join(map(str, sorted(b.javas))),
+        )
         for b in BUILDS
     ]
     assert [line for line, _, note, *_ in rows if "the default" in note] == [DEFAULT_LINE]
+
+
+def test_the_changelog_lists_the_current_version_first_after_what_is_unreleased() -> None:
+    changelog = (REPO / "CHANGELOG.md").read_text()
+    sections = re.findall(r"^## (.+)$", changelog, re.M)
+    released = sections[1:] if sections[0] == "Unreleased" else sections
+    assert released[0] == VERSION, "the newest version listed is the one in VERSION"
+    numbers = [tuple(map(int, s.split("."))) for s in released]
+    assert numbers == sorted(numbers, reverse=True), "newest first"
 
 
 def test_the_package_page_states_the_pyspark_range_of_spark_lines_txt() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -120,6 +121,60 @@ def test_the_wheel_holds_every_lines_jar_the_typing_marker_and_the_supported_ran
         line = name.split("-spark")[1].split("_")[0]
         assert f"Implementation-Version: {VERSION}" in manifest
         assert f"Spark-Version: {line}." in manifest
+
+
+def _and_joined(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def bundled_text(jar_names: list[str]) -> str:
+    """The jars as a sentence: "Spark 3.5 (Scala 2.12 and 2.13), 4.0 and 4.1 (Scala 2.13)"."""
+    scalas: dict[str, list[str]] = {}
+    for name in jar_names:
+        named = re.fullmatch(r".*/spark-random-strings-spark([\d.]+)_([\d.]+)-.*\.jar", name)
+        assert named, name
+        line, scala = named.groups()
+        scalas.setdefault(line, []).append(scala)
+    groups: list[tuple[list[str], list[str]]] = []
+    for line, versions in scalas.items():
+        if groups and groups[-1][1] == versions:
+            groups[-1][0].append(line)
+        else:
+            groups.append(([line], versions))
+    return "Spark " + ", ".join(f"{_and_joined(lines)} (Scala {_and_joined(v)})" for lines, v in groups)
+
+
+def test_the_package_page_states_the_ranges_and_the_jars_of_the_wheels_metadata(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = Parser().parsestr(
+            archive.read(f"spark_random_strings-{VERSION}.dist-info/METADATA").decode()
+        )
+        jars = sorted(n for n in archive.namelist() if n.endswith(".jar"))
+    page = " ".join(str(metadata.get_payload()).split())
+    assert page == " ".join((REPO / "python" / "README.md").read_text().split())
+    assert metadata["Description-Content-Type"] == "text/markdown"
+    pyspark_range = next(r for r in metadata.get_all("Requires-Dist") or [] if r.startswith("pyspark<"))
+    bounds = re.fullmatch(r"pyspark<(\d+\.\d+),>=(\d+\.\d+)\.0", pyspark_range)
+    assert bounds, pyspark_range
+    past, oldest = bounds.groups()
+    major, minor = past.split(".")
+    newest = f"{major}.{int(minor) - 1}"  # past is the first line after the newest: "<4.4"
+    oldest_python = metadata["Requires-Python"].removeprefix(">=")
+    assert f"**Works with** pyspark {oldest} to {newest} and Python {oldest_python} or newer." in page
+    assert f"**Bundles** one jar for each Spark line and Scala version: {bundled_text(jars)}." in page
+    assert f"**License:** {metadata['License-Expression']}." in page
+
+
+def test_the_wheel_carries_the_license_text_and_names_it_in_its_metadata(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = Parser().parsestr(
+            archive.read(f"spark_random_strings-{VERSION}.dist-info/METADATA").decode()
+        )
+        text = archive.read(f"spark_random_strings-{VERSION}.dist-info/licenses/LICENSE").decode()
+    assert metadata["License-Expression"] == "Apache-2.0"
+    assert metadata.get_all("License-File") == ["LICENSE"]
+    assert text == (REPO / "LICENSE").read_text()
+    assert "Apache License\n                           Version 2.0, January 2004" in text
 
 
 def test_a_fresh_environment_with_only_the_wheel_streams_exact_rows(

@@ -49,6 +49,35 @@ def _positive(kind: Callable[[str], Any]) -> Callable[[str], Any]:
     return parse
 
 
+def version_text() -> str:
+    """What ``--version`` prints: the package's version, and the jar it would put on a session
+    here (the one built for the Spark that pyspark runs), or why there is none."""
+    import pyspark
+
+    from spark_random_strings import __version__
+    from spark_random_strings._jar import UnsupportedSparkError, jar_path
+
+    try:
+        jar = str(jar_path())
+    except UnsupportedSparkError as error:
+        jar = f"none: {error}"
+    return f"{PROG} {__version__} (pyspark {pyspark.__version__})\njar: {jar}"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: print :func:`version_text` and exit, as argparse's own version action
+    does, but find the jar only when asked."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **_: Any) -> None:
+        super().__init__(
+            option_strings, dest, nargs=0, help="print the version and the jar it would use, and exit"
+        )
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        print(version_text())
+        parser.exit(0)
+
+
 class UsageError(Exception):
     """A flag's value that the source rejected: reported in one line, exit status 2."""
 
@@ -82,6 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Stream random strings through a local Spark, with the InMemoryRandomStrings source.",
         epilog=f"Run `{PROG} COMMAND --help` for a command's flags and their defaults.",
     )
+    parser.add_argument("--version", action=_VersionAction)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     stream = commands.add_parser(
