@@ -34,7 +34,7 @@ KILLS = 3
 
 def kill_mid_stream(command: list[str], output: Path, rng: random.Random, log: Path) -> str:
     """Run the write until a random batch, kill it and its JVM at a random moment; describe it."""
-    target = committed_batches(output) + rng.randint(1, 5)
+    target = committed_batches(output) + rng.randint(1, 3)
     delay_s = rng.uniform(0.0, 0.6)
     kill_when(command, lambda: committed_batches(output) >= target, f"batch {target} to commit", delay_s, log)
     return (

@@ -27,8 +27,8 @@ from helpers.support import (
     wait_for,
 )
 
-TOTAL_ROWS = 120_000
-ROWS_PER_TRIGGER = 4_000  # 30 batches
+TOTAL_ROWS = 60_000
+ROWS_PER_TRIGGER = 5_000  # 12 batches: few enough to keep the test short, enough for three kills
 MAX_LENGTH = 12
 
 
