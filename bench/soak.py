@@ -186,12 +186,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate", type=int, default=1_000_000, help="rowsPerSecond (default 1,000,000)")
     parser.add_argument("--seconds", type=int, default=600, help="how long to sample (default 600)")
     parser.add_argument("--interval", type=int, default=30, help="seconds between samples (default 30)")
-    parser.add_argument("--smoke", action="store_true", help="a short run: 20 s, a sample every 5 s")
+    parser.add_argument("--smoke", action="store_true", help="a short run: 12 s, a sample every 3 s")
     parser.add_argument(
         "--out", type=Path, default=Path("docs"), help="where reliability.md and soak.png are (default: docs)"
     )
     args = parser.parse_args(argv)
-    seconds, interval = (20, 5) if args.smoke else (args.seconds, args.interval)
+    seconds, interval = (12, 3) if args.smoke else (args.seconds, args.interval)
     spark = local_session(
         "spark-random-strings soak", cores=2, log_level="OFF", silent_jvm=True, config=SPARK_HISTORIES
     )

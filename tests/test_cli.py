@@ -193,13 +193,17 @@ def test_ctrl_c_stops_the_stream_cleanly_with_a_summary(tmp_path: Path) -> None:
 # --- write ---
 
 
+#: The interrupted write: 8 batches, so that an interrupt after the first leaves most to resume.
+WRITE_ROWS, WRITE_BATCH_ROWS = 160_000, 20_000
+
+
 def write_args(output: Path, *more: str) -> list[str]:
     return [
         "write",
         "--total-rows",
-        "300000",
+        str(WRITE_ROWS),
         "--max-rows-per-trigger",
-        "20000",
+        str(WRITE_BATCH_ROWS),
         "--seed",
         "7",
         "--max-length",
@@ -225,13 +229,13 @@ def test_an_interrupted_write_resumes_and_ends_with_exactly_n_rows(
         stop_group(process)
     assert err.read_text() == ""
     interrupted = re.fullmatch(
-        r"interrupted with ([\d,]+) of 300,000 rows written to (.*); "
+        rf"interrupted with ([\d,]+) of {WRITE_ROWS:,} rows written to (.*); "
         r"run the same command again to resume",
         out.read_text().strip(),
     )
     assert interrupted and interrupted.group(2) == str(output)
     written_before = int(interrupted.group(1).replace(",", ""))
-    assert 0 < written_before < 300_000 and written_before % 20_000 == 0
+    assert 0 < written_before < WRITE_ROWS and written_before % WRITE_BATCH_ROWS == 0
 
     # A rerun that contradicts the checkpoint's seed fails in one line and writes nothing.
     files_before = sorted(output.glob("*.parquet"))
@@ -246,11 +250,13 @@ def test_an_interrupted_write_resumes_and_ends_with_exactly_n_rows(
     assert (
         resumed.stdout.strip()
         .splitlines()[-1]
-        .startswith(f"wrote 300,000 rows to {output} as parquet ({300_000 - written_before:,} in this run, ")
+        .startswith(
+            f"wrote {WRITE_ROWS:,} rows to {output} as parquet ({WRITE_ROWS - written_before:,} in this run, "
+        )
     )
     written = spark.read.parquet(str(output))
-    assert written.count() == 300_000
-    assert rows_as_dict(written) == seeded_rows(spark, 300_000, seed=7, max_length=12)
+    assert written.count() == WRITE_ROWS
+    assert rows_as_dict(written) == seeded_rows(spark, WRITE_ROWS, seed=7, max_length=12)
 
 
 def test_write_as_csv_holds_exactly_the_rows_and_a_second_run_adds_none(
