@@ -96,7 +96,9 @@ object SparkLineProjects extends AutoPlugin {
         Test / javaHome := testJavaHome,
         Test / javaOptions ++= sparkJavaFlags ++
           (if (testJavaHasVectorModule) Seq(s"--add-modules=$vectorModule") else Nil) ++
-          Seq("-Xmx4g", "-Dfile.encoding=UTF-8", "-Dspark.ui.enabled=false"),
+          Seq("-Xmx4g", "-Dfile.encoding=UTF-8", "-Dspark.ui.enabled=false") :+
+          // What released versions made, which ReleasedStreamsSuite replays.
+          s"-Dspark-random-strings.fixtures=${(ThisBuild / baseDirectory).value / "tests" / "fixtures"}",
         Test / parallelExecution := false,
         Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD"),
         Compile / packageBin / packageOptions += Package.ManifestAttributes(
