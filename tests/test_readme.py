@@ -86,6 +86,15 @@ def test_the_compatibility_table_lists_each_build_of_spark_lines_txt_with_its_co
     assert [line for line, _, note, *_ in rows if "the default" in note] == [DEFAULT_LINE]
 
 
+def test_the_providers_scaladoc_lists_each_option_of_the_python_table_with_its_default() -> None:
+    from spark_random_strings.options import OPTIONS
+
+    provider = REPO / "jvm/src/main/scala/io/github/sparkrandomstrings/RandomStringsSourceProvider.scala"
+    doc = provider.read_text().split("\n * Options (", 1)[1].split("\n *\n", 1)[0]
+    entries = re.findall(r"^ \*  - `(\w+)` \(e\.g\. [^,]+, default: ([^)]+)\): ", doc, re.M)
+    assert entries == [(row.name, row.option.default) for row in OPTIONS]
+
+
 def test_the_changelog_lists_the_current_version_first_after_what_is_unreleased() -> None:
     changelog = (REPO / "CHANGELOG.md").read_text()
     sections = re.findall(r"^## (.+)$", changelog, re.M)

@@ -27,7 +27,7 @@ import org.apache.spark.sql.types.{IntegerType, LongType, StringType, StructFiel
  *    value except surrogates and control characters).
  *  - `alphabet` (e.g. ACGT, default: none): the characters to draw from, each distinct one
  *    counted once; wins over `charset`.
- *  - `seed` (e.g. 42, default: drawn once and kept in the checkpoint): the seed of every row.
+ *  - `seed` (e.g. 42, default: drawn once, kept in the checkpoint): the seed of every row.
  *  - `numPartitions` (e.g. 8, default: the session's default parallelism): partitions per
  *    batch; each makes its own slice of the batch on an executor.
  *  - `maxRowsPerTrigger` (e.g. 100000, default: no limit): the most rows one batch reads.
