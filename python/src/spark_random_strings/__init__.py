@@ -1,8 +1,8 @@
 """The ``InMemoryRandomStrings`` Spark Structured Streaming source, from Python.
 
 The package carries the source's jar. Put it on a session with
-:func:`configure_spark_with_random_strings`, then read the stream with
-:func:`read_random_strings`::
+[`configure_spark_with_random_strings`][spark_random_strings.configure_spark_with_random_strings],
+then read the stream with [`read_random_strings`][spark_random_strings.read_random_strings]:
 
     from pyspark.sql import SparkSession
     from spark_random_strings import configure_spark_with_random_strings, read_random_strings

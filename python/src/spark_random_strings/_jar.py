@@ -37,12 +37,13 @@ class SparkBuild(NamedTuple):
 def jar_path(spark_version: str | None = None, scala_version: str | None = None) -> Path:
     """Return the path of the bundled jar built for a Spark version and Scala version.
 
-    By default both are those of the Spark that pyspark runs here (see :func:`installed_spark`),
-    so ``spark.jars``, ``--jars`` and Spark Connect servers get a jar their Spark can load. Pass
-    them to pick the jar for another Spark, a cluster's say: ``jar_path("3.5.2", "2.12")``.
-    Only the line (major.minor) of ``spark_version`` matters.
+    By default both are those of the Spark that pyspark runs here (see
+    [`installed_spark`][spark_random_strings.installed_spark]), so ``spark.jars``, ``--jars`` and
+    Spark Connect servers get a jar their Spark can load. Pass them to pick the jar for another
+    Spark, a cluster's say: ``jar_path("3.5.2", "2.12")``. Only the line (major.minor) of
+    ``spark_version`` matters.
 
-    The jars are package data, found with :mod:`importlib.resources`, so this works for a wheel
+    The jars are package data, found with ``importlib.resources``, so this works for a wheel
     install and an editable install alike.
 
     >>> jar_path("4.3.0", "2.13").name  # doctest: +SKIP

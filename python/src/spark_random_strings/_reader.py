@@ -27,10 +27,10 @@ def configure_spark_with_random_strings(
     """Add the bundled jar to ``spark.jars`` of a session builder, and its session extensions to
     ``spark.sql.extensions``, keeping what those settings hold already.
 
-    The jar is the one built for the Spark that pyspark runs here (:func:`jar_path`). The
-    extensions (:data:`EXTENSIONS`) plan the source's batches as its own scan; a session
-    started without them gets that scan from ``load()`` instead. Call it before
-    ``getOrCreate()``: both must be on the session from its start.
+    The jar is the one built for the Spark that pyspark runs here
+    ([`jar_path`][spark_random_strings.jar_path]). The extensions (``EXTENSIONS``) plan the source's
+    batches as its own scan; a session started without them gets that scan from ``load()`` instead.
+    Call it before ``getOrCreate()``: both must be on the session from its start.
 
     >>> from pyspark.sql import SparkSession
     >>> builder = SparkSession.builder.master("local[2]").config("spark.jars", "/opt/other.jar")
@@ -46,14 +46,14 @@ def configure_spark_with_random_strings(
         ``spark.sql.extensions``.
 
     For Spark Connect, the jar belongs on the server instead: start it with
-    ``--jars`` and the path that :func:`jar_path` returns.
+    ``--jars`` and the path that [`jar_path`][spark_random_strings.jar_path] returns.
 
     Raises:
         TypeError: ``builder`` is not a ``SparkSession.Builder``.
         ValueError: ``builder`` connects to a Spark Connect server (``remote("sc://...")``),
             whose class path a client cannot change.
         UnsupportedSparkError: no bundled jar is built for the Spark that pyspark runs here.
-        FileNotFoundError: the package holds no jar (see :func:`jar_path`).
+        FileNotFoundError: the package holds no jar (see [`jar_path`][spark_random_strings.jar_path]).
     """
     from pyspark.sql import SparkSession
 
@@ -90,7 +90,7 @@ def read_random_strings(spark: SparkSession, **options: Unpack[SourceKeywords]) 
 
     Columns: ``value`` (string), ``ts`` (event time, epoch ms), ``offset`` (the row's position
     in the stream) and ``length`` (of ``value``, in characters). Each keyword is a source option
-    in snake_case (:class:`~spark_random_strings.options.SourceKeywords`); one left out, or
+    in snake_case ([`SourceKeywords`][spark_random_strings.options.SourceKeywords]); one left out, or
     ``None``, leaves the source's default.
 
     >>> df = read_random_strings(spark, rows_per_second=100, min_length=5, max_length=10,
@@ -101,10 +101,10 @@ def read_random_strings(spark: SparkSession, **options: Unpack[SourceKeywords]) 
     needs the jar).
 
     Args:
-        spark: a session whose ``spark.jars`` holds the jar
-            (see :func:`configure_spark_with_random_strings`).
+        spark: a session whose ``spark.jars`` holds the jar (see
+            [`configure_spark_with_random_strings`][spark_random_strings.configure_spark_with_random_strings]).
         **options: the source options, listed under "Keyword Args" from
-            :data:`~spark_random_strings.options.OPTIONS`.
+            [`OPTIONS`][spark_random_strings.options.OPTIONS].
 
     Returns:
         A streaming DataFrame (``df.isStreaming`` is ``True``).

@@ -43,9 +43,9 @@ def write_files(
     the stream's last row is written, and a run after an interruption continues where the
     checkpoint stands: the file sink's log keeps every row exactly once. Once the query has
     stopped without failing, the files that interrupted runs left unlisted go
-    (:func:`remove_uncommitted_files`), so that readers other than Spark see each row once too.
+    (``remove_uncommitted_files``), so that readers other than Spark see each row once too.
 
-    Returns the one-line summary. Raises :class:`Interrupted` when ``stop`` is set first, and
+    Returns the one-line summary. Raises ``Interrupted`` when ``stop`` is set first, and
     the query's exception if it failed.
     """
     started = time.monotonic()

@@ -65,7 +65,7 @@ def version_text() -> str:
 
 
 class _VersionAction(argparse.Action):
-    """``--version``: print :func:`version_text` and exit, as argparse's own version action
+    """``--version``: print ``version_text`` and exit, as argparse's own version action
     does, but find the jar only when asked."""
 
     def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **_: Any) -> None:

@@ -1,12 +1,13 @@
 """The source's options as Python meets them: one table.
 
-:class:`SourceKeywords` is the one place each option is written on the Python side: its
-``read_random_strings`` keyword, its Python type and, in its :class:`Option`, the source's
-option name, the default as the documentation states it and what it does. :data:`OPTIONS`
-is the same table as rows. ``read_random_strings`` checks its keywords with
-:func:`source_options`, the command-line tool makes a flag of each row, and the tests check
-the README's option table against it. The values themselves are validated once, by the
-source, at ``load()``.
+[`SourceKeywords`][spark_random_strings.options.SourceKeywords] is the one place each option is
+written on the Python side: its ``read_random_strings`` keyword, its Python type and, in its
+[`Option`][spark_random_strings.options.Option], the source's option name, the default as the
+documentation states it and what it does. [`OPTIONS`][spark_random_strings.options.OPTIONS] is the
+same table as rows. ``read_random_strings`` checks its keywords with
+[`source_options`][spark_random_strings.options.source_options], the command-line tool makes a flag
+of each row, and the tests check the README's option table against it. The values themselves are
+validated once, by the source, at ``load()``.
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ class SourceKeywords(TypedDict, total=False):
 
 @dataclass(frozen=True)
 class SourceOption:
-    """One row of :data:`OPTIONS`: a source option under its Python keyword."""
+    """One row of [`OPTIONS`][spark_random_strings.options.OPTIONS]: a source option under its
+    Python keyword."""
 
     #: The keyword of ``read_random_strings`` (and, with dashes, the command-line flag).
     keyword: str
@@ -119,7 +121,8 @@ def source_options(keywords: Mapping[str, object], caller: str = "read_random_st
     """The source options that ``keywords`` give, by option name; ``None`` leaves the default.
 
     Args:
-        keywords: keyword -> value, as :class:`SourceKeywords` types them.
+        keywords: keyword -> value, as
+            [`SourceKeywords`][spark_random_strings.options.SourceKeywords] types them.
         caller: the function named in errors.
 
     Returns:
