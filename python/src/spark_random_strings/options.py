@@ -72,6 +72,43 @@ class SourceKeywords(TypedDict, total=False):
     total_rows: Annotated[
         int | None, Option("totalRows", "unbounded", "the stream ends after this many rows")
     ]
+    distinct_values: Annotated[
+        int | None,
+        Option("distinctValues", "none", "value is one of exactly this many distinct strings (a pool)"),
+    ]
+    value_distribution: Annotated[
+        str | None,
+        Option(
+            "valueDistribution",
+            "uniform",
+            "how rows pick pool entries: uniform or zipf; needs distinctValues",
+            "NAME",
+        ),
+    ]
+    zipf_exponent: Annotated[
+        float | None,
+        Option("zipfExponent", "1.0", "s of zipf: entry k with probability ~ 1/(k+1)^s", "S"),
+    ]
+    max_out_of_order_ms: Annotated[
+        int | None,
+        Option("maxOutOfOrderMs", "0", "each ts moves back by a delay uniform over [0, this]", "MS"),
+    ]
+    late_row_fraction: Annotated[
+        float | None,
+        Option("lateRowFraction", "0", "the probability that a row is late by lateByMs more", "P"),
+    ]
+    late_by_ms: Annotated[
+        int | None,
+        Option("lateByMs", "none", "how late a late row is; required when lateRowFraction > 0", "MS"),
+    ]
+    duplicate_fraction: Annotated[
+        float | None,
+        Option("duplicateFraction", "0", "the probability that a row repeats an earlier row's value and ts", "P"),
+    ]
+    max_duplicate_distance: Annotated[
+        int | None,
+        Option("maxDuplicateDistance", "1000", "how many offsets back a repeated row may be"),
+    ]
 
 
 @dataclass(frozen=True)
@@ -81,8 +118,8 @@ class SourceOption:
 
     #: The keyword of ``read_random_strings`` (and, with dashes, the command-line flag).
     keyword: str
-    #: The Python type the keyword takes: ``int`` or ``str``.
-    kind: type[int] | type[str]
+    #: The Python type the keyword takes: ``int``, ``float`` (an ``int`` is taken too) or ``str``.
+    kind: type[int] | type[float] | type[str]
     #: The source's option name, its documented default and what it does.
     option: Option
 
@@ -144,8 +181,9 @@ def source_options(keywords: Mapping[str, object], caller: str = "read_random_st
             )
         if value is None:
             continue
-        # bool is a subclass of int, but True is no row count.
-        if not isinstance(value, row.kind) or isinstance(value, bool):
+        # bool is a subclass of int, but True is no row count; a float keyword takes an int too.
+        accepted = (int, float) if row.kind is float else row.kind
+        if not isinstance(value, accepted) or isinstance(value, bool):
             raise TypeError(
                 f"{caller}: {keyword} must be {row.kind.__name__} or None, "
                 f"got {type(value).__name__} {value!r}"

@@ -61,6 +61,26 @@ private[sparkrandomstrings] final class CounterRandom(seed: Long) {
     (product >>> 32).toInt
   }
 
+  /** A uniform double in [0, 1): the top 53 bits of the next number, as a fraction. */
+  def nextUnitDouble(): Double = (nextLong() >>> 11) * UnitScale
+
+  /** True with probability `p`, for p in [0, 1]: exactly never for 0 and always for 1. */
+  def nextChance(p: Double): Boolean = nextUnitDouble() < p
+
+  /**
+   * A uniform long in [0, max], for any max >= 0: 63 random bits, rejected above the largest
+   * whole multiple of max + 1 below 2^63, so that the remainder is unbiased.
+   */
+  def nextLongUpTo(max: Long): Long =
+    if (max == Long.MaxValue) nextLong() >>> 1
+    else {
+      val bound = max + 1L
+      val limit = Long.MaxValue - (Long.MaxValue % bound + 1L) % bound
+      var bits = nextLong() >>> 1
+      while (bits > limit) bits = nextLong() >>> 1
+      bits % bound
+    }
+
   /**
    * Writes `table(i)` for `count` indexes i drawn uniformly from [0, table.length) into `target`
    * from `at`: exactly what `count` calls of `nextBounded(table.length)` would draw (the
@@ -117,6 +137,14 @@ private[sparkrandomstrings] object CounterRandom {
   /** The golden-ratio increment of SplitMix64: odd, so `offset * Gamma` is a bijection. */
   val Gamma: Long = 0x9E3779B97F4A7C15L
   private val TwoTo32 = 1L << 32
+  private val UnitScale = 1.0 / (1L << 53)
+
+  /**
+   * The seed of one of a stream's independent random streams (the pool's characters, the
+   * choice of entry, delays, lateness, duplicates): each concern draws from its own, so that
+   * an option of one changes no draw of another.
+   */
+  def derivedSeed(seed: Long, stream: Long): Long = mix(mix(seed) ^ mix(stream * Gamma))
   private val LowHalf = 0xFFFFFFFFL
 
   def mix(z0: Long): Long = {
@@ -125,4 +153,26 @@ private[sparkrandomstrings] object CounterRandom {
     z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL
     z ^ (z >>> 31)
   }
+}
+
+/**
+ * The independent random streams of a stream definition besides the rows' own (see
+ * [[CounterRandom.derivedSeed]]). The numbers are part of every stored stream's values: never
+ * renumber one.
+ */
+private[sparkrandomstrings] object RandomStreams {
+  /** Where the pool's permutation puts each entry (`ValuePool`). */
+  val PoolSlots = 1L
+  /** The permutations of each length's codes (`ValuePool`). */
+  val PoolCodes = 2L
+  /** The characters of pool entries before their code, per entry. */
+  val PoolCharacters = 3L
+  /** Which pool entry a row picks, per row. */
+  val Picks = 4L
+  /** How far out of order a row's event time is, per row. */
+  val Delays = 5L
+  /** Whether a row is late, per row. */
+  val Lateness = 6L
+  /** Whether a row repeats an earlier one, and which, per row. */
+  val Repeats = 7L
 }

@@ -17,9 +17,16 @@ import io.github.sparkrandomstrings.SparkCheckpointFiles.CheckpointFileManager
  * `metadataPath` Spark hands to `createSource`), as one small JSON file:
  *
  * {{{
- *   {"version":1,"seed":-4962768465676381896,"startTimeMs":1763790000000,"rowsPerSecond":10,
- *    "minLength":0,"maxLength":4,"characters":"charset=alphanumeric"}
+ *   {"version":2,"seed":-4962768465676381896,"startTimeMs":1763790000000,"rowsPerSecond":10,
+ *    "minLength":0,"maxLength":4,"characters":"charset=alphanumeric","distinctValues":1000,
+ *    "valueDistribution":"zipf","zipfExponent":1.2,"maxOutOfOrderMs":5000,
+ *    "lateRowFraction":0.01,"lateByMs":60000,"duplicateFraction":0.0,
+ *    "maxDuplicateDistance":1000}
  * }}}
+ *
+ * Version 2 added the options that shape rows (a [[RowShape]]; `null` for an option not set).
+ * Version 1, which 0.1.0 wrote, has none of them and reads as [[RowShape.Plain]], the stream
+ * 0.1.0 made.
  *
  * The file is written once, when the query first starts, and whole: through Spark's
  * `CheckpointFileManager.createAtomic`, as Spark writes its own offset and commit logs, so each
@@ -162,17 +169,48 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
         case other => corrupt(s"'$name' is '$other', neither a charset nor an alphabet")
       }
     }
+    def optionalLong(name: String): Option[Long] =
+      if (field(name).isNull) None else Some(long(name))
+    def double(name: String): Double = {
+      val node = field(name)
+      if (!node.isNumber) corrupt(s"'$name' is not a number")
+      node.asDouble()
+    }
     val version = long("version")
-    if (version != Version) corrupt(s"version $version is not $Version, the one this source writes")
+    if (version != 1 && version != Version) {
+      corrupt(s"version $version is neither 1 nor $Version, the versions this source reads")
+    }
+    val shape =
+      if (version == 1) RowShape.Plain
+      else {
+        RowShape(
+          distinctValues = optionalLong(SourceOptions.DISTINCT_VALUES),
+          valueDistribution = field(SourceOptions.VALUE_DISTRIBUTION).asText(""),
+          zipfExponent = double(SourceOptions.ZIPF_EXPONENT),
+          maxOutOfOrderMs = long(SourceOptions.MAX_OUT_OF_ORDER_MS),
+          lateRowFraction = double(SourceOptions.LATE_ROW_FRACTION),
+          lateByMs = optionalLong(SourceOptions.LATE_BY_MS),
+          duplicateFraction = double(SourceOptions.DUPLICATE_FRACTION),
+          maxDuplicateDistance = long(SourceOptions.MAX_DUPLICATE_DISTANCE))
+      }
     val definition = StreamDefinition(
       long("seed"),
       long("startTimeMs"),
       long("rowsPerSecond"),
       int("minLength"),
       int("maxLength"),
-      characters("characters"))
-    // The stored rate and lengths must pass the very rules the options pass.
+      characters("characters"),
+      shape)
+    // The stored values must pass the very rules the options pass.
     try {
+      checkShape(shape)
+      shape.distinctValues.foreach { n =>
+        val allowed = ValuePool.capacity(definition.minLength, definition.maxLength, definition.characters.size)
+        if (allowed < n) {
+          throw new IllegalArgumentException(
+            s"'${SourceOptions.DISTINCT_VALUES}' is $n, but its lengths and characters allow only $allowed")
+        }
+      }
       SourceOptions.RowsPerSecondRange.check(SourceOptions.ROWS_PER_SECOND, definition.rowsPerSecond)
       SourceOptions.LengthRange.check(SourceOptions.MIN_LENGTH, definition.minLength)
       SourceOptions.LengthRange.check(SourceOptions.MAX_LENGTH, definition.maxLength)
@@ -190,7 +228,34 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
     node.put("minLength", d.minLength)
     node.put("maxLength", d.maxLength)
     node.put("characters", d.characters.description)
+    d.shape.settings.foreach {
+      case (name, None) => node.putNull(name)
+      case (name, Some(value: Long)) => node.put(name, value)
+      case (name, Some(value: Double)) => node.put(name, value)
+      case (name, Some(value)) => node.put(name, value.toString)
+    }
     Mapper.writeValueAsString(node)
+  }
+
+  /** A stored shape passes the rules that parsing the options applies. */
+  private def checkShape(shape: RowShape): Unit = {
+    import SourceOptions._
+    def text(value: Any) = value.toString
+    shape.distinctValues.foreach(DistinctValuesRange.check(DISTINCT_VALUES, _))
+    if (!Distributions.contains(shape.valueDistribution)) {
+      throw new IllegalArgumentException(
+        s"'$VALUE_DISTRIBUTION' is '${shape.valueDistribution}', not ${Distributions.mkString(" or ")}")
+    }
+    ZipfExponentRange.check(ZIPF_EXPONENT, shape.zipfExponent, text(shape.zipfExponent))
+    MaxOutOfOrderMsRange.check(MAX_OUT_OF_ORDER_MS, shape.maxOutOfOrderMs)
+    LateRowFractionRange.check(LATE_ROW_FRACTION, shape.lateRowFraction, text(shape.lateRowFraction))
+    shape.lateByMs.foreach(LateByMsRange.check(LATE_BY_MS, _))
+    if (shape.lateRowFraction > 0.0 && shape.lateByMs.isEmpty) {
+      throw new IllegalArgumentException(s"'$LATE_ROW_FRACTION' is above 0 without '$LATE_BY_MS'")
+    }
+    DuplicateFractionRange.check(
+      DUPLICATE_FRACTION, shape.duplicateFraction, text(shape.duplicateFraction))
+    MaxDuplicateDistanceRange.check(MAX_DUPLICATE_DISTANCE, shape.maxDuplicateDistance)
   }
 }
 
@@ -199,7 +264,7 @@ object DefinitionStore {
   /** The file's name inside the source's metadata folder. */
   val FileName = "random-strings-source.json"
 
-  /** The layout of the file; a reader refuses versions it does not know. */
-  val Version = 1
+  /** The layout of the file this source writes; it also reads version 1, and refuses others. */
+  val Version = 2
   private val Mapper = new ObjectMapper()
 }

@@ -150,7 +150,15 @@ final class RandomStringsSource private[sparkrandomstrings] (
       s"minLength=${definition.minLength}, maxLength=${definition.maxLength}, $shownCharacters, " +
       s"seed=${definition.seed}, numPartitions=$numPartitions, " +
       s"maxRowsPerTrigger=${options.maxRowsPerTrigger.fold("none")(_.toString)}, " +
-      s"totalRows=${options.totalRows.fold("unbounded")(_.toString)}]"
+      s"totalRows=${options.totalRows.fold("unbounded")(_.toString)}$shownShape]"
+  }
+
+  /** The shaping options in effect, if any differ from a plain stream's. */
+  private def shownShape: String = {
+    val plain = RowShape.Plain.settings
+    definition.shape.settings.zip(plain).collect {
+      case ((name, Some(value)), (_, default)) if !default.contains(value) => s", $name=$value"
+    }.mkString
   }
 }
 

@@ -32,10 +32,32 @@ import org.apache.spark.sql.types.{IntegerType, LongType, StringType, StructFiel
  *    batch; each makes its own slice of the batch on an executor.
  *  - `maxRowsPerTrigger` (e.g. 100000, default: no limit): the most rows one batch reads.
  *  - `totalRows` (e.g. 1000000, default: unbounded): the stream ends after this many rows.
+ *  - `distinctValues` (e.g. 1000, default: none): `value` is one of exactly this many distinct
+ *    strings (1 to 2^31-1), a pool whose entry k is a pure function of (seed, k); `load()`
+ *    fails, saying how many the lengths and characters allow, if they allow fewer.
+ *  - `valueDistribution` (e.g. zipf, default: uniform): how rows pick pool entries, uniform or
+ *    zipf (entry k with probability proportional to 1 / (k + 1)^s). Needs `distinctValues`.
+ *  - `zipfExponent` (e.g. 1.2, default: 1.0): s of zipf, above 0 and at most 10. Only with zipf.
+ *  - `maxOutOfOrderMs` (e.g. 5000, default: 0): each row's `ts` moves back from its in-order
+ *    time by a delay uniform over [0, maxOutOfOrderMs].
+ *  - `lateRowFraction` (e.g. 0.01, default: 0): the probability, 0 to 1, that a row is late:
+ *    its `ts` moves back by `lateByMs` more.
+ *  - `lateByMs` (e.g. 60000, default: none): how late a late row is, >= 1; required when
+ *    `lateRowFraction` > 0.
+ *  - `duplicateFraction` (e.g. 0.01, default: 0): the probability, 0 to below 1, that a row
+ *    repeats the `value` and `ts` of the row emitted 1 to `maxDuplicateDistance` offsets before.
+ *  - `maxDuplicateDistance` (e.g. 100, default: 1000): how far back a repeated row may be, >= 1.
+ *    Only with `duplicateFraction`.
+ *
+ * The shaping options (`distinctValues` to `maxDuplicateDistance`) move only `value` and `ts`:
+ * `offset` stays each row's unique position, `length` matches `value`, and rows still become
+ * available in offset order at `rowsPerSecond`. Options that do not fit together (a Zipf
+ * exponent without zipf, `lateByMs` without a fraction) fail at `load()`.
  *
  * Rows are a pure function of (seed, offset) and the options that shape them, so a restarted
  * query replays and continues the same stream. The checkpoint keeps the seed, the start time,
- * `rowsPerSecond`, the lengths and the characters; a restart must not contradict them.
+ * `rowsPerSecond`, the lengths, the characters and the shaping options; a restart must not
+ * contradict them.
  */
 class RandomStringsSourceProvider extends StreamSourceProvider with DataSourceRegister {
   import RandomStringsSourceProvider._

@@ -19,9 +19,27 @@ import org.apache.spark.unsafe.array.ByteArrayMethods
  * How a row is drawn, from the row's own random stream (see [[CounterRandom]]):
  *  1. its length, uniform over [minLength, maxLength];
  *  2. then each character, uniform over the character set.
+ *
+ * The options that shape rows ([[RowShape]]) change that, each from its own random stream:
+ *  - with `distinctValues`, a row's value is the pool entry ([[ValuePool]]) that it picks,
+ *    uniformly or by Zipf's law ([[ZipfSampler]]) from the stream of picks; the entry's own
+ *    characters come from a stream of the entry, not of the row;
+ *  - a repeated row carries the value and event time of its original, and an original's event
+ *    time moves back as [[RowDisorder]] says.
+ * With none of them set, every row is exactly the row 0.1.0 made.
  */
 final class RowGenerator(definition: StreamDefinition) {
   private val random = new CounterRandom(definition.seed)
+  private val shape = definition.shape
+  private val disorder = new RowDisorder(definition.seed, shape)
+  private val pool: ValuePool = shape.distinctValues
+    .map(new ValuePool(definition.seed, _, definition.minLength, definition.maxLength, definition.characters.size))
+    .orNull
+  private val poolCharacters =
+    new CounterRandom(CounterRandom.derivedSeed(definition.seed, RandomStreams.PoolCharacters))
+  private val picks = new CounterRandom(CounterRandom.derivedSeed(definition.seed, RandomStreams.Picks))
+  private val zipf: ZipfSampler =
+    if (pool != null && shape.isZipf) new ZipfSampler(pool.size, shape.zipfExponent) else null
   private val characters = definition.characters
   private val setSize = characters.size
   private val lengthChoices = definition.maxLength - definition.minLength + 1
@@ -39,22 +57,67 @@ final class RowGenerator(definition: StreamDefinition) {
 
   /** The row at `offset`: (value, ts, offset, length). Valid until the next call. */
   def row(offset: Long): UnsafeRow = {
-    random.reset(offset)
-    val length = definition.minLength + random.nextBounded(lengthChoices)
+    val original = if (disorder.hasRepeats) disorder.originalOf(offset) else offset
     writer.reset()
-    writeValue(length)
-    writer.write(1, eventTimes.at(offset))
+    val length =
+      if (pool == null) {
+        random.reset(original)
+        val length = definition.minLength + random.nextBounded(lengthChoices)
+        writeValue(length, random, 0, 0L)
+        length
+      } else {
+        val entry = entryOf(original)
+        pool.locate(entry)
+        poolCharacters.reset(entry)
+        writeValue(pool.length, poolCharacters, pool.codeDigits, pool.code)
+        pool.length
+      }
+    writer.write(1, eventTimeOf(original, offset))
     writer.write(2, offset)
     writer.write(3, length)
     writer.getRow
   }
 
+  /** The pool entry that the row at `offset` picks (for a repeat, see [[originalOf]]). */
+  def entryOf(offset: Long): Long = {
+    picks.reset(offset)
+    if (zipf != null) zipf.sample(picks) - 1L else picks.nextBounded(pool.size.toInt).toLong
+  }
+
+  /** A row whose value is pool entry `k`, and whose other fields are 0. Valid until the next call. */
+  private[sparkrandomstrings] def poolEntry(k: Long): UnsafeRow = {
+    writer.reset()
+    pool.locate(k)
+    poolCharacters.reset(k)
+    writeValue(pool.length, poolCharacters, pool.codeDigits, pool.code)
+    writer.write(1, 0L)
+    writer.write(2, 0L)
+    writer.write(3, pool.length)
+    writer.getRow
+  }
+
+  /** The original whose value and event time the row at `offset` carries. */
+  def originalOf(offset: Long): Long = disorder.originalOf(offset)
+
   /**
-   * Draws the value's `length` characters straight into the writer's variable-length region,
-   * as `UnsafeWriter.write(ordinal, bytes)` lays a string out: the bytes, zero padding to a
-   * whole word, and the field's (offset, size).
+   * The event time of original `original`, emitted at `offset`: consecutive originals step
+   * the cursor, and a repeat's original (out of sequence) is computed directly.
    */
-  private def writeValue(length: Int): Unit = {
+  private def eventTimeOf(original: Long, offset: Long): Long = {
+    val inOrder =
+      if (original == offset) eventTimes.at(offset)
+      else RowClock.eventTimeMs(definition.startTimeMs, original, definition.rowsPerSecond)
+    if (disorder.movesEventTimes) disorder.eventTimeMs(inOrder, original) else inOrder
+  }
+
+  /**
+   * Writes the value's `length` characters straight into the writer's variable-length region,
+   * as `UnsafeWriter.write(ordinal, bytes)` lays a string out: the bytes, zero padding to a
+   * whole word, and the field's (offset, size). The first `length - codeDigits` characters are
+   * drawn from `draws`; the last `codeDigits` spell `code` in base A (the set's size),
+   * most significant digit first.
+   */
+  private def writeValue(length: Int, draws: CounterRandom, codeDigits: Int, code: Long): Unit = {
     writer.grow(maxValueBytes)
     val start = writer.cursor()
     val target = writer.getBuffer
@@ -64,10 +127,18 @@ final class RowGenerator(definition: StreamDefinition) {
         // One byte a character: the size is known, so the padding is zeroed first, with one
         // word store, as UnsafeWriter does.
         if ((length & 7) != 0) Platform.putLong(target, start + (length & ~7), 0L)
-        random.fillFrom(asciiTable, target, at, length)
+        val drawn = length - codeDigits
+        draws.fillFrom(asciiTable, target, at, drawn)
+        var rest = code
+        var i = length - 1
+        while (i >= drawn) {
+          target(at + i) = asciiTable((rest % setSize).toInt)
+          rest /= setSize
+          i -= 1
+        }
         length
       } else {
-        val written = fillUtf8(target, at, length)
+        val written = fillUtf8(target, at, length, draws, codeDigits, code)
         java.util.Arrays.fill(
           target,
           at + written,
@@ -80,11 +151,29 @@ final class RowGenerator(definition: StreamDefinition) {
     writer.increaseCursor(ByteArrayMethods.roundNumberOfBytesToNearestWord(bytes) - bytes)
   }
 
-  private def fillUtf8(target: Array[Byte], at: Int, length: Int): Int = {
+  private def fillUtf8(
+      target: Array[Byte],
+      at: Int,
+      length: Int,
+      random: CounterRandom,
+      codeDigits: Int,
+      code: Long): Int = {
     var end = at
     var i = 0
-    while (i < length) {
+    val drawn = length - codeDigits
+    while (i < drawn) {
       end = Utf8.write(characters.codePoint(random.nextBounded(setSize)), target, end)
+      i += 1
+    }
+    var unit = 1L
+    var d = 1
+    while (d < codeDigits) {
+      unit *= setSize
+      d += 1
+    }
+    while (i < length) {
+      end = Utf8.write(characters.codePoint(((code / unit) % setSize).toInt), target, end)
+      unit /= setSize
       i += 1
     }
     end - at

@@ -12,6 +12,7 @@ package io.github.sparkrandomstrings
  * @param minLength     the shortest string, in code points
  * @param maxLength     the longest string, in code points
  * @param characters    the characters strings are drawn from
+ * @param shape         the value pool, event-time disorder and repeats ([[RowShape.Plain]]: none)
  */
 final case class StreamDefinition(
     seed: Long,
@@ -19,7 +20,8 @@ final case class StreamDefinition(
     rowsPerSecond: Long,
     minLength: Int,
     maxLength: Int,
-    characters: CharacterSet) {
+    characters: CharacterSet,
+    shape: RowShape = RowShape.Plain) {
 
   /** How many rows exist at wall-clock time `nowMs`. */
   def rowsAvailableAt(nowMs: Long): Long = RowClock.rowsAvailable(nowMs - startTimeMs, rowsPerSecond)
@@ -35,7 +37,8 @@ object StreamDefinition {
       rowsPerSecond = options.rowsPerSecond,
       minLength = options.minLength,
       maxLength = options.maxLength,
-      characters = options.characters)
+      characters = options.characters,
+      shape = options.shape)
 
   /**
    * Checks that a restarted query's options describe the stream its checkpoint holds. The seed
@@ -52,16 +55,23 @@ object StreamDefinition {
       (SourceOptions.ROWS_PER_SECOND, stored.rowsPerSecond, requested.rowsPerSecond),
       (SourceOptions.MIN_LENGTH, stored.minLength, requested.minLength),
       (SourceOptions.MAX_LENGTH, stored.maxLength, requested.maxLength),
-      ("characters", stored.characters, requested.characters)).collect {
+      ("characters", stored.characters, requested.characters)) ++
+      stored.shape.settings.zip(requested.shape.settings).map { case ((name, was), (_, now)) =>
+        (name, shown(was), shown(now))
+      }
+    val contradictions = differences.collect {
       case (name, was, now) if was != now => s"$name: the checkpoint has $was, the query sets $now"
     }
-    if (differences.nonEmpty) {
+    if (contradictions.nonEmpty) {
       throw new IllegalArgumentException(
         s"The options of this query contradict the stream stored in its checkpoint ($where): " +
-          differences.mkString("; ") + ". A checkpoint's seed, rowsPerSecond, lengths and " +
-          "characters are fixed when its query first starts, so that every batch can be replayed " +
-          "identically. Restart with the stored values (the seed may simply be left out), or use " +
-          "a new checkpoint location to start a different stream.")
+          contradictions.mkString("; ") + ". A checkpoint's seed, rowsPerSecond, lengths, " +
+          "characters and the options that shape rows (distinctValues to " +
+          "maxDuplicateDistance) are fixed when its query first starts, so that every batch can " +
+          "be replayed identically. Restart with the stored values (the seed may simply be left " +
+          "out), or use a new checkpoint location to start a different stream.")
     }
   }
+
+  private def shown(setting: Option[Any]): String = setting.fold("none")(_.toString)
 }

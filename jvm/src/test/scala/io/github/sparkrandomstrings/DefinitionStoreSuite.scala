@@ -71,6 +71,53 @@ class DefinitionStoreSuite extends AnyFunSuite with TestDirectories {
     }
   }
 
+  test("the shaping options are stored as version 2, read back, and a restart may not change one") {
+    withTempDir { dir =>
+      val pairs = Seq(
+        "distinctValues" -> "100",
+        "maxLength" -> "2",
+        "charset" -> "hex",
+        "valueDistribution" -> "zipf",
+        "zipfExponent" -> "1.5",
+        "maxOutOfOrderMs" -> "10",
+        "lateRowFraction" -> "0.5",
+        "lateByMs" -> "60000",
+        "duplicateFraction" -> "0.05",
+        "maxDuplicateDistance" -> "3",
+        "seed" -> "1",
+        "rowsPerSecond" -> "1")
+      val shaped = options(pairs: _*)
+      val created = store(dir).loadOrCreate(shaped, 1L, () => 9L)
+      val text = new String(Files.readAllBytes(file(dir).toPath), StandardCharsets.UTF_8)
+      assert(text == v2Shaped)
+      assert(store(dir).read().contains(created))
+      assert(created.shape == shaped.shape)
+      val error = intercept[IllegalArgumentException] {
+        store(dir).loadOrCreate(
+          options(pairs.map { case ("lateRowFraction", _) => "lateRowFraction" -> "0.25"; case p => p }: _*),
+          2L,
+          () => 0L)
+      }
+      assert(error.getMessage.contains("lateRowFraction: the checkpoint has 0.5, the query sets 0.25"))
+      assert(!error.getMessage.contains("duplicateFraction:"))
+    }
+  }
+
+  test("a version 1 file, as 0.1.0 wrote it, reads as the plain shape; a shaping option contradicts it") {
+    withTempDir { dir =>
+      file(dir).getParentFile.mkdirs()
+      val v1 = """{"version":1,"seed":5,"startTimeMs":7,"rowsPerSecond":10,"minLength":0,"maxLength":4,""" +
+        """"characters":"charset=alphanumeric"}"""
+      Files.write(file(dir).toPath, v1.getBytes(StandardCharsets.UTF_8))
+      val read = store(dir).loadOrCreate(options(), 1L, () => 1L)
+      assert(read == StreamDefinition(5L, 7L, 10L, 0, 4, CharacterSet.Alphanumeric, RowShape.Plain))
+      val error = intercept[IllegalArgumentException] {
+        store(dir).loadOrCreate(options("distinctValues" -> "10"), 1L, () => 1L)
+      }
+      assert(error.getMessage.contains("distinctValues: the checkpoint has none, the query sets 10"))
+    }
+  }
+
   test("options that do not shape rows may change between restarts") {
     withTempDir { dir =>
       val first = store(dir).loadOrCreate(options("numPartitions" -> "1"), 1000L, () => 3L)
@@ -127,12 +174,24 @@ class DefinitionStoreSuite extends AnyFunSuite with TestDirectories {
     }
   }
 
+  /** A version 2 file with every shaping option set, as the source writes it. */
+  private val v2Shaped =
+    """{"version":2,"seed":1,"startTimeMs":1,"rowsPerSecond":1,"minLength":0,"maxLength":2,""" +
+      """"characters":"charset=hex","distinctValues":100,"valueDistribution":"zipf",""" +
+      """"zipfExponent":1.5,"maxOutOfOrderMs":10,"lateRowFraction":0.5,"lateByMs":60000,""" +
+      """"duplicateFraction":0.05,"maxDuplicateDistance":3}"""
+
   private val corruptions = Seq(
     "" -> "the file is empty",
     "{\"version\":1,\"seed\":5,\"startTi" -> "not valid JSON",
     "[1,2]" -> "not a JSON object",
     "{\"version\":1}" -> "the field 'seed' is missing",
-    "{\"version\":2,\"seed\":1}" -> "version 2",
+    "{\"version\":3,\"seed\":1}" -> "version 3 is neither 1 nor 2",
+    """{"version":2,"seed":1,"startTimeMs":1,"rowsPerSecond":1,"minLength":0,"maxLength":1,"characters":"charset=hex"}""" -> "the field 'distinctValues' is missing",
+    (v2Shaped.replace("\"zipf\"", "\"pareto\"")) -> "'valueDistribution' is 'pareto'",
+    (v2Shaped.replace("0.05", "1.5")) -> "'duplicateFraction': out of range",
+    (v2Shaped.replace("\"lateByMs\":60000", "\"lateByMs\":null")) -> "without 'lateByMs'",
+    (v2Shaped.replace("\"distinctValues\":100", "\"distinctValues\":99999")) -> "allow only 273",
     """{"version":1,"seed":"x","startTimeMs":1,"rowsPerSecond":1,"minLength":0,"maxLength":1,"characters":"charset=hex"}""" -> "'seed' is not a whole number",
     """{"version":1,"seed":1,"startTimeMs":1,"rowsPerSecond":1,"minLength":0,"maxLength":1,"characters":"charset=nope"}""" -> "'characters' is invalid",
     """{"version":1,"seed":1,"startTimeMs":1,"rowsPerSecond":1,"minLength":0,"maxLength":1,"characters":"plain"}""" -> "neither a charset nor an alphabet",

@@ -23,6 +23,48 @@ class SourceOptionsSuite extends AnyFunSuite {
     assert(options == SourceOptions(250L, 2, 9, CharacterSet.Hex, Some(-7L), Some(3), Some(1000L), Some(0L)))
   }
 
+  test("the shaping options are parsed, names case-insensitively; none set is the plain shape") {
+    assert(parse(Map.empty).shape == RowShape.Plain)
+    assert(RowShape.Plain.isPlain && !RowShape.Plain.movesEventTimes)
+    val options = parse(Map(
+      "DISTINCTVALUES" -> "1000",
+      "valueDistribution" -> " Zipf",
+      "zipfexponent" -> "1.25",
+      "maxOutOfOrderMs" -> "5000",
+      "lateRowFraction" -> "1e-2",
+      "LateByMs" -> "60000",
+      "duplicateFraction" -> "0.05",
+      "maxDuplicateDistance" -> "20"))
+    assert(options.shape == RowShape(Some(1000L), "zipf", 1.25, 5000L, 0.01, Some(60000L), 0.05, 20L))
+    assert(options.shape.isZipf && options.shape.movesEventTimes)
+  }
+
+  test("the extreme shaping values are accepted") {
+    val shape = parse(Map(
+      "distinctValues" -> Int.MaxValue.toString,
+      "maxLength" -> "8",
+      "valueDistribution" -> "zipf",
+      "zipfExponent" -> "10",
+      "maxOutOfOrderMs" -> Long.MaxValue.toString,
+      "lateRowFraction" -> "1",
+      "lateByMs" -> Long.MaxValue.toString,
+      "duplicateFraction" -> "0.999999",
+      "maxDuplicateDistance" -> Long.MaxValue.toString)).shape
+    assert(shape.distinctValues.contains(Int.MaxValue.toLong) && shape.zipfExponent == 10.0)
+    assert(shape.lateRowFraction == 1.0 && shape.duplicateFraction == 0.999999)
+    assert(parse(Map("lateRowFraction" -> "0")).shape == RowShape.Plain)
+    assert(parse(Map("distinctValues" -> "1", "minLength" -> "0", "maxLength" -> "0")).shape.distinctValues.contains(1L))
+  }
+
+  test("a pool larger than the options allow names how many strings they allow") {
+    val message = error(Map("distinctValues" -> "1112", "charset" -> "digits", "maxLength" -> "3"))
+    assert(message == "Invalid value '1112' for option 'distinctValues': the other options allow " +
+      "only 1111 distinct strings (lengths 0 to 3 of 10 characters). Lower 'distinctValues', or " +
+      "allow more strings with a larger 'maxLength' or more characters.")
+    assert(parse(Map("distinctValues" -> "1111", "charset" -> "digits", "maxLength" -> "3"))
+      .shape.distinctValues.contains(1111L))
+  }
+
   test("alphabet wins over charset, and is the set of its distinct characters") {
     val options = parse(Map("charset" -> "digits", "alphabet" -> "GATTACA"))
     assert(options.characters == CharacterSet.alphabet("alphabet", "ACGT"))
