@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +32,22 @@ def test_memory_sink_holds_offsets_0_to_n_minus_1_exactly_once(
     assert [r[1] for r in rows] == [start + offset * 100 for offset in range(500)]
 
 
+#: The stream shaped by every shaping option; a float keyword takes an int too (late_row_fraction).
+SHAPED: dict[str, Any] = dict(
+    distinct_values=25,
+    value_distribution="zipf",
+    zipf_exponent=1.3,
+    max_out_of_order_ms=100,
+    late_row_fraction=1,
+    late_by_ms=1000,
+    duplicate_fraction=0.3,
+    max_duplicate_distance=4,
+)
+
+
+@pytest.mark.parametrize("shape", [{}, SHAPED], ids=["plain", "shaped"])
 def test_same_seed_gives_identical_rows_whatever_the_partitioning(
-    spark: SparkSession, tmp_path: Path
+    spark: SparkSession, tmp_path: Path, shape: dict[str, Any]
 ) -> None:
     made = []
     for i, (partitions, per_trigger) in enumerate([(1, 1000), (3, 70), (4, 1)]):
@@ -44,12 +59,33 @@ def test_same_seed_gives_identical_rows_whatever_the_partitioning(
             max_rows_per_trigger=per_trigger,
             charset="unicode",
             max_length=12,
+            **shape,
         )
-        rows, _ = run_available_now(df, f"partitioning_{i}", tmp_path / str(i))
-        made.append([(value, offset, length) for value, _, offset, length in rows])
+        rows, _ = run_available_now(df, f"partitioning_{len(shape)}_{i}", tmp_path / str(i))
+        start = json.loads((tmp_path / str(i) / "sources/0/random-strings-source.json").read_text())
+        made.append(
+            [(value, ts - start["startTimeMs"], offset, length) for value, ts, offset, length in rows]
+        )
     assert made[0] == made[1] == made[2]
-    assert [offset for _, offset, _ in made[0]] == list(range(40))
-    assert all(len(value) == length for value, _, length in made[0])
+    assert [offset for _, _, offset, _ in made[0]] == list(range(40))
+    assert all(len(value) == length for value, _, _, length in made[0])
+    if shape:
+        # Every row is late: an original is 1 to 1.1 s behind its in-order time (10 rows/s:
+        # offset * 100 ms), and a repeat carries the time of an original before it.
+        behind = [offset * 100 - ms for _, ms, offset, _ in made[0]]
+        seen: set[tuple[str, int]] = set()
+        repeats = 0
+        for (value, ms, _, _), late_by in zip(made[0], behind, strict=True):
+            if (value, ms) in seen:
+                repeats += 1
+                assert late_by >= 1000
+            else:
+                assert 1000 <= late_by <= 1100
+                seen.add((value, ms))
+        assert len({value for value, *_ in made[0]}) <= 25
+        assert 0 < repeats < 40
+    else:
+        assert [ms for _, ms, _, _ in made[0]] == [offset * 100 for offset in range(40)]
 
 
 def test_the_schema_is_value_ts_offset_length_not_null(spark: SparkSession) -> None:
@@ -111,11 +147,15 @@ def test_bad_values_raise_a_readable_illegal_argument_exception(
         ({"total_rows": True}, "total_rows must be int or None, got bool True"),
         ({"charset": 5}, "charset must be str or None, got int 5"),
         ({"alphabet": b"ab"}, "alphabet must be str or None, got bytes b'ab'"),
+        ({"zipf_exponent": "1.5"}, "zipf_exponent must be float or None, got str '1.5'"),
+        ({"late_row_fraction": False}, "late_row_fraction must be float or None, got bool False"),
         (
             {"rows_per_secnd": 5},
             "() got an unexpected keyword argument 'rows_per_secnd'. Did you mean 'rows_per_second'? "
             "Known: rows_per_second, min_length, max_length, charset, alphabet, seed, "
-            "num_partitions, max_rows_per_trigger, total_rows.",
+            "num_partitions, max_rows_per_trigger, total_rows, distinct_values, value_distribution, "
+            "zipf_exponent, max_out_of_order_ms, late_row_fraction, late_by_ms, duplicate_fraction, "
+            "max_duplicate_distance.",
         ),
     ],
 )

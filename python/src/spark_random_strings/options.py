@@ -103,7 +103,9 @@ class SourceKeywords(TypedDict, total=False):
     ]
     duplicate_fraction: Annotated[
         float | None,
-        Option("duplicateFraction", "0", "the probability that a row repeats an earlier row's value and ts", "P"),
+        Option(
+            "duplicateFraction", "0", "the probability that a row repeats an earlier row's value, ts", "P"
+        ),
     ]
     max_duplicate_distance: Annotated[
         int | None,

@@ -161,18 +161,25 @@ private[sparkrandomstrings] object CounterRandom {
  * renumber one.
  */
 private[sparkrandomstrings] object RandomStreams {
+
   /** Where the pool's permutation puts each entry (`ValuePool`). */
   val PoolSlots = 1L
+
   /** The permutations of each length's codes (`ValuePool`). */
   val PoolCodes = 2L
+
   /** The characters of pool entries before their code, per entry. */
   val PoolCharacters = 3L
+
   /** Which pool entry a row picks, per row. */
   val Picks = 4L
+
   /** How far out of order a row's event time is, per row. */
   val Delays = 5L
+
   /** Whether a row is late, per row. */
   val Lateness = 6L
+
   /** Whether a row repeats an earlier one, and which, per row. */
   val Repeats = 7L
 }

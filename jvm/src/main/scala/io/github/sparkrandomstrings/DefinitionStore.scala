@@ -254,7 +254,9 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
       throw new IllegalArgumentException(s"'$LATE_ROW_FRACTION' is above 0 without '$LATE_BY_MS'")
     }
     DuplicateFractionRange.check(
-      DUPLICATE_FRACTION, shape.duplicateFraction, text(shape.duplicateFraction))
+      DUPLICATE_FRACTION,
+      shape.duplicateFraction,
+      text(shape.duplicateFraction))
     MaxDuplicateDistanceRange.check(MAX_DUPLICATE_DISTANCE, shape.maxDuplicateDistance)
   }
 }

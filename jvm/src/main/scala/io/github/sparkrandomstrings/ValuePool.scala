@@ -29,7 +29,8 @@ private[sparkrandomstrings] final class ValuePool(
     characterCount: Int) {
   import ValuePool._
 
-  require(size >= 1L && size <= capacity(minLength, maxLength, characterCount),
+  require(
+    size >= 1L && size <= capacity(minLength, maxLength, characterCount),
     s"$size distinct strings do not fit")
 
   private val slotKey = CounterRandom.derivedSeed(seed, RandomStreams.PoolSlots)

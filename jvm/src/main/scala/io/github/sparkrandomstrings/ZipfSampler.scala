@@ -19,9 +19,11 @@ private[sparkrandomstrings] final class ZipfSampler(n: Long, exponent: Double) {
   import ZipfSampler._
 
   private val oneMinusS = 1.0 - exponent
+
   /** H at the upper end of rank 1's interval, minus h(1) = 1: where the draws start. */
   private val hIntegralX1 = hIntegral(1.5) - 1.0
   private val hIntegralN = hIntegral(n.toDouble + 0.5)
+
   /** Ranks within this distance below their candidate x are accepted without computing H. */
   private val squeeze = 2.0 - hIntegralInverse(hIntegral(2.5) - h(2.0))
 

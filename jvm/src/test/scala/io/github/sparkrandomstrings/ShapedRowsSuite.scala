@@ -50,7 +50,8 @@ class ShapedRowsSuite extends AnyFunSuite {
   test("a pool as large as the options allow holds every allowed string exactly once") {
     // digits, lengths 0 to 3: 1 + 10 + 100 + 1,000 strings.
     val digits = entries(definition(pool(1111L), CharacterSet.Digits, 0, 3), 1111L)
-    val every = (0 to 3).flatMap(l => (0 until math.pow(10, l).toInt).map(i => if (l == 0) "" else s"%0${l}d".format(i)))
+    val every =
+      (0 to 3).flatMap(l => (0 until math.pow(10, l).toInt).map(i => if (l == 0) "" else s"%0${l}d".format(i)))
     assert(digits.sorted == every.sorted)
     // An alphabet outside ASCII takes the UTF-8 path: 3 + 9 + 27 + 81 strings of lengths 1 to 4.
     val greek = CharacterSet.alphabet("alphabet", "αβγ")
@@ -168,7 +169,8 @@ class ShapedRowsSuite extends AnyFunSuite {
     // A repeat's distance never reaches before offset 0.
     (1L until 60L).foreach(o => assert(disorder.repeatedOffset(o) < o))
     // Originals are the rows the same options without repeats make.
-    val withoutRepeats = rows(definition(shape.copy(duplicateFraction = 0.0, maxDuplicateDistance = 1000L)), 0L until 40000L)
+    val withoutRepeats =
+      rows(definition(shape.copy(duplicateFraction = 0.0, maxDuplicateDistance = 1000L)), 0L until 40000L)
     made.zip(withoutRepeats).filter(p => disorder.repeatedOffset(p._1.offset) < 0L).foreach {
       case (a, b) => assert(a == b)
     }

@@ -53,7 +53,10 @@ class SourceOptionsSuite extends AnyFunSuite {
     assert(shape.distinctValues.contains(Int.MaxValue.toLong) && shape.zipfExponent == 10.0)
     assert(shape.lateRowFraction == 1.0 && shape.duplicateFraction == 0.999999)
     assert(parse(Map("lateRowFraction" -> "0")).shape == RowShape.Plain)
-    assert(parse(Map("distinctValues" -> "1", "minLength" -> "0", "maxLength" -> "0")).shape.distinctValues.contains(1L))
+    assert(parse(Map(
+      "distinctValues" -> "1",
+      "minLength" -> "0",
+      "maxLength" -> "0")).shape.distinctValues.contains(1L))
   }
 
   test("a pool larger than the options allow names how many strings they allow") {
