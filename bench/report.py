@@ -61,6 +61,11 @@ def write_report(
             ours >= 2 * _median_rate(runs["randstr"]),
         ),
         (
+            "this source with every shaping option >= 1.5x rate-micro-batch + randstr(10)",
+            f"{_median_rate(runs['shaped']) / _median_rate(runs['randstr']):.2f}x",
+            _median_rate(runs["shaped"]) >= 1.5 * _median_rate(runs["randstr"]),
+        ),
+        (
             "this source >= 1x rate-micro-batch alone",
             f"{ours / _median_rate(runs['rate alone']):.2f}x",
             ours >= _median_rate(runs["rate alone"]),

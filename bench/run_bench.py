@@ -3,6 +3,8 @@
 Pipelines, each into the noop sink, with the same batch size and 10-character alphanumeric
 strings:
   ours          InMemoryRandomStrings, maxRowsPerTrigger = the batch size
+  shaped        the same with every shaping option on: a Zipf pool of 1,000,000 values, up to
+                5 s out of order, 1% late rows, 1% repeats
   randstr       Spark's rate-micro-batch + randstr(10): the closest thing Spark has built in
   rate alone    rate-micro-batch with no string: the ceiling of the micro-batch machinery
   python        a pure-Python DataSourceStreamReader doing the same job (bench/python_source.py)
@@ -113,6 +115,24 @@ def ours(spark: SparkSession, rows: int, length: int = LENGTH, partitions: int |
     )
 
 
+def shaped(spark: SparkSession, rows: int) -> DataFrame:
+    return read_random_strings(
+        spark,
+        rows_per_second=10**12,
+        max_rows_per_trigger=rows,
+        min_length=LENGTH,
+        max_length=LENGTH,
+        charset="alphanumeric",
+        seed=1,
+        distinct_values=1_000_000,
+        value_distribution="zipf",
+        max_out_of_order_ms=5000,
+        late_row_fraction=0.01,
+        late_by_ms=60000,
+        duplicate_fraction=0.01,
+    )
+
+
 def rate_alone(spark: SparkSession, rows: int) -> DataFrame:
     return spark.readStream.format("rate-micro-batch").option("rowsPerBatch", rows).load()
 
@@ -135,12 +155,14 @@ def python_reader(spark: SparkSession, rows: int) -> DataFrame:
 
 PIPELINES: dict[str, Callable[[SparkSession, int], DataFrame]] = {
     "ours": ours,
+    "shaped": shaped,
     "randstr": rate_randstr,
     "rate alone": rate_alone,
     "python": python_reader,
 }
 DESCRIPTIONS = {
     "ours": "InMemoryRandomStrings (this source)",
+    "shaped": "this source, every shaping option on",
     "randstr": "rate-micro-batch + randstr(10)",
     "rate alone": "rate-micro-batch alone, no string",
     "python": "pure-Python DataSourceStreamReader",

@@ -26,6 +26,7 @@ def test_the_benchmarks_smoke_run_reports_every_pipeline_target_and_curve(tmp_pa
     report = (tmp_path / "benchmarks.md").read_text()
     for pipeline in [
         "InMemoryRandomStrings (this source)",
+        "this source, every shaping option on",
         "rate-micro-batch + randstr(10)",
         "rate-micro-batch alone, no string",
         "pure-Python DataSourceStreamReader",
@@ -34,7 +35,7 @@ def test_the_benchmarks_smoke_run_reports_every_pipeline_target_and_curve(tmp_pa
         assert row, pipeline
         assert int(row.group(1).replace(",", "")) > 0
     targets = report.split("## Targets")[1].split("## ")[0]
-    assert len(re.findall(r"^\| .* \| (yes|\*\*no\*\*) \|$", targets, re.M)) == 4
+    assert len(re.findall(r"^\| .* \| (yes|\*\*no\*\*) \|$", targets, re.M)) == 5
     for length in (4, 16, 64, 256):
         assert re.search(rf"\| {length} \| [\d,]+ \| [\d,]+ \|$", report, re.M), length
     assert (tmp_path / "benchmarks.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

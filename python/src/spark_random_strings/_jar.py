@@ -47,7 +47,7 @@ def jar_path(spark_version: str | None = None, scala_version: str | None = None)
     install and an editable install alike.
 
     >>> jar_path("4.3.0", "2.13").name  # doctest: +SKIP
-    'spark-random-strings-spark4.3_2.13-0.1.0.jar'
+    'spark-random-strings-spark4.3_2.13-0.2.0.jar'
 
     Raises:
         UnsupportedSparkError: no bundled jar is built for that Spark line and Scala version;

@@ -136,6 +136,55 @@ class RandomStringsStreamSuite extends SparkSessionSuite {
     }
   }
 
+  test("a shaped stream is the generator's rows whatever the partitioning, batch sizes and restarts") {
+    withTempDir { dir =>
+      val shaped = Seq(
+        "seed" -> "5",
+        "rowsPerSecond" -> "50",
+        "maxLength" -> "6",
+        "distinctValues" -> "40",
+        "valueDistribution" -> "zipf",
+        "zipfExponent" -> "1.3",
+        "maxOutOfOrderMs" -> "500",
+        "lateRowFraction" -> "0.1",
+        "lateByMs" -> "5000",
+        "duplicateFraction" -> "0.2",
+        "maxDuplicateDistance" -> "5")
+      def run(name: String, total: Int, more: (String, String)*): Seq[Row] = {
+        val df = reader(shaped ++ more :+ ("totalRows" -> total.toString): _*).load()
+        runAvailableNow(df, new File(dir, name))._2.toSeq.sortBy(_._1).flatMap(_._2)
+      }
+      def expected(name: String, offsets: Seq[Long]): Seq[Row] = {
+        val definition = new DefinitionStore(new File(dir, s"$name/sources/0").getPath, spark.sparkContext.hadoopConfiguration)
+          .read().get
+        val generator = new RowGenerator(definition)
+        offsets.map { o =>
+          val row = generator.row(o)
+          Row(row.getUTF8String(0).toString, row.getLong(1), row.getLong(2), row.getInt(3))
+        }
+      }
+      val whole = run("whole", 120, "numPartitions" -> "1")
+      assert(whole == expected("whole", 0L until 120L))
+
+      // Another partitioning, small batches, and a restart that replays an uncommitted batch.
+      val first = run("pieces", 60, "numPartitions" -> "3", "maxRowsPerTrigger" -> "17")
+      assert(new File(dir, "pieces/commits/3").delete())
+      new File(dir, "pieces/commits/.3.crc").delete()
+      val rest = run("pieces", 120, "numPartitions" -> "2", "maxRowsPerTrigger" -> "17")
+      val replayed = first.filter(_.getAs[Long]("offset") >= 51L)
+      assert(rest.take(replayed.size) == replayed, "the uncommitted batch is made again identically")
+      val pieces = first ++ rest.drop(replayed.size)
+      assert(pieces == expected("pieces", 0L until 120L))
+      def shifted(rows: Seq[Row], name: String) = {
+        val start = new DefinitionStore(new File(dir, s"$name/sources/0").getPath, spark.sparkContext.hadoopConfiguration)
+          .read().get.startTimeMs
+        rows.map(r => (r.getString(0), r.getLong(1) - start, r.getLong(2), r.getInt(3)))
+      }
+      assert(shifted(pieces, "pieces") == shifted(whole, "whole"))
+      assert(whole.map(_.getString(0)).toSet.size <= 40)
+    }
+  }
+
   test("the seed drawn at first start is stored and reused; a contradicting seed fails the restart") {
     withTempDir { dir =>
       val checkpoint = new File(dir, "checkpoint")
