@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import python_source
 from driver_facts import heap_after_gc_mb, machine
@@ -101,7 +102,9 @@ def measure(df: DataFrame, warmup: int, measured: int, on_batch: Callable[[int],
     return Run(sum(p.numInputRows for p in timed), sum(batch_ms) / 1000, batch_ms)
 
 
-def ours(spark: SparkSession, rows: int, length: int = LENGTH, partitions: int | None = None) -> DataFrame:
+def ours(
+    spark: SparkSession, rows: int, length: int = LENGTH, partitions: int | None = None, **shape: Any
+) -> DataFrame:
     # A rate no batch can reach: maxRowsPerTrigger alone sets the batch size.
     return read_random_strings(
         spark,
@@ -112,18 +115,14 @@ def ours(spark: SparkSession, rows: int, length: int = LENGTH, partitions: int |
         charset="alphanumeric",
         seed=1,
         num_partitions=partitions,
+        **shape,
     )
 
 
 def shaped(spark: SparkSession, rows: int) -> DataFrame:
-    return read_random_strings(
+    return ours(
         spark,
-        rows_per_second=10**12,
-        max_rows_per_trigger=rows,
-        min_length=LENGTH,
-        max_length=LENGTH,
-        charset="alphanumeric",
-        seed=1,
+        rows,
         distinct_values=1_000_000,
         value_distribution="zipf",
         max_out_of_order_ms=5000,

@@ -249,22 +249,19 @@ object SourceOptions {
       unfit(s"${stated(ZIPF_EXPONENT)}, but '$VALUE_DISTRIBUTION' is not $ZipfDistribution. Set " +
         s"'$VALUE_DISTRIBUTION' to $ZipfDistribution, or remove '$ZIPF_EXPONENT'")
     }
+    /** `dependent` only means something when `fraction` is above 0: refuse it otherwise. */
+    def onlyWithFraction(dependent: String, fraction: String, value: Option[Double], none: String): Unit =
+      if (options.contains(dependent) && value.getOrElse(0.0) == 0.0) {
+        unfit(s"${stated(dependent)}, but '$fraction' is " +
+          value.fold("not set")(_ => options(fraction)) +
+          s", so $none. Set '$fraction' above 0, or remove '$dependent'")
+      }
+    onlyWithFraction(LATE_BY_MS, LATE_ROW_FRACTION, lateRowFraction, "no row is late")
+    onlyWithFraction(MAX_DUPLICATE_DISTANCE, DUPLICATE_FRACTION, duplicateFraction, "no row repeats")
     val late = lateRowFraction.getOrElse(0.0)
-    if (lateByMs.isDefined && late == 0.0) {
-      unfit(s"${stated(LATE_BY_MS)}, but '$LATE_ROW_FRACTION' is " +
-        lateRowFraction.fold("not set")(_ => options(LATE_ROW_FRACTION)) +
-        s", so no row is late. Set '$LATE_ROW_FRACTION' above 0, or remove '$LATE_BY_MS'")
-    }
     if (late > 0.0 && lateByMs.isEmpty) {
       unfit(s"${stated(LATE_ROW_FRACTION)}, but '$LATE_BY_MS' is not set. Say how late a late " +
         s"row is, in milliseconds: '$LATE_BY_MS' >= 1")
-    }
-    val duplicates = duplicateFraction.getOrElse(0.0)
-    if (maxDuplicateDistance.isDefined && duplicates == 0.0) {
-      unfit(s"${stated(MAX_DUPLICATE_DISTANCE)}, but '$DUPLICATE_FRACTION' is " +
-        duplicateFraction.fold("not set")(_ => options(DUPLICATE_FRACTION)) +
-        s", so no row repeats. Set '$DUPLICATE_FRACTION' above 0, or remove " +
-        s"'$MAX_DUPLICATE_DISTANCE'")
     }
     distinctValues.foreach { wanted =>
       val allowed = ValuePool.capacity(minLength, maxLength, characters.size)
@@ -283,7 +280,7 @@ object SourceOptions {
       maxOutOfOrderMs = long(MAX_OUT_OF_ORDER_MS, MaxOutOfOrderMsRange).getOrElse(0L),
       lateRowFraction = late,
       lateByMs = if (late > 0.0) lateByMs else None,
-      duplicateFraction = duplicates,
+      duplicateFraction = duplicateFraction.getOrElse(0.0),
       maxDuplicateDistance = maxDuplicateDistance.getOrElse(DefaultMaxDuplicateDistance))
   }
 
