@@ -19,7 +19,11 @@ private[sparkrandomstrings] object KeyedPermutation {
   /** The largest size permuted. */
   val MaxSize: Long = 1L << 62
 
-  /** The image of `index` (0 <= index < size) under the permutation of [0, size) that `key` picks. */
+  /**
+   * The image of `index` (0 <= index < size) under the permutation of [0, size) that `key`
+   * picks. The key must be well mixed (a `CounterRandom.derivedSeed`, or `CounterRandom.mix` of
+   * one): round r's key is `key + r * Gamma`, with no mixing of its own.
+   */
   def apply(index: Long, size: Long, key: Long): Long = {
     require(size >= 1L && size <= MaxSize, s"size $size is not in [1, 2^62]")
     val halfBits = (64 - java.lang.Long.numberOfLeadingZeros(size - 1L) + 1) / 2
@@ -29,17 +33,27 @@ private[sparkrandomstrings] object KeyedPermutation {
     x
   }
 
+  /**
+   * One pass of the network. Round r's function is the top `halfBits` bits of
+   * (right ^ (key + r * Gamma)) * Multiplier: one multiplication, whose top bits depend on every
+   * bit of its input. The network is a bijection whatever the round function; this one is
+   * enough to spread neighbours apart, and costs a few cycles a round.
+   */
   private def feistel(x: Long, halfBits: Int, key: Long): Long = {
     val mask = (1L << halfBits) - 1L
+    val shift = 64 - halfBits
     var left = x >>> halfBits
     var right = x & mask
     var r = 1
     while (r <= Rounds) {
-      val next = left ^ (CounterRandom.mix(right ^ CounterRandom.mix(key + r * CounterRandom.Gamma)) & mask)
+      val next = left ^ (((right ^ (key + r * CounterRandom.Gamma)) * Multiplier) >>> shift)
       left = right
       right = next
       r += 1
     }
     (left << halfBits) | right
   }
+
+  /** An odd 64-bit constant with well-spread bits (SplitMix64's first multiplier). */
+  private val Multiplier = 0xBF58476D1CE4E5B9L
 }

@@ -129,13 +129,7 @@ final class RowGenerator(definition: StreamDefinition) {
         if ((length & 7) != 0) Platform.putLong(target, start + (length & ~7), 0L)
         val drawn = length - codeDigits
         draws.fillFrom(asciiTable, target, at, drawn)
-        var rest = code
-        var i = length - 1
-        while (i >= drawn) {
-          target(at + i) = asciiTable((rest % setSize).toInt)
-          rest /= setSize
-          i -= 1
-        }
+        writeAsciiDigits(target, at + drawn, codeDigits, code)
         length
       } else {
         val written = fillUtf8(target, at, length, draws, codeDigits, code)
@@ -149,6 +143,32 @@ final class RowGenerator(definition: StreamDefinition) {
     writer.increaseCursor(bytes)
     writer.setOffsetAndSizeFromPreviousCursor(0, start)
     writer.increaseCursor(ByteArrayMethods.roundNumberOfBytesToNearestWord(bytes) - bytes)
+  }
+
+  /**
+   * Writes `code` in base A as `digits` characters from `at`, most significant first: one
+   * division per digit, in 32-bit arithmetic when the code fits (a 64-bit division costs
+   * several times more).
+   */
+  private def writeAsciiDigits(target: Array[Byte], at: Int, digits: Int, code: Long): Unit = {
+    var i = at + digits - 1
+    if (code <= Int.MaxValue) {
+      var rest = code.toInt
+      while (i >= at) {
+        val next = rest / setSize
+        target(i) = asciiTable(rest - next * setSize)
+        rest = next
+        i -= 1
+      }
+    } else {
+      var rest = code
+      while (i >= at) {
+        val next = rest / setSize
+        target(i) = asciiTable((rest - next * setSize).toInt)
+        rest = next
+        i -= 1
+      }
+    }
   }
 
   private def fillUtf8(

@@ -93,7 +93,7 @@ private[sparkrandomstrings] final class ValuePool(
       digits += 1
     }
     codeDigits = digits
-    code = KeyedPermutation(index, codes, codeKey + length * CounterRandom.Gamma)
+    code = KeyedPermutation(index, codes, CounterRandom.mix(codeKey + length * CounterRandom.Gamma))
   }
 }
 

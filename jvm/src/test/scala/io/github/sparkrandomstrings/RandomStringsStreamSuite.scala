@@ -155,8 +155,9 @@ class RandomStringsStreamSuite extends SparkSessionSuite {
         runAvailableNow(df, new File(dir, name))._2.toSeq.sortBy(_._1).flatMap(_._2)
       }
       def expected(name: String, offsets: Seq[Long]): Seq[Row] = {
-        val definition = new DefinitionStore(new File(dir, s"$name/sources/0").getPath, spark.sparkContext.hadoopConfiguration)
-          .read().get
+        val definition =
+          new DefinitionStore(new File(dir, s"$name/sources/0").getPath, spark.sparkContext.hadoopConfiguration)
+            .read().get
         val generator = new RowGenerator(definition)
         offsets.map { o =>
           val row = generator.row(o)
@@ -176,8 +177,9 @@ class RandomStringsStreamSuite extends SparkSessionSuite {
       val pieces = first ++ rest.drop(replayed.size)
       assert(pieces == expected("pieces", 0L until 120L))
       def shifted(rows: Seq[Row], name: String) = {
-        val start = new DefinitionStore(new File(dir, s"$name/sources/0").getPath, spark.sparkContext.hadoopConfiguration)
-          .read().get.startTimeMs
+        val start =
+          new DefinitionStore(new File(dir, s"$name/sources/0").getPath, spark.sparkContext.hadoopConfiguration)
+            .read().get.startTimeMs
         rows.map(r => (r.getString(0), r.getLong(1) - start, r.getLong(2), r.getInt(3)))
       }
       assert(shifted(pieces, "pieces") == shifted(whole, "whole"))

@@ -189,6 +189,18 @@ class ShapedRowsSuite extends AnyFunSuite {
     assert((0L until 2000L by 37L).map(o => rows(d, Seq(o)).head) == (0 until 2000 by 37).map(forward))
   }
 
+  test("the portable e^x is within 2 ulps of StrictMath's, and exact where e^x is") {
+    val random = new java.util.Random(1)
+    for (_ <- 0 until 200000) {
+      val x = (random.nextDouble() - 0.5) * 1400
+      val (portable, strict) = (PortableMath.exp(x), StrictMath.exp(x))
+      assert(math.abs(portable - strict) <= 2 * math.ulp(strict), s"e^$x")
+    }
+    assert(PortableMath.exp(0.0) == 1.0 && PortableMath.exp(StrictMath.log(2.0) * 10) == 1024.0)
+    assert(PortableMath.exp(710.0).isPosInfinity && PortableMath.exp(-746.0) == 0.0)
+    assert(PortableMath.exp(Double.NaN).isNaN)
+  }
+
   test("a keyed permutation is a bijection of [0, size) for sizes around powers of 4") {
     for (size <- Seq(1L, 2L, 3L, 4L, 5L, 15L, 16L, 17L, 1000L, 4096L, 4097L)) {
       val images = (0L until size).map(KeyedPermutation(_, size, 99L))
