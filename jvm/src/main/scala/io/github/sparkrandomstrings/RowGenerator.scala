@@ -48,6 +48,7 @@ final class RowGenerator(definition: StreamDefinition) {
   private val maxValueBytes = ByteArrayMethods.roundNumberOfBytesToNearestWord(
     definition.maxLength * characters.maxUtf8Bytes)
   private val asciiTable: Array[Byte] = if (characters.isAscii) characters.asciiBytes else null
+  private val base = new Base(setSize)
   private val eventTimes = new EventTimeCursor(definition.startTimeMs, definition.rowsPerSecond)
   private val writer = new UnsafeRowWriter(
     RandomStringsSourceProvider.Schema.length,
@@ -146,17 +147,18 @@ final class RowGenerator(definition: StreamDefinition) {
   }
 
   /**
-   * Writes `code` in base A as `digits` characters from `at`, most significant first: one
-   * division per digit, in 32-bit arithmetic when the code fits (a 64-bit division costs
-   * several times more).
+   * Writes `code` in base A as `digits` characters from `at`, most significant first. A code
+   * below 2^31 (any code a pool of up to 2^31 - 1 entries spells in under 2^31 codes) is divided
+   * by A with a multiplication and a shift ([[Base.quotient]]); a division would cost several
+   * times more on the row's critical path.
    */
   private def writeAsciiDigits(target: Array[Byte], at: Int, digits: Int, code: Long): Unit = {
     var i = at + digits - 1
     if (code <= Int.MaxValue) {
-      var rest = code.toInt
+      var rest = code
       while (i >= at) {
-        val next = rest / setSize
-        target(i) = asciiTable(rest - next * setSize)
+        val next = base.quotient(rest)
+        target(i) = asciiTable((rest - next * setSize).toInt)
         rest = next
         i -= 1
       }
@@ -198,4 +200,19 @@ final class RowGenerator(definition: StreamDefinition) {
     }
     end - at
   }
+}
+
+/**
+ * Division by a fixed A >= 1 of numbers below 2^31, as a multiplication and a shift (Granlund
+ * and Montgomery, "Division by invariant integers using multiplication", PLDI 1994): with
+ * l = ceil(log2 A) and m = ceil(2^(31 + l) / A), floor(n / A) = (n * m) >> (31 + l) for every
+ * 0 <= n < 2^31, and n * m < 2^63 fits a long.
+ */
+private[sparkrandomstrings] final class Base(a: Int) {
+  require(a >= 1)
+  private val shift = 31 + (32 - Integer.numberOfLeadingZeros(a - 1))
+  private val magic = ((1L << shift) + a - 1) / a
+
+  /** floor(n / a), for 0 <= n < 2^31. */
+  def quotient(n: Long): Long = (n * magic) >>> shift
 }

@@ -56,6 +56,10 @@ private[sparkrandomstrings] final class ValuePool(
   private val fullSlots = size - spreadSlots
   private val spreadLengths = (maxLength - spreadFrom + 1).toLong
 
+  private var lastCount = -1L
+  private var lastDigits = 0
+  private var lastCodes = 1L
+
   /** Entry [[locate]]d last: its length in characters. */
   var length: Int = 0
 
@@ -78,6 +82,11 @@ private[sparkrandomstrings] final class ValuePool(
       }
       length = minLength + i
       count = fullCounts(i)
+    } else if (spreadLengths == 1L) {
+      // One length shares every slot left (minLength == maxLength, say): no division.
+      length = spreadFrom
+      index = slot - fullSlots
+      count = spreadSlots
     } else {
       val t = slot - fullSlots
       val position = t * spreadLengths / spreadSlots
@@ -86,14 +95,20 @@ private[sparkrandomstrings] final class ValuePool(
       index = t - first
       count = ceilDiv((position + 1) * spreadSlots, spreadLengths) - first
     }
-    var digits = 0
-    var codes = 1L
-    while (codes < count) {
-      codes *= characterCount
-      digits += 1
+    if (count != lastCount) {
+      // The fewest base-A digits that count `count` codes; most rows ask again for the last.
+      var digits = 0
+      var codes = 1L
+      while (codes < count) {
+        codes *= characterCount
+        digits += 1
+      }
+      lastCount = count
+      lastDigits = digits
+      lastCodes = codes
     }
-    codeDigits = digits
-    code = KeyedPermutation(index, codes, CounterRandom.mix(codeKey + length * CounterRandom.Gamma))
+    codeDigits = lastDigits
+    code = KeyedPermutation(index, lastCodes, codeKey ^ (length * CounterRandom.Gamma))
   }
 }
 

@@ -201,6 +201,17 @@ class ShapedRowsSuite extends AnyFunSuite {
     assert(PortableMath.exp(Double.NaN).isNaN)
   }
 
+  test("division by a fixed base as a multiplication is exact for every number below 2^31") {
+    val random = new java.util.Random(3)
+    for (a <- Seq(1, 2, 3, 7, 10, 16, 26, 52, 62, 95, 1000, 1111998, Int.MaxValue)) {
+      val base = new Base(a)
+      val edges = Seq(0L, 1L, a - 1L, a.toLong, a + 1L, Int.MaxValue.toLong, Int.MaxValue - 1L)
+      (edges ++ Seq.fill(100000)((random.nextInt() & Int.MaxValue).toLong)).foreach { n =>
+        assert(base.quotient(n) == n / a, s"$n / $a")
+      }
+    }
+  }
+
   test("a keyed permutation is a bijection of [0, size) for sizes around powers of 4") {
     for (size <- Seq(1L, 2L, 3L, 4L, 5L, 15L, 16L, 17L, 1000L, 4096L, 4097L)) {
       val images = (0L until size).map(KeyedPermutation(_, size, 99L))
