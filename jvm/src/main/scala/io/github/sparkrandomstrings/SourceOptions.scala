@@ -250,7 +250,7 @@ object SourceOptions {
         s"'$VALUE_DISTRIBUTION' to $ZipfDistribution, or remove '$ZIPF_EXPONENT'")
     }
 
-    /** `dependent` only means something when `fraction` is above 0: refuse it otherwise. */
+    // `dependent` only means something when `fraction` is above 0: refuse it otherwise.
     def onlyWithFraction(dependent: String, fraction: String, value: Option[Double], none: String): Unit =
       if (options.contains(dependent) && value.getOrElse(0.0) == 0.0) {
         unfit(s"${stated(dependent)}, but '$fraction' is " +
