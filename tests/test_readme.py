@@ -104,11 +104,6 @@ def test_the_changelog_lists_the_current_version_first_after_what_is_unreleased(
     assert numbers == sorted(numbers, reverse=True), "newest first"
 
 
-def test_the_package_page_states_the_pyspark_range_of_spark_lines_txt() -> None:
-    page = (REPO / "python" / "README.md").read_text()
-    assert f"pyspark {BUILDS[0].line} to {BUILDS[-1].line} and Python 3.11" in " ".join(page.split())
-
-
 def test_the_options_table_lists_each_option_of_the_python_table_with_its_default() -> None:
     from spark_random_strings.options import OPTIONS
 

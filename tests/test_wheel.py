@@ -17,7 +17,7 @@ import pyspark
 import pytest
 from pyspark.sql import SparkSession
 
-from helpers.spark_lines import BUILDS, pyspark_bounds
+from helpers.spark_lines import BUILDS, pyspark_bounds, scalas_by_line
 from helpers.support import EXAMPLES, REPO, child_env, run_available_now, run_child
 from spark_random_strings import read_random_strings
 
@@ -129,12 +129,10 @@ def _and_joined(items: list[str]) -> str:
 
 def bundled_text(jar_names: list[str]) -> str:
     """The jars as a sentence: "Spark 3.5 (Scala 2.12 and 2.13), 4.0 and 4.1 (Scala 2.13)"."""
-    scalas: dict[str, list[str]] = {}
-    for name in jar_names:
-        named = re.fullmatch(r".*/spark-random-strings-spark([\d.]+)_([\d.]+)-.*\.jar", name)
-        assert named, name
-        line, scala = named.groups()
-        scalas.setdefault(line, []).append(scala)
+    jar = r".*/spark-random-strings-spark([\d.]+)_([\d.]+)-.*\.jar"
+    named = [re.fullmatch(jar, name) for name in jar_names]
+    assert all(named), jar_names
+    scalas = scalas_by_line((match[1], match[2]) for match in named if match)
     groups: list[tuple[list[str], list[str]]] = []
     for line, versions in scalas.items():
         if groups and groups[-1][1] == versions:

@@ -3,6 +3,7 @@ read it (sbt and the Makefile read the same file)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -74,11 +75,17 @@ def read_lines() -> tuple[str, list[Build]]:
 DEFAULT_LINE, BUILDS = read_lines()
 
 
+def scalas_by_line(builds: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+    """(line, Scala version) pairs grouped by line, in their order: ``{"3.5": ["2.12", "2.13"]}``."""
+    scalas: dict[str, list[str]] = {}
+    for line, scala in builds:
+        scalas.setdefault(line, []).append(scala)
+    return scalas
+
+
 def supported_lines_text() -> str:
     """The lines as the package's messages list them: ``Spark 3.5 (Scala 2.12, 2.13), ...``."""
-    scalas: dict[str, list[str]] = {}
-    for build in BUILDS:
-        scalas.setdefault(build.line, []).append(build.scala_binary)
+    scalas = scalas_by_line((build.line, build.scala_binary) for build in BUILDS)
     return ", ".join(f"Spark {line} (Scala {', '.join(versions)})" for line, versions in scalas.items())
 
 
