@@ -35,7 +35,7 @@ from spark_random_strings import read_random_strings
 TOTAL_ROWS = 400_000
 ROWS_PER_TRIGGER = 40_000  # 10 batches
 SEED = 23
-KILLS = 3
+KILLS = 2
 COLUMNS = ["value", "ts", "offset", "length"]
 
 
