@@ -138,6 +138,24 @@ def test_a_value_the_source_rejects_exits_2_naming_the_flag_in_one_line() -> Non
     ]
 
 
+@pytest.mark.parametrize(
+    ("message", "flag"),
+    [
+        ("Invalid value '-1' for option 'maxLength': out of range.", "--max-length"),
+        (
+            "Options that do not fit together: 'lateByMs' is 5, but 'lateRowFraction' is not set, "
+            "so no row is late.",
+            "--late-by-ms",
+        ),
+        ("Invalid lengths: 'minLength' is 5 and 'maxLength' is 3.", "--min-length"),
+    ],
+)
+def test_a_source_error_is_put_on_the_flag_of_the_option_it_names_first(message: str, flag: str) -> None:
+    from spark_random_strings.cli import usage_error
+
+    assert str(usage_error(message)) == f"argument {flag}: {message}"
+
+
 # --- stream ---
 
 

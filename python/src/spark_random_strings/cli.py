@@ -192,9 +192,14 @@ def open_stream(spark: SparkSession, args: argparse.Namespace) -> DataFrame:
     try:
         return read_random_strings(spark, **keywords)
     except IllegalArgumentException as error:
-        message = str(error).strip().splitlines()[0]
-        named = [row.flag for row in OPTIONS if f"'{row.name}'" in message]
-        raise UsageError(f"argument {named[0]}: {message}" if named else message) from None
+        raise usage_error(str(error).strip().splitlines()[0]) from None
+
+
+def usage_error(message: str) -> UsageError:
+    """The source's message as a usage error of the flag of the option it names first (the one
+    it is about: "Invalid value ... for option 'x'", "'lateByMs' is 5, but ...")."""
+    named = [(message.index(f"'{row.name}'"), row.flag) for row in OPTIONS if f"'{row.name}'" in message]
+    return UsageError(f"argument {min(named)[1]}: {message}" if named else message)
 
 
 @contextlib.contextmanager
