@@ -10,12 +10,17 @@ then read the stream with [`read_random_strings`][spark_random_strings.read_rand
     builder = SparkSession.builder.master("local[2]")
     spark = configure_spark_with_random_strings(builder).getOrCreate()
     df = read_random_strings(spark, rows_per_second=100, max_length=8, seed=42)
+
+[`expected_rows`][spark_random_strings.expected_rows] computes any rows of a stream without Spark,
+and [`stream_definition`][spark_random_strings.stream_definition] reads a query's stream from its
+checkpoint, so that a test can assert exactly what the query read.
 """
 
 from __future__ import annotations
 
 from importlib.metadata import version as _installed_version
 
+from spark_random_strings._expected import StreamDefinitionKeywords, expected_rows, stream_definition
 from spark_random_strings._jar import (
     SparkBuild,
     UnsupportedSparkError,
@@ -34,12 +39,15 @@ __all__ = [
     "FORMAT",
     "SourceNotFoundError",
     "SparkBuild",
+    "StreamDefinitionKeywords",
     "UnsupportedSparkError",
     "bundled_jars",
     "configure_spark_with_random_strings",
+    "expected_rows",
     "installed_spark",
     "jar_path",
     "read_random_strings",
+    "stream_definition",
 ]
 #: The installed version, the same as the bundled jar's (both come from the VERSION file).
 __version__ = _installed_version("spark-random-strings")

@@ -1,0 +1,210 @@
+"""The rows a stream holds, computed in Python: for asserts, notebooks and checking a sink."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Required, TypedDict, Unpack
+
+from spark_random_strings._definition import (
+    DEFINITION_FILE,
+    ZIPF,
+    CorruptDefinitionError,
+    StreamDefinition,
+    parse_options,
+    read_definition,
+)
+from spark_random_strings.options import source_options
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+#: Keywords of ``read_random_strings`` that change no row: ``expected_rows`` refuses them.
+NOT_ROW_SHAPING = ("num_partitions", "max_rows_per_trigger", "total_rows")
+
+
+class StreamDefinitionKeywords(TypedDict, total=False):
+    """A stream's definition as the keywords of
+    [`expected_rows`][spark_random_strings.expected_rows], and what
+    [`stream_definition`][spark_random_strings.stream_definition] returns: the seed, the start
+    time, and the options that shape rows under their ``read_random_strings`` keywords
+    ([`SourceKeywords`][spark_random_strings.options.SourceKeywords] says what each does).
+    ``stream_definition`` leaves out the options at their defaults."""
+
+    seed: Required[int]
+    start_time_ms: int
+    rows_per_second: int
+    min_length: int
+    max_length: int
+    charset: str
+    alphabet: str
+    distinct_values: int
+    value_distribution: str
+    zipf_exponent: float
+    max_out_of_order_ms: int
+    late_row_fraction: float
+    late_by_ms: int
+    duplicate_fraction: float
+    max_duplicate_distance: int
+
+
+def expected_rows(*, start: int, end: int, **definition: Unpack[StreamDefinitionKeywords]) -> pa.Table:
+    """The rows at offsets ``[start, end)`` of the stream that ``seed``, ``start_time_ms`` and the
+    options define, computed here, without Spark: the same values, event times, offsets and
+    lengths that the ``InMemoryRandomStrings`` source makes for that stream.
+
+    A row is a pure function of (seed, offset) and of the stream's definition, so a test can
+    assert exact results: give the seed the query read with, and the time it first started
+    (``ts`` of row 0), which [`stream_definition`][spark_random_strings.stream_definition] reads
+    from the query's checkpoint with the rest of the definition.
+
+    >>> expected_rows(seed=42, start=0, end=3, max_length=8, charset="hex").to_pylist()  # doctest: +SKIP
+    [{'value': '3a9', 'ts': 0, 'offset': 0, 'length': 3}, ...]
+
+    Args:
+        start: the first offset, >= 0.
+        end: the offset after the last one, >= start.
+        **definition: ``seed`` (required: the stream's seed, a 64-bit integer),
+            ``start_time_ms`` (when the stream first started, in epoch milliseconds: row 0's
+            ``ts``; default 0) and the options that shape rows, under their
+            ``read_random_strings`` keywords: ``rows_per_second`` (it spaces the event times),
+            ``min_length``, ``max_length``, ``charset``, ``alphabet`` and ``distinct_values`` to
+            ``max_duplicate_distance``
+            ([`StreamDefinitionKeywords`][spark_random_strings.StreamDefinitionKeywords]).
+
+    Returns:
+        A ``pyarrow.Table`` of ``end - start`` rows in offset order, with the source's columns:
+        ``value`` (string), ``ts`` (int64), ``offset`` (int64) and ``length`` (int32), none
+        nullable.
+
+    Raises:
+        TypeError: ``seed`` is missing, or a keyword is unknown, changes no row (``num_partitions``,
+            ``max_rows_per_trigger``, ``total_rows``), or has the wrong type.
+        ValueError: a value is out of range or options do not fit together; the message is the
+            source's own, naming the option, the value and what is allowed.
+    """
+    from spark_random_strings._rows import expected_table
+
+    options: dict[str, object] = dict(definition)
+    if "seed" not in options:
+        raise TypeError(
+            "expected_rows() missing the keyword 'seed': the seed of the stream, as the query read it"
+        )
+    seed, start_time_ms = options.pop("seed"), options.pop("start_time_ms", 0)
+    return expected_table(_definition(seed, start, end, start_time_ms, options), start, end)
+
+
+def _definition(
+    seed: object, start: object, end: object, start_time_ms: object, options: dict[str, object]
+) -> StreamDefinition:
+    for name, value in (("seed", seed), ("start", start), ("end", end), ("start_time_ms", start_time_ms)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"expected_rows: {name} must be int, got {type(value).__name__} {value!r}")
+    for keyword in NOT_ROW_SHAPING:
+        if keyword in options:
+            raise TypeError(
+                f"expected_rows() got the keyword {keyword!r}, which changes no row: the rows at "
+                "[start, end) are the same whatever it is. Leave it out."
+            )
+    assert isinstance(seed, int) and isinstance(start, int) and isinstance(end, int)
+    assert isinstance(start_time_ms, int)
+    if start < 0 or end < start:
+        raise ValueError(
+            f"expected_rows: offsets [start, end) = [{start}, {end}) must have 0 <= start <= end."
+        )
+    if not -(2**63) <= seed < 2**63 or not -(2**63) <= start_time_ms < 2**63 or end >= 2**63:
+        raise ValueError("expected_rows: seed, start_time_ms and end must fit a 64-bit signed integer.")
+    given = source_options(options, caller="expected_rows")
+    return parse_options(given).definition(seed, start_time_ms)
+
+
+def stream_definition(
+    checkpoint_location: str | os.PathLike[str], source: int | None = None
+) -> StreamDefinitionKeywords:
+    """The definition of the stream a query read, from its checkpoint: its seed, its start time
+    and the options that shape its rows, as keywords of
+    [`expected_rows`][spark_random_strings.expected_rows].
+
+    >>> definition = stream_definition("/tmp/checkpoints/q1")  # doctest: +SKIP
+    >>> expected_rows(**definition, start=0, end=100)  # doctest: +SKIP
+
+    Args:
+        checkpoint_location: the query's ``checkpointLocation``: a local folder (or ``file:``
+            URI) where the query has started at least once.
+        source: which of the query's sources, by the number Spark gives it (the folder
+            ``sources/<n>`` in the checkpoint); needed only when it read more than one
+            ``InMemoryRandomStrings`` stream.
+
+    Returns:
+        ``seed``, ``start_time_ms`` and each option of the stream that is not at its default.
+
+    Raises:
+        FileNotFoundError: the checkpoint holds no such stream's definition.
+        ValueError: the query read several streams and ``source`` says none of them; or the
+            stored definition is corrupt (the message says how).
+    """
+    folder = Path(str(os.fspath(checkpoint_location)).removeprefix("file:"))
+    if "://" in str(folder):
+        raise ValueError(
+            f"stream_definition reads local checkpoints only, not {checkpoint_location}: copy its "
+            f"sources/<n>/{DEFINITION_FILE} to a local folder of the same layout."
+        )
+    found = sorted(
+        (path for path in folder.glob(f"sources/*/{DEFINITION_FILE}") if path.parent.name.isdigit()),
+        key=lambda path: int(path.parent.name),
+    )
+    numbers = [int(path.parent.name) for path in found]
+    if source is not None:
+        if source not in numbers:
+            raise FileNotFoundError(
+                f"{folder} holds no InMemoryRandomStrings stream as source {source}"
+                + (f"; it holds sources {numbers}." if numbers else ".")
+            )
+        path = found[numbers.index(source)]
+    elif len(found) == 1:
+        path = found[0]
+    elif not found:
+        raise FileNotFoundError(
+            f"{folder} holds no InMemoryRandomStrings stream ({folder}/sources/<n>/{DEFINITION_FILE}): is "
+            "it the checkpointLocation of a query that has started?"
+        )
+    else:
+        raise ValueError(
+            f"{folder} holds several InMemoryRandomStrings streams, sources {numbers}: pass source=."
+        )
+    try:
+        return definition_keywords(read_definition(path))
+    except CorruptDefinitionError as error:
+        raise ValueError(str(error)) from None
+
+
+def definition_keywords(definition: StreamDefinition) -> StreamDefinitionKeywords:
+    """A definition as ``expected_rows`` keywords, leaving out what is at its default."""
+    shape = definition.shape
+    keywords = StreamDefinitionKeywords(
+        seed=definition.seed,
+        start_time_ms=definition.start_time_ms,
+        rows_per_second=definition.rows_per_second,
+        min_length=definition.min_length,
+        max_length=definition.max_length,
+    )
+    kind, _, text = definition.characters.description.partition("=")
+    if kind == "charset":
+        keywords["charset"] = text
+    else:
+        keywords["alphabet"] = text
+    if shape.distinct_values is not None:
+        keywords["distinct_values"] = shape.distinct_values
+        keywords["value_distribution"] = shape.value_distribution
+        if shape.value_distribution == ZIPF:
+            keywords["zipf_exponent"] = shape.zipf_exponent
+    if shape.max_out_of_order_ms:
+        keywords["max_out_of_order_ms"] = shape.max_out_of_order_ms
+    if shape.late_row_fraction > 0.0:
+        keywords["late_row_fraction"] = shape.late_row_fraction
+        if shape.late_by_ms is not None:
+            keywords["late_by_ms"] = shape.late_by_ms
+    if shape.duplicate_fraction > 0.0:
+        keywords["duplicate_fraction"] = shape.duplicate_fraction
+        keywords["max_duplicate_distance"] = shape.max_duplicate_distance
+    return keywords

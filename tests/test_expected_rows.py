@@ -1,0 +1,280 @@
+"""expected_rows and stream_definition: the source's rows computed in Python, equal to the JVM
+source's for the same definition, and a query's definition read back from its checkpoint."""
+
+from __future__ import annotations
+
+import json
+import random
+import struct
+import time
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pytest
+from pyspark.sql import SparkSession
+from pyspark.sql.functions import lit
+
+from helpers.support import REPO
+from spark_random_strings import FORMAT, expected_rows, read_random_strings, stream_definition
+from spark_random_strings import _strictmath as strict
+from spark_random_strings._definition import DEFINITION_FILE, parse_options, pool_capacity
+
+FIXTURES = REPO / "tests" / "fixtures"
+RELEASED = [
+    pytest.param(stream, id=f"{release.name}-{stream['name']}")
+    for release in sorted(FIXTURES.iterdir())
+    if (release / "streams.json").is_file()
+    for stream in json.loads((release / "streams.json").read_text())["streams"]
+]
+INVALID = json.loads((REPO / "tests" / "vectors" / "invalid_inputs.json").read_text())
+
+
+def as_lists(table: pa.Table) -> list[list[Any]]:
+    return [list(row.values()) for row in table.to_pylist()]
+
+
+def checkpoint_with(tmp_path: Path, definitions: dict[int, str]) -> Path:
+    """A checkpoint folder whose sources/<n> hold these definition files."""
+    for number, text in definitions.items():
+        folder = tmp_path / "sources" / str(number)
+        folder.mkdir(parents=True)
+        (folder / DEFINITION_FILE).write_text(text)
+    return tmp_path
+
+
+@pytest.mark.parametrize("stream", RELEASED)
+def test_expected_rows_of_a_stored_definition_are_the_rows_the_release_made(
+    stream: dict[str, Any], tmp_path: Path
+) -> None:
+    definition = stream_definition(checkpoint_with(tmp_path, {0: stream["definition"]}))
+    assert definition["seed"] == json.loads(stream["definition"])["seed"]
+    assert as_lists(expected_rows(**definition, start=0, end=len(stream["rows"]))) == stream["rows"]
+
+
+def test_expected_rows_have_the_source_schema_and_any_range_is_a_slice_of_the_whole() -> None:
+    options: dict[str, Any] = dict(
+        seed=5, start_time_ms=1_000, rows_per_second=3, charset="unicode", max_length=9
+    )
+    whole = expected_rows(start=0, end=500, **options)
+    assert whole.schema == pa.schema(
+        [
+            pa.field("value", pa.string(), nullable=False),
+            pa.field("ts", pa.int64(), nullable=False),
+            pa.field("offset", pa.int64(), nullable=False),
+            pa.field("length", pa.int32(), nullable=False),
+        ]
+    )
+    assert whole.column("offset").to_pylist() == list(range(500))
+    assert whole.column("ts").to_pylist()[:4] == [1_000, 1_333, 1_666, 2_000]
+    assert [len(v) for v in whole.column("value").to_pylist()] == whole.column("length").to_pylist()
+    assert expected_rows(start=123, end=321, **options).equals(whole.slice(123, 198))
+    assert expected_rows(start=7, end=7, **options).num_rows == 0
+
+
+def test_expected_rows_refuses_bad_arguments_with_the_source_messages() -> None:
+    with pytest.raises(ValueError, match=r"Invalid value '0' for option 'rowsPerSecond': out of range"):
+        expected_rows(seed=1, start=0, end=1, rows_per_second=0)
+    with pytest.raises(ValueError, match=r"'zipfExponent' is 2.0, but 'valueDistribution' is not zipf"):
+        expected_rows(seed=1, start=0, end=1, zipf_exponent=2.0)
+    with pytest.raises(TypeError, match=r"'total_rows', which changes no row"):
+        expected_rows(seed=1, start=0, end=1, total_rows=5)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match=r"Did you mean 'max_length'\?"):
+        expected_rows(seed=1, start=0, end=1, max_lenght=5)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match=r"seed must be int, got str '1'"):
+        expected_rows(seed="1", start=0, end=1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"\[5, 2\) must have 0 <= start <= end"):
+        expected_rows(seed=1, start=5, end=2)
+
+
+@pytest.mark.parametrize(
+    "case", [c for c in INVALID["cases"] if set(c) == {"name", "options", "expect"}], ids=lambda c: c["name"]
+)
+def test_the_python_options_refuse_each_invalid_input_with_the_source_message(case: dict[str, Any]) -> None:
+    with pytest.raises(ValueError) as refused:
+        parse_options(case["options"])
+    for word in case["expect"]:
+        assert word in str(refused.value)
+
+
+def test_stream_definition_names_what_is_missing_or_ambiguous(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="has started"):
+        stream_definition(tmp_path)
+    text = (
+        '{"version":1,"seed":3,"startTimeMs":9,"rowsPerSecond":10,"minLength":0,"maxLength":4,'
+        '"characters":"charset=hex"}'
+    )
+    checkpoint_with(tmp_path, {0: text, 2: text.replace('"seed":3', '"seed":4')})
+    with pytest.raises(ValueError, match=r"sources \[0, 2\]: pass source="):
+        stream_definition(tmp_path)
+    assert stream_definition(tmp_path, source=2) == dict(
+        seed=4, start_time_ms=9, rows_per_second=10, min_length=0, max_length=4, charset="hex"
+    )
+    with pytest.raises(FileNotFoundError, match=r"as source 1; it holds sources \[0, 2\]"):
+        stream_definition(tmp_path, source=1)
+    (tmp_path / "sources" / "0" / DEFINITION_FILE).write_text(text.replace('"seed":3', '"seed":"x"'))
+    with pytest.raises(ValueError, match=r"corrupt or truncated \('seed' is not a whole number\)"):
+        stream_definition(f"file:{tmp_path}", source=0)
+
+
+def _doubles(count: int, seed: int) -> list[float]:
+    """Arguments like the Zipf draw's: logs of ranks, and small and large exponents."""
+    draw = random.Random(seed)
+    values = []
+    for i in range(count):
+        kind = i % 4
+        if kind == 0:
+            values.append(1.0 + draw.random() * 20)
+        elif kind == 1:
+            values.append(draw.randrange(1, 2**31) + 0.5)
+        elif kind == 2:
+            values.append((draw.random() - 0.5) * 4)
+        else:
+            values.append((draw.random() - 0.5) * draw.choice([1e-6, 1e-3, 50.0]))
+    return values
+
+
+def _bits(values: Any) -> list[int]:
+    return [struct.unpack("<q", struct.pack("<d", v))[0] for v in values]
+
+
+def test_the_python_strict_math_is_the_jvms_to_the_bit(spark: SparkSession) -> None:
+    import numpy as np
+
+    # Spark's ln, log1p and expm1 are java.lang.StrictMath's.
+    values = _doubles(60_000, 17)
+    df = spark.createDataFrame([(v,) for v in values], "x double").selectExpr(
+        "x", "ln(x) AS ln", "log1p(x) AS log1p", "expm1(x) AS expm1"
+    )
+    rows = df.collect()
+    x = np.array([row.x for row in rows])
+    for name, ours in (("ln", strict.log), ("log1p", strict.log1p), ("expm1", strict.expm1)):
+        defined = np.array([row[name] is not None for row in rows])
+        jvm = [row[name] for row in rows if row[name] is not None]
+        assert len(jvm) > 30_000
+        assert _bits(ours(x[defined])) == _bits(jvm), name
+    # The source's own e^x, through Py4J.
+    portable = spark.sparkContext._jvm.io.github.sparkrandomstrings.PortableMath  # type: ignore[union-attr]
+    exponents = [(random.Random(3).random() - 0.5) * 1400 for _ in range(1)] + _doubles(1_500, 5)
+    assert _bits(strict.portable_exp(np.array(exponents))) == _bits(portable.exp(v) for v in exponents)
+
+
+def drawn_definitions(count: int) -> list[dict[str, str]]:
+    """``count`` source option sets drawn with a fixed seed: every charset, alphabets beyond
+    the Basic Multilingual Plane, lengths 0 to 300 and one of 100,000, and each shaping option."""
+    draw = random.Random(20261123)
+    alphabets = ["ab", "x", "日本語の文字", "😀😃😄😁🙂", "a😀b\U0001d538c", "𐍈𐌰\U0010fffd\ue000", "01"]
+    charsets = ["alphanumeric", "letters", "digits", "hex", "ascii", "unicode"]
+    definitions = []
+    for i in range(count):
+        options = {
+            "seed": str(draw.randrange(-(2**63), 2**63)),
+            "rowsPerSecond": str(draw.choice([1, 7, 10, 1000, 123456])),
+        }
+        if i % 8 == 7:
+            options["alphabet"] = draw.choice(alphabets)
+        else:
+            options["charset"] = charsets[i % 6]
+        low = draw.choice([0, 0, 1, 5, 40])
+        high = draw.choice([low, low + 3, low + 20, 300]) if low <= 300 else low
+        options |= {"minLength": str(low), "maxLength": str(max(low, high))}
+        total = draw.randrange(20, 160)
+        options |= {
+            "totalRows": str(total),
+            "maxRowsPerTrigger": str(draw.randrange(total // 4 + 1, total + 1)),
+            "numPartitions": str(draw.randrange(1, 5)),
+        }
+        shaping = i % 5
+        if shaping == 1:
+            fits = pool_capacity(low, max(low, high), len(options.get("alphabet", "")) or 10)
+            options |= {"distinctValues": str(min(draw.choice([1, 7, 100, 5000]), fits))}
+            if draw.random() < 0.5:
+                options |= {"valueDistribution": "zipf", "zipfExponent": str(draw.choice([0.3, 1, 1.2, 2.5]))}
+        if shaping in (2, 4):
+            options |= {"maxOutOfOrderMs": str(draw.choice([1, 500, 5000]))}
+            if draw.random() < 0.7:
+                options |= {
+                    "lateRowFraction": str(draw.choice([0.05, 0.5, 1])),
+                    "lateByMs": str(draw.choice([1, 60000])),
+                }
+        if shaping in (3, 4):
+            options |= {"duplicateFraction": str(draw.choice([0.01, 0.3, 0.9]))}
+            if draw.random() < 0.5:
+                options |= {"maxDuplicateDistance": str(draw.choice([1, 3, 50]))}
+        definitions.append(options)
+    # A stream of long strings: a few rows of 100,000 characters.
+    definitions.append(
+        {"seed": "99", "minLength": "100000", "maxLength": "100000", "charset": "unicode", "totalRows": "3"}
+    )
+    for options in definitions:  # Each is valid.
+        parse_options(options)
+    return definitions
+
+
+@pytest.mark.every_line
+def test_expected_rows_equal_the_jvm_source_on_200_drawn_definitions_across_batches_and_partitions(
+    spark: SparkSession, tmp_path: Path, query_name: str
+) -> None:
+    definitions = drawn_definitions(200)
+    streams = [
+        spark.readStream.format(FORMAT).options(**options).load().withColumn("stream", lit(i))
+        for i, options in enumerate(definitions)
+    ]
+    union = streams[0]
+    for stream in streams[1:]:
+        union = union.unionByName(stream)
+    checkpoint = tmp_path / "checkpoint"
+    query = (
+        union.writeStream.format("memory")
+        .queryName(query_name)
+        .trigger(availableNow=True)
+        .option("checkpointLocation", str(checkpoint))
+        .start()
+    )
+    assert query.awaitTermination(300) and query.exception() is None
+    # (A progress report cannot tell 201 sources' rows apart; the commit log counts batches.)
+    batches = [f for f in (checkpoint / "commits").iterdir() if f.name.isdigit()]
+    assert len(batches) >= 4, "the streams were read across batch boundaries"
+    made: dict[int, list[list[Any]]] = {i: [] for i in range(len(definitions))}
+    for row in spark.table(query_name).orderBy("stream", "offset").collect():
+        made[row.stream].append([row.value, row.ts, row.offset, row.length])
+
+    by_seed = {int(options["seed"]): i for i, options in enumerate(definitions)}
+    for source in range(len(definitions)):
+        definition = stream_definition(checkpoint, source=source)
+        i = by_seed[definition["seed"]]
+        total = int(definitions[i]["totalRows"])
+        assert len(made[i]) == total
+        assert as_lists(expected_rows(**definition, start=0, end=total)) == made[i], definitions[i]
+
+
+def test_stream_definition_of_a_live_query_gives_the_rows_its_sink_holds(
+    spark: SparkSession, tmp_path: Path, query_name: str
+) -> None:
+    checkpoint = tmp_path / "checkpoint"
+    df = read_random_strings(
+        spark,
+        rows_per_second=200,
+        max_length=12,
+        charset="letters",
+        distinct_values=300,
+        max_out_of_order_ms=250,
+    )
+    query = (
+        df.writeStream.format("memory")
+        .queryName(query_name)
+        .trigger(processingTime="200 milliseconds")
+        .option("checkpointLocation", str(checkpoint))
+        .start()
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while spark.table(query_name).count() < 300 and time.monotonic() < deadline:
+            time.sleep(0.2)
+    finally:
+        query.stop()
+    sink = [[r.value, r.ts, r.offset, r.length] for r in spark.table(query_name).orderBy("offset").collect()]
+    assert len(sink) >= 300
+    definition = stream_definition(checkpoint)
+    assert definition["distinct_values"] == 300 and definition["max_out_of_order_ms"] == 250
+    assert as_lists(expected_rows(**definition, start=0, end=len(sink))) == sink
