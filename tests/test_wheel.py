@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from email.parser import Parser
 from pathlib import Path
 
+import numpy
+import pyarrow
 import pyspark
 import pytest
 from pyspark.sql import SparkSession
@@ -67,7 +69,8 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def fresh_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A new virtual environment, outside the repository, with only the wheel installed (and
-    the pyspark of this test run, so that the wheel is tried with the Spark line under test)."""
+    the pyspark, numpy and pyarrow of this test run, so that the wheel is tried with the Spark
+    line under test and the versions pinned for it)."""
     home = tmp_path_factory.mktemp("fresh")
     subprocess.run([sys.executable, "-m", "venv", str(home / "venv")], check=True)
     python = home / "venv" / "bin" / "python"
@@ -81,6 +84,8 @@ def fresh_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
             "--disable-pip-version-check",
             str(wheel),
             f"pyspark=={pyspark.__version__}",
+            f"numpy=={numpy.__version__}",
+            f"pyarrow=={pyarrow.__version__}",
         ],
         check=True,
         cwd=home,
