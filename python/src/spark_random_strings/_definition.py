@@ -149,6 +149,10 @@ DUPLICATE_FRACTION_RANGE = Real(0.0, True, 1.0, False)
 MAX_DUPLICATE_DISTANCE_RANGE = Whole(1)
 
 
+#: Sets of at most this many characters map an index to its code point through a table.
+_TABLE_SIZE = 1 << 16
+
+
 @dataclass(frozen=True, eq=False)
 class CharacterSet:
     """The characters strings are drawn from, each with equal chance: index i names the i-th
@@ -178,8 +182,21 @@ class CharacterSet:
         """The characters at ``indexes`` (each in [0, size)), as code points."""
         if len(self.starts) == 1:
             return np.asarray(indexes + self.starts[0], np.int64)
+        if self.size <= _TABLE_SIZE:
+            return self._table()[indexes]
         which = np.searchsorted(self.first_index, indexes, side="right") - 1
         return np.asarray(self.starts[which] + (indexes - self.first_index[which]), np.int64)
+
+    def _table(self) -> npt.NDArray[np.int64]:
+        """Every character's code point, by index: one lookup per character instead of a search
+        among the ranges (made once per set, kept)."""
+        table: npt.NDArray[np.int64] | None = self.__dict__.get("_code_point_table")
+        if table is None:
+            every = np.arange(self.size, dtype=np.int64)
+            which = np.searchsorted(self.first_index, every, side="right") - 1
+            table = np.asarray(self.starts[which] + (every - self.first_index[which]), np.int64)
+            object.__setattr__(self, "_code_point_table", table)
+        return table
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, CharacterSet) and self.description == other.description

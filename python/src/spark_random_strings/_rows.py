@@ -24,7 +24,7 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from spark_random_strings import _strictmath as strict
-from spark_random_strings._definition import LONG_MAX, ZIPF, StreamDefinition
+from spark_random_strings._definition import LONG_MAX, ZIPF, StreamDefinition, strings_of_length
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -52,9 +52,13 @@ SCHEMA = pa.schema(
 
 def mix(z: U64) -> U64:
     """SplitMix64's finaliser, on each element."""
-    z = (z ^ (z >> np.uint64(30))) * _M1
-    z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
+    # In place after the first step, which makes the result's array: no temporaries but shifts.
+    z = z ^ (z >> np.uint64(30))
+    z *= _M1
+    z ^= z >> np.uint64(27)
+    z *= _M2
+    z ^= z >> np.uint64(31)
+    return z
 
 
 def mix_int(z: int) -> int:
@@ -84,7 +88,10 @@ def longs(keys: U64, index: int | U64) -> U64:
 def draws32(keys: U64, index: I64) -> U64:
     """32-bit draw ``index`` of each stream (``nextUnsignedInt`` calls in a row)."""
     numbers = longs(keys, (index >> 1).astype(np.uint64))
-    return np.where((index & 1) == 0, numbers & _LOW32, numbers >> np.uint64(32))
+    # The low half for an even draw, the high half for an odd one.
+    numbers >>= ((index & 1) << 5).astype(np.uint64)
+    numbers &= _LOW32
+    return numbers
 
 
 def bounded(draws: U64, bound: int | U64) -> tuple[I64, npt.NDArray[np.bool_]]:
@@ -161,8 +168,6 @@ class _Pool:
 
     @staticmethod
     def of(definition: StreamDefinition) -> _Pool:
-        from spark_random_strings._definition import strings_of_length
-
         size = definition.shape.distinct_values or 0
         low, high, characters = definition.min_length, definition.max_length, definition.characters.size
         counts: list[int] = []
