@@ -21,6 +21,8 @@ import numpy.typing as npt
 from spark_random_strings.options import OPTIONS
 
 SHORT_NAME = "InMemoryRandomStrings"
+#: The Python data source's name (``_source``): the same stream without the jar.
+PYTHON_FORMAT = f"{SHORT_NAME}Python"
 
 ROWS_PER_SECOND = "rowsPerSecond"
 MIN_LENGTH = "minLength"
@@ -520,16 +522,46 @@ def read_definition(path: Path) -> StreamDefinition:
         CorruptDefinitionError: the file is empty, not JSON, or a field is missing or invalid.
     """
     raw = path.read_text(encoding="utf-8")
-
-    def corrupt(why: str) -> CorruptDefinitionError:
-        return CorruptDefinitionError(f"The source metadata file {path} is corrupt or truncated ({why}).")
-
+    where = f"The source metadata file {path}"
     if not raw.strip():
-        raise corrupt("the file is empty")
+        raise CorruptDefinitionError(f"{where} is corrupt or truncated (the file is empty).")
     try:
         stored = json.loads(raw)
     except json.JSONDecodeError as error:
-        raise corrupt(f"not valid JSON: {error}") from None
+        raise CorruptDefinitionError(f"{where} is corrupt or truncated (not valid JSON: {error}).") from None
+    return definition_from_json(stored, where)
+
+
+def definition_to_json(definition: StreamDefinition) -> dict[str, object]:
+    """A definition as the JSON object the JVM source stores in its checkpoint (version 2)."""
+    stored: dict[str, object] = {
+        "version": DEFINITION_VERSION,
+        "seed": definition.seed,
+        "startTimeMs": definition.start_time_ms,
+        "rowsPerSecond": definition.rows_per_second,
+        "minLength": definition.min_length,
+        "maxLength": definition.max_length,
+        "characters": definition.characters.description,
+    }
+    stored.update(definition.shape.settings())
+    return stored
+
+
+def definition_from_json(stored: object, where: str) -> StreamDefinition:
+    """The definition a JSON object (parsed) holds, as :func:`definition_to_json` or the JVM
+    source writes it, version 1 or 2, checked as the JVM source checks it on a restart.
+
+    Args:
+        stored: the parsed JSON.
+        where: what holds it, for the message ("The source metadata file ...").
+
+    Raises:
+        CorruptDefinitionError: it is not an object, or a field is missing or invalid.
+    """
+
+    def corrupt(why: str) -> CorruptDefinitionError:
+        return CorruptDefinitionError(f"{where} is corrupt or truncated ({why}).")
+
     if not isinstance(stored, dict):
         raise corrupt("not a JSON object")
 
@@ -592,6 +624,60 @@ def read_definition(path: Path) -> StreamDefinition:
     except ValueError as error:
         raise corrupt(str(error)) from None
     return definition
+
+
+def python_stream(offset_line: str, where: str) -> StreamDefinition | None:
+    """The stream an offset of the Python data source holds (``{"offset": n, "stream": {...}}``,
+    one line of a checkpoint's offset log); None for another source's offset."""
+    try:
+        offset = json.loads(offset_line)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(offset, dict) or "stream" not in offset or "offset" not in offset:
+        return None
+    return definition_from_json(offset["stream"], where)
+
+
+def check_restart(stored: StreamDefinition, options: SourceOptions, where: str) -> None:
+    """Check that a restarted query's options describe the stream its checkpoint holds, as the
+    JVM source's ``StreamDefinition.checkRestart`` does: the seed may be left out (the stored one
+    is used); every other option that shapes rows must be the same.
+
+    Raises:
+        ValueError: naming each option that differs, with both values.
+    """
+    requested = options.definition(
+        stored.seed if options.seed is None else options.seed, stored.start_time_ms
+    )
+
+    def shown(setting: object) -> str:
+        return "none" if setting is None else str(setting)
+
+    differences: list[tuple[str, object, object]] = [
+        (SEED, stored.seed, requested.seed),
+        (ROWS_PER_SECOND, stored.rows_per_second, requested.rows_per_second),
+        (MIN_LENGTH, stored.min_length, requested.min_length),
+        (MAX_LENGTH, stored.max_length, requested.max_length),
+        ("characters", stored.characters.description, requested.characters.description),
+    ]
+    differences += [
+        (name, shown(was), shown(now))
+        for (name, was), (_, now) in zip(stored.shape.settings(), requested.shape.settings(), strict=True)
+    ]
+    contradictions = [
+        f"{name}: the checkpoint has {was}, the query sets {now}"
+        for name, was, now in differences
+        if was != now
+    ]
+    if contradictions:
+        raise ValueError(
+            f"The options of this query contradict the stream stored in its checkpoint ({where}): "
+            + "; ".join(contradictions)
+            + ". A checkpoint's seed, rowsPerSecond, lengths, characters and the options that shape "
+            "rows (distinctValues to maxDuplicateDistance) are fixed when its query first starts, so "
+            "that every batch can be replayed identically. Restart with the stored values (the seed "
+            "may simply be left out), or use a new checkpoint location to start a different stream."
+        )
 
 
 def _check_stored(definition: StreamDefinition) -> None:
