@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pyspark
 import pytest
 
-from helpers.support import EXAMPLES, free_port, pyspark_bin, run_child, start_child, stop_group
+from helpers.support import EXAMPLES, pyspark_bin, run_child
+from helpers.support import connect_server as start_connect_server
 from spark_random_strings import installed_spark, jar_path
 
 # The contract, the packaging and the ways in, on every Spark line and Java.
@@ -87,39 +86,10 @@ def connect_server_jars() -> list[str]:
 @pytest.fixture(scope="module")
 def connect_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A Spark Connect server on 127.0.0.1 with the jar on its class path; always shut down."""
-    jars = ",".join([*connect_server_jars(), str(jar_path())])
-    port = free_port()
-    log = tmp_path_factory.mktemp("connect") / "server.log"
-    server = start_child(
-        [
-            str(pyspark_bin("spark-submit")),
-            "--class",
-            "org.apache.spark.sql.connect.service.SparkConnectServer",
-            "--master",
-            "local[2]",
-            "--conf",
-            "spark.ui.enabled=false",
-            "--conf",
-            "spark.connect.grpc.binding.address=127.0.0.1",
-            "--conf",
-            f"spark.connect.grpc.binding.port={port}",
-            "--jars",
-            jars,
-        ],
-        log,
-    )
-    try:
-        deadline = time.monotonic() + 180
-        while True:
-            assert server.poll() is None, log.read_text()[-3000:]
-            assert time.monotonic() < deadline, "the Connect server did not listen in 180 s"
-            with socket.socket() as client:
-                if client.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.5)
-        yield f"sc://127.0.0.1:{port}"
-    finally:
-        stop_group(server, grace_s=60)
+    with start_connect_server(
+        [*connect_server_jars(), str(jar_path())], tmp_path_factory.mktemp("connect") / "server.log"
+    ) as url:
+        yield url
 
 
 def test_the_connect_example_reads_the_seeded_rows_through_a_connect_server(

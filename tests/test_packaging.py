@@ -177,25 +177,35 @@ def test_a_configured_session_plans_the_sources_scan_through_its_extensions(
     assert "ExistingRDD" not in plan, plan
 
 
-def test_a_session_without_the_jar_gets_an_error_that_says_how_to_add_it() -> None:
+def test_a_session_without_the_jar_gets_an_error_that_says_how_to_add_it_and_auto_reads_python() -> None:
     import sys
 
     from helpers.support import run_child
 
     script = (
+        "import warnings\n"
         "from pyspark.sql import SparkSession\n"
         "from spark_random_strings import SourceNotFoundError, read_random_strings\n"
         "spark = SparkSession.builder.master('local[1]').getOrCreate()\n"
         "try:\n"
-        "    read_random_strings(spark)\n"
+        "    read_random_strings(spark, engine='jvm')\n"
         "except SourceNotFoundError as error:\n"
         "    print(error)\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        "    try:\n"
+        "        df = read_random_strings(spark, seed=1)\n"
+        "        print(df.isStreaming, [each.category.__name__ for each in caught])\n"
+        "    except SourceNotFoundError:\n"
+        "        print('auto: SourceNotFoundError')\n"
     )
     done = run_child([sys.executable, "-c", script])
     assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.strip() == (
+    assert done.stdout.strip().splitlines() == [
         "This Spark session has no InMemoryRandomStrings source: its jar is not on the class "
         "path. Build the session with configure_spark_with_random_strings(SparkSession.builder...), "
         f"run spark-submit with --jars {jar_path()}, or, for Spark Connect, start the server "
-        "with that --jars."
-    )
+        "with that --jars; or read the Python data source (engine='python').",
+        # Spark 3.5 has no Python streaming sources to fall back on.
+        "True ['SlowerEngineWarning']" if int(pyspark.__version__[0]) >= 4 else "auto: SourceNotFoundError",
+    ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import signal
@@ -10,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -168,3 +169,40 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def connect_server(jars: Sequence[str], log: Path, python: str = sys.executable) -> Iterator[str]:
+    """A Spark Connect server of this pyspark on 127.0.0.1, with ``jars`` on its class path and
+    ``python`` for its Python workers; yields its ``sc://`` address, and always shuts it down."""
+    port = free_port()
+    server = start_child(
+        [
+            str(pyspark_bin("spark-submit")),
+            "--class",
+            "org.apache.spark.sql.connect.service.SparkConnectServer",
+            "--master",
+            "local[2]",
+            "--conf",
+            "spark.ui.enabled=false",
+            "--conf",
+            "spark.connect.grpc.binding.address=127.0.0.1",
+            "--conf",
+            f"spark.connect.grpc.binding.port={port}",
+            *(["--jars", ",".join(jars)] if jars else []),
+        ],
+        log,
+        python=python,
+    )
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            assert server.poll() is None, log.read_text()[-3000:]
+            assert time.monotonic() < deadline, "the Connect server did not listen in 180 s"
+            with socket.socket() as client:
+                if client.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.5)
+        yield f"sc://127.0.0.1:{port}"
+    finally:
+        stop_group(server, grace_s=60)

@@ -14,12 +14,17 @@ then read the stream with [`read_random_strings`][spark_random_strings.read_rand
 [`expected_rows`][spark_random_strings.expected_rows] computes any rows of a stream without Spark,
 and [`stream_definition`][spark_random_strings.stream_definition] reads a query's stream from its
 checkpoint, so that a test can assert exactly what the query read.
+
+Where no jar can be added (a Spark Connect server one does not control), ``read_random_strings``
+reads the same stream from a Python data source (Spark 4.0+) whose code travels with the client:
+``engine="python"``, or ``"auto"``, the default, when the session has no jar.
 """
 
 from __future__ import annotations
 
 from importlib.metadata import version as _installed_version
 
+from spark_random_strings._definition import PYTHON_FORMAT
 from spark_random_strings._expected import StreamDefinitionKeywords, expected_rows, stream_definition
 from spark_random_strings._jar import (
     SparkBuild,
@@ -30,6 +35,8 @@ from spark_random_strings._jar import (
 )
 from spark_random_strings._reader import (
     FORMAT,
+    Engine,
+    SlowerEngineWarning,
     SourceNotFoundError,
     configure_spark_with_random_strings,
     read_random_strings,
@@ -37,6 +44,9 @@ from spark_random_strings._reader import (
 
 __all__ = [
     "FORMAT",
+    "PYTHON_FORMAT",
+    "Engine",
+    "SlowerEngineWarning",
     "SourceNotFoundError",
     "SparkBuild",
     "StreamDefinitionKeywords",

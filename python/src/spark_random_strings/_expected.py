@@ -12,6 +12,7 @@ from spark_random_strings._definition import (
     CorruptDefinitionError,
     StreamDefinition,
     parse_options,
+    python_stream,
     read_definition,
 )
 from spark_random_strings.options import source_options
@@ -147,35 +148,51 @@ def stream_definition(
     if "://" in str(folder):
         raise ValueError(
             f"stream_definition reads local checkpoints only, not {checkpoint_location}: copy its "
-            f"sources/<n>/{DEFINITION_FILE} to a local folder of the same layout."
+            f"sources/<n>/{DEFINITION_FILE} (or, for the Python data source, its offsets folder) "
+            "to a local folder of the same layout."
         )
-    found = sorted(
-        (path for path in folder.glob(f"sources/*/{DEFINITION_FILE}") if path.parent.name.isdigit()),
-        key=lambda path: int(path.parent.name),
-    )
-    numbers = [int(path.parent.name) for path in found]
+    try:
+        streams = _stored_streams(folder)
+    except CorruptDefinitionError as error:
+        raise ValueError(str(error)) from None
+    numbers = sorted(streams)
     if source is not None:
-        if source not in numbers:
+        if source not in streams:
             raise FileNotFoundError(
                 f"{folder} holds no InMemoryRandomStrings stream as source {source}"
                 + (f"; it holds sources {numbers}." if numbers else ".")
             )
-        path = found[numbers.index(source)]
-    elif len(found) == 1:
-        path = found[0]
-    elif not found:
+        return definition_keywords(streams[source])
+    if len(streams) == 1:
+        return definition_keywords(streams[numbers[0]])
+    if not streams:
         raise FileNotFoundError(
-            f"{folder} holds no InMemoryRandomStrings stream ({folder}/sources/<n>/{DEFINITION_FILE}): is "
-            "it the checkpointLocation of a query that has started?"
+            f"{folder} holds no InMemoryRandomStrings stream ({folder}/sources/<n>/{DEFINITION_FILE}, "
+            "or an offset of the Python data source in its offsets folder): is it the "
+            "checkpointLocation of a query that has started?"
         )
-    else:
-        raise ValueError(
-            f"{folder} holds several InMemoryRandomStrings streams, sources {numbers}: pass source=."
-        )
-    try:
-        return definition_keywords(read_definition(path))
-    except CorruptDefinitionError as error:
-        raise ValueError(str(error)) from None
+    raise ValueError(
+        f"{folder} holds several InMemoryRandomStrings streams, sources {numbers}: pass source=."
+    )
+
+
+def _stored_streams(folder: Path) -> dict[int, StreamDefinition]:
+    """Every stream a checkpoint holds, by source number: the JVM source's definition files, and
+    the Python data source's offsets in the newest file of the offset log (the line of source
+    ``n`` is line ``n + 2``, after the log's version and the batch's metadata)."""
+    streams = {
+        int(path.parent.name): read_definition(path)
+        for path in folder.glob(f"sources/*/{DEFINITION_FILE}")
+        if path.parent.name.isdigit()
+    }
+    batches = [path for path in folder.glob("offsets/*") if path.name.isdigit()]
+    if batches:
+        newest = max(batches, key=lambda path: int(path.name))
+        for number, line in enumerate(newest.read_text(encoding="utf-8").splitlines()[2:]):
+            stream = python_stream(line, f"The offset of source {number} in {newest}")
+            if stream is not None:
+                streams.setdefault(number, stream)
+    return streams
 
 
 def definition_keywords(definition: StreamDefinition) -> StreamDefinitionKeywords:

@@ -54,6 +54,10 @@ def local_session(
     for key, value in (config or {}).items():
         builder = builder.config(key, value)
     configured = configure_spark_with_random_strings(builder)
+    # Python data sources are planned by a Python process that Spark starts with $PYSPARK_PYTHON
+    # (default: python3 on the path), read when the session starts: make it this Python, which
+    # has numpy and pyarrow.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     # The JVM inherits standard error when pyspark starts it, and keeps it.
     with _standard_error_to_null() if silent_jvm else contextlib.nullcontext():
         session = configured.getOrCreate()

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Unpack
+import warnings
+from typing import TYPE_CHECKING, Literal, Unpack
 
-from spark_random_strings._jar import jar_path
+from spark_random_strings._definition import PYTHON_FORMAT, parse_options
+from spark_random_strings._jar import UnsupportedSparkError, jar_path
 from spark_random_strings.options import OPTIONS, SourceKeywords, source_options
 
 if TYPE_CHECKING:
@@ -15,6 +17,20 @@ FORMAT = "InMemoryRandomStrings"
 
 #: The jar's ``SparkSessionExtensions``: they plan the source's batches as its own scan.
 EXTENSIONS = "io.github.sparkrandomstrings.RandomStringsExtensions"
+
+
+#: Which source ``read_random_strings`` reads: the jar's, the Python data source, or the jar's
+#: where the session has it and the Python one where it does not.
+Engine = Literal["auto", "jvm", "python"]
+ENGINES: tuple[Engine, ...] = ("auto", "jvm", "python")
+
+#: How many times faster the jar's source makes rows than the Python data source, in
+#: ``make bench`` (docs/benchmarks.md): the "auto" warning quotes it.
+JVM_SPEEDUP = "about 5 times"
+
+
+class SlowerEngineWarning(UserWarning):
+    """``engine="auto"`` fell back to the Python data source, which is slower than the jar's."""
 
 
 class SourceNotFoundError(RuntimeError):
@@ -85,8 +101,10 @@ def _appended(setting: object, item: str) -> str:
     return ",".join(items)
 
 
-def read_random_strings(spark: SparkSession, **options: Unpack[SourceKeywords]) -> DataFrame:
-    """Return a streaming DataFrame of random strings from the ``InMemoryRandomStrings`` source.
+def read_random_strings(
+    spark: SparkSession, *, engine: Engine = "auto", **options: Unpack[SourceKeywords]
+) -> DataFrame:
+    """Return a streaming DataFrame of random strings from the ``InMemoryRandomStrings`` stream.
 
     Columns: ``value`` (string), ``ts`` (event time, epoch ms), ``offset`` (the row's position
     in the stream) and ``length`` (of ``value``, in characters). Each keyword is a source option
@@ -97,12 +115,17 @@ def read_random_strings(spark: SparkSession, **options: Unpack[SourceKeywords]) 
     ...                          charset="hex", seed=42)  # doctest: +SKIP
     >>> query = df.writeStream.format("console").start()  # doctest: +SKIP
 
-    It works on a classic session and on a Spark Connect session alike (there, the server
-    needs the jar).
+    Two engines make the same rows for the same seed and start time. The jar's source runs on the
+    JVM and needs the jar in the session (or, for Spark Connect, on the server). The Python data
+    source (Spark 4.0+) needs no jar and nothing of this package on the server: its code travels
+    with the client, and the server's Python workers make the rows with numpy; it is several
+    times slower (docs/benchmarks.md).
 
     Args:
-        spark: a session whose ``spark.jars`` holds the jar (see
-            [`configure_spark_with_random_strings`][spark_random_strings.configure_spark_with_random_strings]).
+        spark: a session, classic or Spark Connect.
+        engine: ``"jvm"``: the jar's source (``InMemoryRandomStrings``); ``"python"``: the Python
+            data source (``InMemoryRandomStringsPython``); ``"auto"`` (the default): the jar's
+            where the session has it, else the Python one, with a ``SlowerEngineWarning``.
         **options: the source options, listed under "Keyword Args" from
             [`OPTIONS`][spark_random_strings.options.OPTIONS].
 
@@ -112,13 +135,37 @@ def read_random_strings(spark: SparkSession, **options: Unpack[SourceKeywords]) 
     Raises:
         TypeError: a keyword is unknown or has the wrong Python type (raised before Spark is
             asked).
+        ValueError: ``engine`` is none of "auto", "jvm" and "python".
         pyspark.errors.IllegalArgumentException: a value is out of range; the message names
             the option, the value and what is allowed.
-        SourceNotFoundError: the session does not have the source's jar.
+        SourceNotFoundError: ``engine="jvm"``, and the session does not have the source's jar.
+        UnsupportedSparkError: ``engine="python"`` on Spark 3.5, which has no Python streaming
+            sources (or ``"auto"`` there without the jar).
 
     Keyword Args:
     """
+    if engine not in ENGINES:
+        raise ValueError(f"read_random_strings: engine is {engine!r}; allowed: 'auto', 'jvm' or 'python'.")
     given = source_options(options)
+    if engine == "python":
+        return _python_stream(spark, given)
+    try:
+        return _jar_stream(spark, given)
+    except SourceNotFoundError:
+        if engine == "jvm" or not _has_python_sources():
+            raise
+    warnings.warn(
+        f"This Spark session has no {FORMAT} jar, so read_random_strings reads the Python data "
+        f"source, which makes the same rows {JVM_SPEEDUP} slower. Put the jar on the session "
+        "(configure_spark_with_random_strings, or --jars on the server) for the jar's speed, or "
+        "pass engine='python' to choose this one.",
+        SlowerEngineWarning,
+        stacklevel=2,
+    )
+    return _python_stream(spark, given)
+
+
+def _jar_stream(spark: SparkSession, given: dict[str, str]) -> DataFrame:
     try:
         df = spark.readStream.format(FORMAT).options(**given).load()
         # Spark Connect analyses a plan only when asked: asking for the schema makes a bad
@@ -131,9 +178,38 @@ def read_random_strings(spark: SparkSession, **options: Unpack[SourceKeywords]) 
             f"This Spark session has no {FORMAT} source: its jar is not on the class path. "
             "Build the session with configure_spark_with_random_strings(SparkSession.builder...), "
             f"run spark-submit with --jars {jar_path()}, or, for Spark Connect, start the "
-            "server with that --jars."
+            "server with that --jars; or read the Python data source (engine='python')."
         ) from None
     return df
+
+
+def _has_python_sources() -> bool:
+    """Whether this pyspark has Python streaming data sources (4.0 and later)."""
+    import pyspark
+
+    return int(pyspark.__version__.split(".")[0]) >= 4
+
+
+def _python_stream(spark: SparkSession, given: dict[str, str]) -> DataFrame:
+    if not _has_python_sources():
+        import pyspark
+
+        raise UnsupportedSparkError(
+            f"engine='python' needs Spark 4.0 or later, whose pyspark has Python streaming data "
+            f"sources; this is pyspark {pyspark.__version__}. Use the jar's source (engine='jvm')."
+        )
+    from pyspark.errors import IllegalArgumentException
+
+    from spark_random_strings._source import register
+
+    try:
+        # Checked here too, so that a bad option reads as the jar's does, not as a Python
+        # worker's traceback.
+        parse_options(given)
+    except ValueError as error:
+        raise IllegalArgumentException(message=str(error)) from None
+    register(spark)
+    return spark.readStream.format(PYTHON_FORMAT).options(**given).load()
 
 
 # The docstring's "Keyword Args" section: one entry per row of the option table.

@@ -1,0 +1,264 @@
+"""The stream as a pyspark Python data source (Spark 4.0+): the same rows as the JVM source, made
+by the numpy row function in the Python workers of the Spark that runs the query.
+
+It needs no jar and nothing of this package on the server: :func:`register` registers the data
+source with the modules it runs pickled by value, so the code travels with the client (the only
+imports left for the server's Python are pyspark, numpy and pyarrow, which pyspark's Arrow path
+needs anyway). That is what a Spark Connect server one does not control allows.
+
+The reader keeps the jar source's contract, adapted to what pyspark asks of a Python reader:
+
+- An offset is ``{"offset": n, "stream": {...}}``: ``n`` rows of the stream have been read
+  (a batch from offset ``a`` to ``b`` holds rows ``[a, b)``), and ``stream`` is the stream's
+  definition (seed, start time, the options that shape rows) in the JSON of the JVM source's
+  checkpoint file. Spark writes offsets to the checkpoint's offset log, so the definition, and
+  with it a seed that was drawn, survives any restart; and a restarted query's options are
+  checked against it with the JVM source's message.
+- Rows exist by wall-clock time since the stream first started, capped at ``totalRows``;
+  ``maxRowsPerTrigger`` is the default read limit, and ``Trigger.AvailableNow`` reads what
+  exists when the query starts (a bounded stream: all of it).
+- A batch is split into ``numPartitions`` ranges of offsets, each made by a Python worker as
+  Arrow record batches.
+
+Spark 4.0 and 4.1 call ``latestOffset()`` without the start offset and the read limit, and
+have no ``Trigger.AvailableNow`` for Python readers (pyspark 4.2 added all three): there the
+reader caps its batches itself, from the end of the last batch it planned, and learns a restarted
+query's stream when Spark plans the checkpoint's last batch again, which it does before it asks
+for a new end. A batch whose two ends hold different streams is refused, never read.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPartition
+from pyspark.sql.types import IntegerType, LongType, StringType, StructField, StructType
+
+from spark_random_strings._definition import (
+    PYTHON_FORMAT,
+    CorruptDefinitionError,
+    SourceOptions,
+    StreamDefinition,
+    check_restart,
+    definition_from_json,
+    definition_to_json,
+    parse_options,
+)
+from spark_random_strings._rows import RowMaker
+
+try:  # pyspark 4.2 and later: read limits and Trigger.AvailableNow for Python readers.
+    from pyspark.sql.streaming.datasource import (  # type: ignore[import-not-found, unused-ignore]
+        ReadAllAvailable,
+        ReadLimit,
+        ReadMaxRows,
+        SupportsTriggerAvailableNow,
+    )
+
+    _AvailableNow: type = SupportsTriggerAvailableNow
+except ImportError:  # pragma: no cover - exercised on Spark 4.0 and 4.1
+    ReadAllAvailable = ReadLimit = ReadMaxRows = None  # type: ignore[assignment, misc, unused-ignore]
+    _AvailableNow = object
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+    from pyspark.sql import SparkSession
+
+
+def source_schema() -> StructType:
+    """The source's columns, as Spark types them: those of the JVM source, none nullable."""
+    return StructType(
+        [
+            StructField("value", StringType(), nullable=False),
+            StructField("ts", LongType(), nullable=False),
+            StructField("offset", LongType(), nullable=False),
+            StructField("length", IntegerType(), nullable=False),
+        ]
+    )
+
+
+class RandomStringsDataSource(DataSource):
+    """The ``InMemoryRandomStringsPython`` data source: the ``InMemoryRandomStrings`` stream,
+    with the same options, defaults and messages, read by Python workers."""
+
+    @classmethod
+    def name(cls) -> str:
+        return PYTHON_FORMAT
+
+    def schema(self) -> StructType:
+        # Spark asks for the schema at load(): the options are checked there, as the jar's are.
+        parse_options(dict(self.options))
+        return source_schema()
+
+    def streamReader(self, schema: StructType) -> DataSourceStreamReader:
+        if schema != source_schema():
+            raise ValueError(
+                f"The {PYTHON_FORMAT} source has a fixed schema, {source_schema().simpleString()}, "
+                f"and cannot read {schema.simpleString()}: leave out .schema(...), and select or "
+                "cast the columns after load()."
+            )
+        return RandomStringsStreamReader(parse_options(dict(self.options)))
+
+
+@dataclass(frozen=True)
+class OffsetRange(InputPartition):
+    """The rows ``[start, end)`` of a stream: one partition of a batch."""
+
+    definition: StreamDefinition
+    start: int
+    end: int
+
+
+class RandomStringsStreamReader(DataSourceStreamReader, _AvailableNow):  # type: ignore[misc]
+    """Plans and reads the batches of one query's stream (see the module's description)."""
+
+    def __init__(self, options: SourceOptions, now_ms: Any = None) -> None:
+        self.options = options
+        self.now_ms = now_ms or (lambda: time.time_ns() // 1_000_000)
+        #: The stream: fixed by the first offset, or adopted from the checkpoint's.
+        self.definition: StreamDefinition | None = None
+        #: Under Trigger.AvailableNow, how many rows the query reads in all.
+        self.available_now_end: int | None = None
+        #: The end of the last batch planned (Spark 4.0 and 4.1, which pass no start offset).
+        self.planned = 0
+        self.partition_count = options.num_partitions or os.cpu_count() or 1
+
+    # The stream.
+
+    def _stream(self) -> StreamDefinition:
+        """The stream this query reads; a new one (now, and the seed given or drawn) if none yet."""
+        if self.definition is None:
+            seed = self.options.seed
+            if seed is None:
+                seed = secrets.randbits(64) - (1 << 63)
+            self.definition = self.options.definition(seed, self.now_ms())
+        return self.definition
+
+    @staticmethod
+    def _read(offset: dict[str, Any]) -> tuple[StreamDefinition, int]:
+        """The stream and the row count that an offset from Spark holds."""
+        where = "the offset log of its checkpoint"
+        try:
+            count = offset["offset"]
+            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                raise CorruptDefinitionError(f"The offset {offset} in {where} is corrupt: no row count")
+            return definition_from_json(offset["stream"], f"The offset in {where}"), count
+        except (KeyError, TypeError):
+            raise CorruptDefinitionError(
+                f"The offset {offset} in {where} is not one of the {PYTHON_FORMAT} source"
+            ) from None
+
+    def _adopt(self, offset: dict[str, Any]) -> tuple[StreamDefinition, int]:
+        """The stream and row count of an offset from Spark, checked against this query's
+        options: the reader continues that stream."""
+        stored, count = self._read(offset)
+        if stored != self.definition:
+            check_restart(stored, self.options, "the offset log of its checkpoint")
+            self.definition = stored
+        return stored, count
+
+    def _offset(self, count: int) -> dict[str, Any]:
+        return {"offset": count, "stream": definition_to_json(self._stream())}
+
+    def _existing(self) -> int:
+        """How many rows exist now: by the clock since the stream started, and totalRows."""
+        stream = self._stream()
+        elapsed = self.now_ms() - stream.start_time_ms
+        # RowClock.rowsAvailable: floor(elapsed * rowsPerSecond / 1000), exact in Python's ints.
+        exist = max(0, elapsed) * stream.rows_per_second // 1000
+        total = self.options.total_rows
+        return exist if total is None else min(exist, total)
+
+    def _available(self) -> int:
+        return self._existing() if self.available_now_end is None else self.available_now_end
+
+    # Spark's contract.
+
+    def initialOffset(self) -> dict[str, Any]:
+        return self._offset(0)
+
+    def getDefaultReadLimit(self) -> Any:
+        cap = self.options.max_rows_per_trigger
+        return ReadAllAvailable() if cap is None else ReadMaxRows(cap)
+
+    def prepareForTriggerAvailableNow(self) -> None:
+        # A bounded stream is available as a whole; an endless one up to what exists now.
+        total = self.options.total_rows
+        self.available_now_end = self._existing() if total is None else total
+
+    def latestOffset(self, start: dict[str, Any] | None = None, limit: Any = None) -> dict[str, Any]:
+        """The end of the next batch: every row available after ``start``, or at most the read
+        limit's rows. Spark 4.0 and 4.1 pass neither: the reader starts from its last batch's end
+        and applies ``maxRowsPerTrigger`` itself."""
+        if start is None:
+            begin, cap = self.planned, self.options.max_rows_per_trigger
+        else:
+            begin = self._adopt(start)[1]
+            cap = limit.max_rows if ReadMaxRows is not None and isinstance(limit, ReadMaxRows) else None
+        end = self._available()
+        if cap is not None:
+            end = min(end, begin + cap)
+        self.planned = max(begin, end)
+        return self._offset(self.planned)
+
+    def reportLatestOffset(self) -> dict[str, Any]:
+        return self._offset(self._available())
+
+    def partitions(self, start: dict[str, Any], end: dict[str, Any]) -> Sequence[InputPartition]:
+        stored, first = self._adopt(start)
+        ended, last = self._read(end)
+        if ended != stored:
+            raise RuntimeError(
+                f"{self} was asked for a batch from an offset of the stream in the checkpoint "
+                f"(seed {stored.seed}, started at {stored.start_time_ms} ms) to an offset of "
+                f"another stream (seed {ended.seed}, started at {ended.start_time_ms} ms): it "
+                "refuses to read it, since the rows under the stored offsets would change. "
+                "Restart the query on Spark 4.2 or later, or use a new checkpoint location to "
+                "start a new stream."
+            )
+        if last < first:
+            raise ValueError(f"{self} was asked for the rows [{first}, {last}), which run backwards.")
+        self.planned = max(self.planned, last)
+        count = last - first
+        slices = min(self.partition_count, count)
+        quotient, remainder = divmod(count, slices) if slices else (0, 0)
+        bounds = [first + i * quotient + min(i, remainder) for i in range(slices + 1)]
+        return [OffsetRange(ended, bounds[i], bounds[i + 1]) for i in range(slices)]
+
+    def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
+        assert isinstance(partition, OffsetRange)
+        yield from RowMaker(partition.definition).batches(partition.start, partition.end)
+
+    def commit(self, end: dict[str, Any]) -> None:
+        # Rows are never held: nothing to free.
+        pass
+
+    def __repr__(self) -> str:
+        stream = self.definition
+        return f"{PYTHON_FORMAT}[{'not started' if stream is None else f'seed={stream.seed}'}]"
+
+
+#: The modules the data source runs: pickled by value, so the server needs none of them.
+_TRAVELLING = (
+    "spark_random_strings.options",
+    "spark_random_strings._strictmath",
+    "spark_random_strings._definition",
+    "spark_random_strings._rows",
+    "spark_random_strings._source",
+)
+
+
+def register(spark: SparkSession) -> None:
+    """Register the Python data source with a session (classic or Spark Connect), its code
+    pickled by value so that the server's Python needs nothing of this package."""
+    import importlib
+
+    from pyspark import cloudpickle
+
+    for name in _TRAVELLING:
+        cloudpickle.register_pickle_by_value(importlib.import_module(name))  # type: ignore[no-untyped-call]
+    spark.dataSource.register(RandomStringsDataSource)

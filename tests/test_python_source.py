@@ -1,0 +1,322 @@
+"""The Python data source (``engine="python"``): the jar's stream without the jar.
+
+On a classic session here, with the jar on it too, so that both engines read the same stream:
+the Python source's rows are ``expected_rows`` of the definition its checkpoint holds, and the
+jar source's rows for the same seed, relative to each stream's start time. Batches follow
+``maxRowsPerTrigger``, ``Trigger.AvailableNow`` and ``totalRows`` as the jar's do; a seed left
+out is kept in the offset log and survives a restart; a contradicting restart and every invalid
+option of the shared table fail with the jar source's messages. Then through a Spark Connect
+server that has neither the jar nor this package (its Python has numpy and pyarrow only), where
+``engine="auto"`` falls back to the Python source with one warning.
+
+Spark 4.0 and 4.1 give a Python reader no read limit, no start offset and no
+``Trigger.AvailableNow`` (pyspark 4.2 added them): there the reader caps its batches itself and
+learns the stored stream when Spark plans the checkpoint's last batch again, which the
+``every_line`` tests pin down; on 3.5, which has no Python streaming sources,
+``engine="python"`` fails saying so.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import venv
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyspark
+import pytest
+from pyspark.errors import IllegalArgumentException, StreamingQueryException
+from pyspark.sql import DataFrame, SparkSession
+
+from helpers.support import EXAMPLES, REPO, connect_server, run_available_now
+from spark_random_strings import (
+    PYTHON_FORMAT,
+    UnsupportedSparkError,
+    expected_rows,
+    read_random_strings,
+    stream_definition,
+)
+
+PYSPARK = tuple(int(part) for part in pyspark.__version__.split(".")[:2])
+needs_4 = pytest.mark.skipif(PYSPARK < (4, 0), reason="Python streaming data sources came with Spark 4.0")
+needs_4_2 = pytest.mark.skipif(
+    PYSPARK < (4, 2), reason="read limits, start offsets and AvailableNow for Python readers came with 4.2"
+)
+#: A stream with every kind of shaping, and characters outside the Basic Multilingual Plane.
+SHAPED: dict[str, Any] = {
+    "seed": 20261124,
+    "rows_per_second": 1_000_000,
+    "min_length": 1,
+    "max_length": 9,
+    "alphabet": "ab\U0001f600\u00e9",
+    "distinct_values": 50,
+    "value_distribution": "zipf",
+    "zipf_exponent": 1.3,
+    "max_out_of_order_ms": 40,
+    "late_row_fraction": 0.1,
+    "late_by_ms": 500,
+    "duplicate_fraction": 0.2,
+    "max_duplicate_distance": 30,
+}
+TABLE: dict[str, Any] = json.loads((REPO / "tests" / "vectors" / "invalid_inputs.json").read_text())
+OPTION_CASES = [case for case in TABLE["cases"] if "checkpoint" not in case and "schema" not in case]
+
+
+def started(df: DataFrame, checkpoint: Path, name: str, available_now: bool) -> Any:
+    writer = df.writeStream.format("memory").queryName(name).option("checkpointLocation", str(checkpoint))
+    return writer.trigger(availableNow=True).start() if available_now else writer.start()
+
+
+def read_all(df: DataFrame, checkpoint: Path, name: str) -> tuple[pa.Table, list[int]]:
+    """Every row of a bounded stream, in offset order, and each batch's row count. Under
+    Trigger.AvailableNow on 4.2+; on 4.0 and 4.1, whose Python readers cannot support it, by
+    processing everything available."""
+    query = started(df, checkpoint, name, available_now=PYSPARK >= (4, 2))
+    try:
+        if PYSPARK >= (4, 2):
+            assert query.awaitTermination(120)
+        else:
+            query.processAllAvailable()
+        assert query.exception() is None
+        batches = [int(p["numInputRows"]) for p in query.recentProgress if int(p["numInputRows"])]
+    finally:
+        query.stop()
+    table = df.sparkSession.table(name).orderBy("offset").toArrow()
+    return table, batches
+
+
+def relative(table: pa.Table, start_time_ms: int) -> list[tuple[str, int, int, int]]:
+    """Rows with ``ts`` counted from the stream's start: what two streams of one seed share."""
+    return [(r["value"], r["ts"] - start_time_ms, r["offset"], r["length"]) for r in table.to_pylist()]
+
+
+@needs_4
+@pytest.mark.every_line
+def test_the_python_source_makes_the_jar_sources_rows_and_the_expected_rows_in_capped_batches(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    options = {**SHAPED, "total_rows": 600, "max_rows_per_trigger": 150}
+    table, batches = read_all(
+        read_random_strings(spark, engine="python", **options), tmp_path / "python", "python_rows"
+    )
+    definition = stream_definition(tmp_path / "python")
+    assert definition["seed"] == SHAPED["seed"]
+    assert batches == [150, 150, 150, 150]
+    assert table.cast(pa.schema([f.with_nullable(False) for f in table.schema])).equals(
+        expected_rows(**definition, start=0, end=600)
+    )
+
+    jar_rows, _ = run_available_now(
+        read_random_strings(spark, engine="jvm", **options), "jar_rows", tmp_path / "jvm"
+    )
+    jar_start = stream_definition(tmp_path / "jvm")["start_time_ms"]
+    assert relative(table, definition["start_time_ms"]) == [
+        (value, ts - jar_start, offset, length) for value, ts, offset, length in jar_rows
+    ]
+
+
+@needs_4_2
+def test_available_now_reads_a_bounded_stream_whole_in_batches_of_max_rows_per_trigger(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    df = read_random_strings(
+        spark, engine="python", seed=3, rows_per_second=1, total_rows=500, max_rows_per_trigger=150
+    )
+    # One row per second: under AvailableNow a bounded stream is read whole, without waiting.
+    table, batches = read_all(df, tmp_path / "checkpoint", "available_now")
+    assert batches == [150, 150, 150, 50]
+    assert table.column("offset").to_pylist() == list(range(500))
+
+
+def run_into_parquet(spark: SparkSession, output: Path, **options: Any) -> None:
+    """Run a bounded stream to its end into parquet files (a sink that continues a checkpoint
+    on every line, unlike the memory sink on 4.0 and 4.1)."""
+    writer = (
+        read_random_strings(spark, engine="python", **options)
+        .writeStream.format("parquet")
+        .option("path", str(output))
+        .option("checkpointLocation", str(output / "_checkpoint"))
+    )
+    if PYSPARK >= (4, 2):
+        query = writer.trigger(availableNow=True).start()
+        assert query.awaitTermination(120)
+    else:
+        query = writer.start()
+        try:
+            query.processAllAvailable()
+        finally:
+            query.stop()
+    assert query.exception() is None
+
+
+@needs_4
+@pytest.mark.every_line
+def test_a_restart_without_the_seed_continues_the_drawn_stream_exactly_once(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    output = tmp_path / "strings"
+    run_into_parquet(spark, output, rows_per_second=100_000, total_rows=300, max_rows_per_trigger=100)
+    first = stream_definition(output / "_checkpoint")
+    run_into_parquet(spark, output, rows_per_second=100_000, total_rows=700, max_rows_per_trigger=100)
+    assert stream_definition(output / "_checkpoint") == first
+    written = spark.read.parquet(str(output)).orderBy("offset").toArrow()
+    assert written.column("offset").to_pylist() == list(range(700))
+    assert written.select(["value", "ts", "length"]).to_pylist() == (
+        expected_rows(**first, start=0, end=700).select(["value", "ts", "length"]).to_pylist()
+    )
+
+
+@needs_4
+@pytest.mark.every_line
+def test_a_restart_that_contradicts_the_stored_stream_fails_naming_each_option(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    output = tmp_path / "strings"
+    run_into_parquet(spark, output, seed=7, total_rows=10, max_length=5)
+    query = (
+        read_random_strings(spark, engine="python", seed=8, total_rows=20, max_length=6)
+        .writeStream.format("noop")
+        .option("checkpointLocation", str(output / "_checkpoint"))
+        .start()
+    )
+    try:
+        with pytest.raises(StreamingQueryException) as raised:
+            query.awaitTermination(60)
+    finally:
+        query.stop()
+    message = str(raised.value)
+    assert "contradict the stream stored in its checkpoint" in message
+    assert "seed: the checkpoint has 7, the query sets 8" in message
+    assert "maxLength: the checkpoint has 5, the query sets 6" in message
+
+
+@needs_4
+@pytest.mark.every_line
+@pytest.mark.parametrize("case", OPTION_CASES, ids=[case["name"] for case in OPTION_CASES])
+def test_an_invalid_option_fails_at_load_with_the_jar_sources_message(
+    spark: SparkSession, case: dict[str, Any]
+) -> None:
+    from spark_random_strings._reader import _python_stream
+
+    with pytest.raises(IllegalArgumentException) as raised:
+        _python_stream(spark, case["options"])
+    for word in case["expect"]:
+        assert word in str(raised.value)
+
+
+@needs_4
+def test_the_data_source_read_directly_refuses_a_bad_option_at_load_and_a_schema_at_start(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    read_random_strings(spark, engine="python", seed=1)  # registers the data source
+    with pytest.raises(Exception, match=r"Invalid value '0' for option 'rowsPerSecond'"):
+        spark.readStream.format(PYTHON_FORMAT).option("ROWSPERSECOND", "0").load()
+    # Spark asks a Python source nothing at load() when it is given a schema: the reader refuses
+    # it when the query starts.
+    df = spark.readStream.format(PYTHON_FORMAT).schema("value STRING").load()
+    query = df.writeStream.format("noop").option("checkpointLocation", str(tmp_path)).start()
+    try:
+        with pytest.raises(StreamingQueryException, match=r"has a fixed schema, struct<value:string"):
+            query.awaitTermination(60)
+    finally:
+        query.stop()
+
+
+@pytest.mark.every_line
+@pytest.mark.skipif(PYSPARK >= (4, 0), reason="Spark 3.5 only")
+def test_on_spark_3_5_the_python_engine_fails_saying_it_needs_spark_4(spark: SparkSession) -> None:
+    with pytest.raises(UnsupportedSparkError, match=r"engine='python' needs Spark 4.0 or later"):
+        read_random_strings(spark, engine="python")
+
+
+@pytest.fixture(scope="module")
+def bare_python(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A Python whose packages are numpy and pyarrow only, at this line's pinned versions."""
+    folder = tmp_path_factory.mktemp("bare") / "venv"
+    venv.create(folder, with_pip=True)
+    python = str(folder / "bin" / "python")
+    pins = REPO / "python" / "constraints-numpy2.txt"
+    subprocess.run([python, "-m", "pip", "install", "-q", "-r", str(pins)], check=True, timeout=600)
+    return python
+
+
+@pytest.fixture(scope="module")
+def bare_server(bare_python: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A Spark Connect server without the jar, whose Python workers run ``bare_python``."""
+    with connect_server([], tmp_path_factory.mktemp("connect") / "server.log", python=bare_python) as url:
+        yield url
+
+
+CONNECT_CLIENT = """
+import json, sys, tempfile, warnings
+from pyspark.sql import SparkSession
+from spark_random_strings import expected_rows, read_random_strings, stream_definition
+
+spark = SparkSession.builder.remote(sys.argv[1]).getOrCreate()
+options = json.loads(sys.argv[2])
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    df = read_random_strings(spark, **options)
+checkpoint = tempfile.mkdtemp()
+query = (df.writeStream.format("memory").queryName("connect_rows").trigger(availableNow=True)
+         .option("checkpointLocation", checkpoint).start())
+query.awaitTermination()
+rows = spark.table("connect_rows").orderBy("offset").toArrow()
+definition = stream_definition(checkpoint)
+expected = expected_rows(**definition, start=0, end=rows.num_rows)
+print(json.dumps({
+    "warnings": [type(w.message).__name__ for w in caught],
+    "batches": [p.numInputRows for p in query.recentProgress if p.numInputRows],
+    "equal": rows.to_pylist() == expected.to_pylist(),
+    "rows": rows.num_rows,
+    "seed": definition["seed"],
+}))
+"""
+
+
+@needs_4_2
+def test_through_a_connect_server_without_the_jar_or_the_package_auto_reads_the_python_source(
+    bare_python: str, bare_server: str, tmp_path: Path
+) -> None:
+    has_package = subprocess.run([bare_python, "-c", "import spark_random_strings"], capture_output=True)
+    assert has_package.returncode == 1, "the server's Python must not have the package"
+    options = {**SHAPED, "total_rows": 400, "max_rows_per_trigger": 100}
+    done = subprocess.run(
+        [sys.executable, "-c", CONNECT_CLIENT, bare_server, json.dumps(options)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout.splitlines()[-1]) == {
+        "warnings": ["SlowerEngineWarning"],
+        "batches": [100, 100, 100, 100],
+        "equal": True,
+        "rows": 400,
+        "seed": SHAPED["seed"],
+    }
+
+
+@needs_4_2
+def test_the_example_without_a_jar_prints_the_seeded_rows_through_a_server_without_the_jar(
+    bare_server: str, expected_lines: list[str], tmp_path: Path
+) -> None:
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / "connect_without_jar.py"), bare_server],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.splitlines() == expected_lines
+
+
+def test_an_unknown_engine_is_refused_naming_the_allowed_ones(spark: SparkSession) -> None:
+    with pytest.raises(ValueError, match=r"engine is 'rust'; allowed: 'auto', 'jvm' or 'python'"):
+        read_random_strings(spark, engine="rust")  # type: ignore[arg-type]
