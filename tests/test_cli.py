@@ -78,7 +78,7 @@ def test_each_commands_help_documents_every_flag_with_its_default(name: str, own
     done = run(name, "--help")
     assert done.returncode == 0
     entries = help_entries(done.stdout)
-    expected = ["-h"] + [row.flag for row in OPTIONS] + own_flags + ["--verbose"]
+    expected = ["-h"] + [row.flag for row in OPTIONS] + own_flags + ["--engine", "--verbose"]
     assert sorted(entries) == sorted(expected)
     for each in expected[1:]:
         assert re.search(r"\((default: [^)]+|required)\)$", entries[each]), entries[each]

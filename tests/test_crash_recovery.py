@@ -14,6 +14,7 @@ import random
 import time
 from pathlib import Path
 
+import pyspark
 import pytest
 from pyspark.sql import SparkSession
 
@@ -27,7 +28,8 @@ from helpers.checkpointed_writes import (
     stored_definition,
     write_command,
 )
-from helpers.support import run_child
+from helpers.support import rows_as_dict, run_child
+from spark_random_strings import expected_rows, stream_definition
 
 KILLS = 3
 
@@ -48,12 +50,14 @@ def tree(folder: Path) -> dict[str, int]:
     return {str(f.relative_to(folder)): f.stat().st_size for f in folder.rglob("*") if f.is_file()}
 
 
-def kill_repeatedly(output: Path, seed: int | None, tmp_path: Path) -> None:
+def kill_repeatedly(
+    output: Path, seed: int | None, tmp_path: Path, engine: str = "auto", times: int = KILLS
+) -> None:
     kill_seed = int(os.environ.get("SPARK_RANDOM_STRINGS_KILL_SEED", time.time_ns() % 2**32))
     print(f"kill points drawn with SPARK_RANDOM_STRINGS_KILL_SEED={kill_seed}")
     rng = random.Random(kill_seed)
-    command = write_command(output, seed)
-    kills = [kill_mid_stream(command, output, rng, tmp_path / f"killed-{i}.log") for i in range(KILLS)]
+    command = write_command(output, seed, engine=engine)
+    kills = [kill_mid_stream(command, output, rng, tmp_path / f"killed-{i}.log") for i in range(times)]
     print("\n".join(kills))
     assert committed_batches(output) < TOTAL_ROWS // ROWS_PER_TRIGGER, "every kill was mid-stream"
 
@@ -88,3 +92,25 @@ def test_an_unseeded_write_killed_three_times_keeps_its_stored_seed_and_refuses_
     finish(output, None)
     assert stored_definition(output)["seed"] == stored_seed
     assert_exactly_once_as_uninterrupted(spark, output, seed=stored_seed)
+
+
+@pytest.mark.skipif(
+    tuple(int(part) for part in pyspark.__version__.split(".")[:2]) < (4, 2),
+    reason="a Python source continues a checkpoint from Spark 4.2 on (see test_python_source)",
+)
+def test_an_unseeded_write_of_the_python_source_killed_twice_continues_its_drawn_stream_exactly_once(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    output = tmp_path / "strings"
+    # Twice, not three times: each start of a Python worker costs seconds, and the JVM
+    # source's tests above already cover repeated kills.
+    kill_repeatedly(output, None, tmp_path, engine="python", times=2)
+    drawn = stream_definition(output / "_checkpoint")
+    finish(output, None, engine="python")
+    definition = stream_definition(output / "_checkpoint")
+    assert definition == drawn, "the seed drawn at the first start, kept in the offset log"
+    expected = expected_rows(**definition, start=0, end=TOTAL_ROWS).to_pylist()
+    written = spark.read.parquet(str(output))
+    assert rows_as_dict(written) == {row["offset"]: row["value"] for row in expected}
+    times = {row.offset: row.ts for row in written.select("offset", "ts").collect()}
+    assert times == {row["offset"]: row["ts"] for row in expected}

@@ -32,8 +32,11 @@ ROWS_PER_TRIGGER = 5_000  # 12 batches: few enough to keep the test short, enoug
 MAX_LENGTH = 12
 
 
-def write_command(output: Path, seed: int | None, python: str = sys.executable) -> list[str]:
-    """The write of TOTAL_ROWS rows into ``output``, run by ``python`` (its pyspark, its Spark)."""
+def write_command(
+    output: Path, seed: int | None, python: str = sys.executable, engine: str = "auto"
+) -> list[str]:
+    """The write of TOTAL_ROWS rows into ``output``, run by ``python`` (its pyspark, its Spark),
+    with the source of ``engine``."""
     return [
         python,
         "-m",
@@ -47,6 +50,8 @@ def write_command(output: Path, seed: int | None, python: str = sys.executable) 
         str(MAX_LENGTH),
         "--output",
         str(output),
+        "--engine",
+        engine,
         *(["--seed", str(seed)] if seed is not None else []),
     ]
 
@@ -86,9 +91,9 @@ def stored_definition(output: Path) -> dict[str, int]:
     return stored
 
 
-def finish(output: Path, seed: int | None) -> None:
+def finish(output: Path, seed: int | None, engine: str = "auto") -> None:
     """Run the write to its end with this test run's Python and Spark."""
-    done = run_child(write_command(output, seed))
+    done = run_child(write_command(output, seed, engine=engine))
     assert done.returncode == 0, done.stderr[-3000:]
     assert (
         done.stdout.strip().splitlines()[-1].startswith(f"wrote {TOTAL_ROWS:,} rows to {output} as parquet (")

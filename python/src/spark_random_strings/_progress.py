@@ -8,6 +8,7 @@ JSON text in 4's objects.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -33,10 +34,20 @@ class StreamPosition:
 
 
 def _rows_through(offset: Any) -> int | None:
-    """Rows up to and including an offset of the source: the last row's offset, as a number or
-    as its JSON text; ``None`` when there is no offset yet."""
-    text = "" if offset is None else str(offset).strip()
-    return int(text) + 1 if text.isdigit() else None
+    """Rows up to and including an offset of the source; ``None`` when there is no offset yet.
+    The jar source's offset is the last row's offset, as a number or as its JSON text; the
+    Python data source's is ``{"offset": rows read, "stream": ...}``, as a dict or its JSON."""
+    parsed = offset
+    if offset is not None and not isinstance(offset, Mapping):
+        text = str(offset).strip()
+        if text.isdigit():
+            return int(text) + 1
+        try:
+            parsed = json.loads(text)
+        except ValueError:
+            return None
+    rows = parsed.get("offset") if isinstance(parsed, Mapping) else None
+    return rows if isinstance(rows, int) and not isinstance(rows, bool) else None
 
 
 def position_of(progress: ProgressReport | None) -> StreamPosition | None:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from rich.console import Console
 
-from spark_random_strings._reader import read_random_strings
+from spark_random_strings._reader import ENGINES, JVM_SPEEDUP, read_random_strings
 from spark_random_strings.options import OPTIONS
 
 if TYPE_CHECKING:
@@ -177,6 +177,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     for command in (stream, write, demo):
+        command.add_argument(
+            "--engine",
+            choices=ENGINES,
+            default="auto",
+            help=f"the jar's source (jvm); the Python data source (python: Spark 4.0+, {JVM_SPEEDUP} "
+            "slower, no jar needed); or the jar's where the session has it, as here (default: auto)",
+        )
         command.add_argument("--verbose", action="store_true", help="show Spark's own log (default: silent)")
     stream.set_defaults(run=_run_stream, parser=stream)
     write.set_defaults(run=_run_write, parser=write)
@@ -190,7 +197,7 @@ def open_stream(spark: SparkSession, args: argparse.Namespace) -> DataFrame:
 
     keywords = {row.keyword: getattr(args, row.keyword) for row in OPTIONS}
     try:
-        return read_random_strings(spark, **keywords)
+        return read_random_strings(spark, engine=args.engine, **keywords)
     except IllegalArgumentException as error:
         raise usage_error(str(error).strip().splitlines()[0]) from None
 
