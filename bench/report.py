@@ -71,6 +71,11 @@ def write_report(
             ours >= _median_rate(runs["rate alone"]),
         ),
         (
+            "this source's Python data source >= 4x the pure-Python reader",
+            f"{_median_rate(runs['python twin']) / _median_rate(runs['python']):.2f}x",
+            _median_rate(runs["python twin"]) >= 4 * _median_rate(runs["python"]),
+        ),
+        (
             f"driver heap after GC flat across {settings.heap_batches} batches "
             f"(spread <= {HEAP_TOLERANCE_MB:.0f} MB)",
             f"spread {heap_spread:.1f} MB",
@@ -92,7 +97,7 @@ def write_report(
         "Every pipeline runs in one process and one session into the noop sink; a rate is the "
         "rows of the measured batches over the time Spark spent on them (`triggerExecution`), "
         f"after {settings.warmup} warm-up batches. Batches of {settings.batch_rows:,} rows "
-        f"(the Python reader: {settings.python_batch_rows:,}), 10-character alphanumeric strings. "
+        f"(the pure-Python reader: {settings.python_batch_rows:,}), 10-character alphanumeric strings. "
         "Repetitions interleave the pipelines in a rotating order.",
         "",
         "## Machine",

@@ -8,6 +8,8 @@ strings:
   randstr       Spark's rate-micro-batch + randstr(10): the closest thing Spark has built in
   rate alone    rate-micro-batch with no string: the ceiling of the micro-batch machinery
   python        a pure-Python DataSourceStreamReader doing the same job (bench/python_source.py)
+  python twin   this source's Python data source (engine="python"): the same rows as ours, made
+                with numpy in the Python workers
 
 A pipeline's rate is the rows of its measured batches over the time Spark spent on them
 (`triggerExecution`), after warm-up batches. Repetitions interleave the pipelines, in a
@@ -36,7 +38,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from report import Run, write_report
 
-from spark_random_strings import read_random_strings
+from spark_random_strings import Engine, read_random_strings
 from spark_random_strings._local import local_session, stop_between_batches
 
 
@@ -103,11 +105,17 @@ def measure(df: DataFrame, warmup: int, measured: int, on_batch: Callable[[int],
 
 
 def ours(
-    spark: SparkSession, rows: int, length: int = LENGTH, partitions: int | None = None, **shape: Any
+    spark: SparkSession,
+    rows: int,
+    length: int = LENGTH,
+    partitions: int | None = None,
+    engine: Engine = "jvm",
+    **shape: Any,
 ) -> DataFrame:
     # A rate no batch can reach: maxRowsPerTrigger alone sets the batch size.
     return read_random_strings(
         spark,
+        engine=engine,
         rows_per_second=10**12,
         max_rows_per_trigger=rows,
         min_length=length,
@@ -117,6 +125,10 @@ def ours(
         num_partitions=partitions,
         **shape,
     )
+
+
+def python_twin(spark: SparkSession, rows: int) -> DataFrame:
+    return ours(spark, rows, partitions=2, engine="python")
 
 
 def shaped(spark: SparkSession, rows: int) -> DataFrame:
@@ -158,6 +170,7 @@ PIPELINES: dict[str, Callable[[SparkSession, int], DataFrame]] = {
     "randstr": rate_randstr,
     "rate alone": rate_alone,
     "python": python_reader,
+    "python twin": python_twin,
 }
 DESCRIPTIONS = {
     "ours": "InMemoryRandomStrings (this source)",
@@ -165,7 +178,10 @@ DESCRIPTIONS = {
     "randstr": "rate-micro-batch + randstr(10)",
     "rate alone": "rate-micro-batch alone, no string",
     "python": "pure-Python DataSourceStreamReader",
+    "python twin": "this source's Python data source (engine=python)",
 }
+#: The pipelines made by Python workers: seconds a batch, so fewer batches are measured.
+IN_PYTHON = ("python", "python twin")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -197,9 +213,9 @@ def main(argv: list[str] | None = None) -> int:
 
         def run_once(name: str) -> Run:
             rows = settings.python_batch_rows if name == "python" else settings.batch_rows
-            # The Python reader takes seconds a batch: fewer of them.
-            warmup = 1 if name == "python" else settings.warmup
-            measured = 2 if name == "python" and not args.smoke else settings.measured
+            # The Python readers take seconds a batch: fewer of them.
+            warmup = 1 if name in IN_PYTHON else settings.warmup
+            measured = 2 if name in IN_PYTHON and not args.smoke else settings.measured
             return measure(PIPELINES[name](spark, rows), warmup, measured)
 
         # Warm the JVM's compiler up on every pipeline before anything is measured.

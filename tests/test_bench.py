@@ -30,12 +30,13 @@ def test_the_benchmarks_smoke_run_reports_every_pipeline_target_and_curve(tmp_pa
         "rate-micro-batch + randstr(10)",
         "rate-micro-batch alone, no string",
         "pure-Python DataSourceStreamReader",
+        "this source's Python data source (engine=python)",
     ]:
         row = re.search(rf"^\| {re.escape(pipeline)} \| ([\d,]+) \| ([\d,]+) \| ([\d.]+) \|$", report, re.M)
         assert row, pipeline
         assert int(row.group(1).replace(",", "")) > 0
     targets = report.split("## Targets")[1].split("## ")[0]
-    assert len(re.findall(r"^\| .* \| (yes|\*\*no\*\*) \|$", targets, re.M)) == 5
+    assert len(re.findall(r"^\| .* \| (yes|\*\*no\*\*) \|$", targets, re.M)) == 6
     for length in (4, 16, 64, 256):
         assert re.search(rf"\| {length} \| [\d,]+ \| [\d,]+ \|$", report, re.M), length
     assert (tmp_path / "benchmarks.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
