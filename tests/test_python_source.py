@@ -233,6 +233,7 @@ def test_on_spark_3_5_the_python_engine_fails_saying_it_needs_spark_4(spark: Spa
         read_random_strings(spark, engine="python")
 
 
+# The tests on the server share one worker (xdist_group), so that it is made once.
 @pytest.fixture(scope="module")
 def bare_python(tmp_path_factory: pytest.TempPathFactory) -> str:
     """A Python whose packages are numpy and pyarrow only, at this line's pinned versions."""
@@ -279,6 +280,7 @@ print(json.dumps({
 
 
 @needs_4_2
+@pytest.mark.xdist_group("bare_server")
 def test_through_a_connect_server_without_the_jar_or_the_package_auto_reads_the_python_source(
     bare_python: str, bare_server: str, tmp_path: Path
 ) -> None:
@@ -303,6 +305,7 @@ def test_through_a_connect_server_without_the_jar_or_the_package_auto_reads_the_
 
 
 @needs_4_2
+@pytest.mark.xdist_group("bare_server")
 def test_the_example_without_a_jar_prints_the_seeded_rows_through_a_server_without_the_jar(
     bare_server: str, expected_lines: list[str], tmp_path: Path
 ) -> None:
