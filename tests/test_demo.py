@@ -1,15 +1,31 @@
-"""`spark-random-strings demo`, which `make demo` runs: it must keep working."""
+"""`spark-random-strings demo`, which `make demo` runs: it must keep working, on either engine."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
 
+import pytest
 
-def test_demo_streams_counts_by_length_and_ends_with_a_summary() -> None:
+from spark_random_strings._definition import StreamDefinition, definition_to_json, parse_options
+from spark_random_strings._progress import source_description
+
+#: The demo's stream as each engine's summary names it: the jar's source describes itself; the
+#: Python data source is described from its offsets, in the same words.
+DESCRIPTIONS = {
+    "jvm": r"InMemoryRandomStrings\[rowsPerSecond=50, minLength=1, maxLength=8, charset=alphanumeric, "
+    r"seed=-?\d+, numPartitions=2, maxRowsPerTrigger=none, totalRows=unbounded\]",
+    "python": r"InMemoryRandomStringsPython\[rowsPerSecond=50, minLength=1, maxLength=8, "
+    r"charset=alphanumeric, seed=-?\d+\]",
+}
+
+
+@pytest.mark.parametrize("engine", sorted(DESCRIPTIONS))
+def test_demo_streams_counts_by_length_and_ends_with_a_summary_naming_the_source(engine: str) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "spark_random_strings", "demo", "--duration", "8"],
+        [sys.executable, "-m", "spark_random_strings", "demo", "--duration", "8", "--engine", engine],
         capture_output=True,
         text=True,
         timeout=300,
@@ -20,7 +36,7 @@ def test_demo_streams_counts_by_length_and_ends_with_a_summary() -> None:
     summary = done.stdout.strip().splitlines()[-1]
     match = re.fullmatch(
         r"spark-random-strings demo: (\d+) rows in (\d+) batches over ([\d.]+) s = ([\d.]+) rows/s "
-        r"\(source: InMemoryRandomStrings\[rowsPerSecond=50, minLength=1, maxLength=8, .*\]\)",
+        rf"\(source: {DESCRIPTIONS[engine]}\)",
         summary,
     )
     assert match, summary
@@ -28,3 +44,42 @@ def test_demo_streams_counts_by_length_and_ends_with_a_summary() -> None:
     assert rows > 0 and batches > 0
     # At 50 rows/s, a run of about 8 s cannot have read more rows than existed.
     assert rows <= 50 * float(match.group(3)) + 50
+
+
+def test_a_python_sources_progress_is_described_from_its_offset_with_only_the_shaping_that_differs() -> None:
+    options = parse_options(
+        {
+            "rowsPerSecond": "7",
+            "minLength": "2",
+            "maxLength": "6",
+            "alphabet": "xy\U0001f600",
+            "distinctValues": "3",
+            "duplicateFraction": "0.25",
+        }
+    )
+    stream = StreamDefinition(
+        seed=-5,
+        start_time_ms=1000,
+        rows_per_second=options.rows_per_second,
+        min_length=options.min_length,
+        max_length=options.max_length,
+        characters=options.characters,
+        shape=options.shape,
+    )
+    # An offset as the Python source writes it, and Spark reports it: its JSON text.
+    offset = json.dumps({"offset": 14, "stream": definition_to_json(stream)})
+    progress = {
+        "sources": [
+            {
+                "description": "org.apache.spark.sql.execution.datasources.v2.python.Stream@1",
+                "endOffset": offset,
+            }
+        ]
+    }
+    assert source_description(progress) == (
+        "InMemoryRandomStringsPython[rowsPerSecond=7, minLength=2, maxLength=6, alphabet=xy\U0001f600, "
+        "seed=-5, distinctValues=3, duplicateFraction=0.25]"
+    )
+    # The jar's source describes itself; its offset is a number.
+    jar = {"sources": [{"description": "InMemoryRandomStrings[rowsPerSecond=7, ...]", "endOffset": "13"}]}
+    assert source_description(jar) == "InMemoryRandomStrings[rowsPerSecond=7, ...]"

@@ -638,6 +638,25 @@ def python_stream(offset_line: str, where: str) -> StreamDefinition | None:
     return definition_from_json(offset["stream"], where)
 
 
+def describe_stream(definition: StreamDefinition) -> str:
+    """The Python data source's stream as the JVM source describes its own in progress reports:
+    the name, the settings that make rows, and the shaping options that differ from a plain
+    stream's. (Spark describes a Python stream by its own class name; the CLI shows this.)"""
+    characters = definition.characters.description
+    shown = characters if len(characters) <= 40 else characters[:37] + "..."
+    plain = dict(RowShape().settings())
+    shape = "".join(
+        f", {name}={value}"
+        for name, value in definition.shape.settings()
+        if value is not None and value != plain[name]
+    )
+    return (
+        f"{PYTHON_FORMAT}[rowsPerSecond={definition.rows_per_second}, "
+        f"minLength={definition.min_length}, maxLength={definition.max_length}, {shown}, "
+        f"seed={definition.seed}{shape}]"
+    )
+
+
 def check_restart(stored: StreamDefinition, options: SourceOptions, where: str) -> None:
     """Check that a restarted query's options describe the stream its checkpoint holds, as the
     JVM source's ``StreamDefinition.checkRestart`` does: the seed may be left out (the stored one

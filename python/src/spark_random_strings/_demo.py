@@ -7,6 +7,7 @@ import time
 from typing import TYPE_CHECKING
 
 from spark_random_strings._local import stop_between_batches
+from spark_random_strings._progress import source_description
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame
@@ -41,7 +42,7 @@ def count_by_length(strings: DataFrame, *, duration_s: float, stop: threading.Ev
     progress = query.recentProgress
     batches = {p["batchId"]: p["numInputRows"] for p in progress if "addBatch" in p["durationMs"]}
     rows = sum(batches.values())
-    source = progress[-1]["sources"][0]["description"] if progress else "no progress reported"
+    source = source_description(progress[-1]) if progress else "no progress reported"
     return rows, (
         f"spark-random-strings demo: {rows} rows in {len(batches)} batches over "
         f"{elapsed:.1f} s = {rows / elapsed:.1f} rows/s (source: {source})"

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from spark_random_strings._definition import describe_stream, python_stream
+
 if TYPE_CHECKING:
     from pyspark.sql.streaming.query import StreamingQuery
 
@@ -78,3 +80,17 @@ def first_position(query: StreamingQuery) -> StreamPosition | None:
         if found is not None:
             return found
     return None
+
+
+def source_description(progress: ProgressReport) -> str:
+    """The source's description in a progress report. The jar's source describes itself; a
+    Python data source's stream is described by Spark's class name only, so it is described
+    from the stream its end offset holds, in the jar's words."""
+    source = progress["sources"][0]
+    offset = source["endOffset"]
+    if offset is not None:
+        text = offset if isinstance(offset, str) else json.dumps(offset)
+        stream = python_stream(text, "the query's progress report")
+        if stream is not None:
+            return describe_stream(stream)
+    return str(source["description"])
