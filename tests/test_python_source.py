@@ -10,10 +10,10 @@ server that has neither the jar nor this package (its Python has numpy and pyarr
 ``engine="auto"`` falls back to the Python source with one warning.
 
 Spark 4.0 and 4.1 give a Python reader no read limit, no start offset and no
-``Trigger.AvailableNow`` (pyspark 4.2 added them): there the reader caps its batches itself and
-learns the stored stream when Spark plans the checkpoint's last batch again, which the
-``every_line`` tests pin down; on 3.5, which has no Python streaming sources,
-``engine="python"`` fails saying so.
+``Trigger.AvailableNow`` (pyspark 4.2 added them): there the reader caps its batches itself,
+learns the stored stream from the checkpoint's last offset, and under ``Trigger.AvailableNow``
+reads the one batch Spark plans at the query's start, which the ``every_line`` tests pin down;
+on 3.5, which has no Python streaming sources, ``engine="python"`` fails saying so.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 import venv
 from collections.abc import Iterator
 from pathlib import Path
@@ -130,6 +131,36 @@ def test_available_now_reads_a_bounded_stream_whole_in_batches_of_max_rows_per_t
     table, batches = read_all(df, tmp_path / "checkpoint", "available_now")
     assert batches == [150, 150, 150, 50]
     assert table.column("offset").to_pylist() == list(range(500))
+
+
+@needs_4
+@pytest.mark.every_line
+@pytest.mark.skipif(PYSPARK >= (4, 2), reason="on 4.2+ Python readers have Trigger.AvailableNow")
+def test_on_spark_4_0_and_4_1_available_now_reads_one_batch_of_the_rows_that_exist_at_its_start(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    # What the README says of these lines: Spark asks the reader for its latest offset once, as
+    # the query starts, and reads up to it.
+    # The memory sink continues no checkpoint on these lines; the noop sink does.
+    def batches() -> list[int]:
+        df = read_random_strings(
+            spark, engine="python", seed=5, rows_per_second=100, total_rows=500, max_rows_per_trigger=100
+        )
+        writer = df.writeStream.format("noop").option("checkpointLocation", str(tmp_path / "checkpoint"))
+        query = writer.trigger(availableNow=True).start()
+        try:
+            assert query.awaitTermination(120)
+            assert query.exception() is None
+            return [int(p["numInputRows"]) for p in query.recentProgress]
+        finally:
+            query.stop()
+
+    # A stream's first start: no row exists yet (one would after 10 ms).
+    assert batches() == [0]
+    time.sleep(1)
+    # Restarted, the stream has existed for over a second (over 100 rows): one capped batch.
+    assert batches() == [100]
+    assert stream_definition(tmp_path / "checkpoint")["seed"] == 5
 
 
 def run_into_parquet(spark: SparkSession, output: Path, **options: Any) -> None:

@@ -23,8 +23,12 @@ The reader keeps the jar source's contract, adapted to what pyspark asks of a Py
 Spark 4.0 and 4.1 call ``latestOffset()`` without the start offset and the read limit, and
 have no ``Trigger.AvailableNow`` for Python readers (pyspark 4.2 added all three): there the
 reader caps its batches itself, from the end of the last batch it planned, and learns a restarted
-query's stream when Spark plans the checkpoint's last batch again, which it does before it asks
-for a new end. A batch whose two ends hold different streams is refused, never read.
+query's stream from the checkpoint's last offset, which Spark hands it before it asks for a new
+end (``setLatestSeenOffset``, passed on to Python as an empty batch at that offset). Under
+``Trigger.AvailableNow`` Spark asks such a reader for its latest offset once, when the query
+starts, and reads up to it: one batch of the rows that exist then, at most
+``maxRowsPerTrigger`` (on a stream's first start, none yet). A batch whose two ends hold
+different streams is refused, never read.
 """
 
 from __future__ import annotations
