@@ -278,14 +278,17 @@ def bare_python(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.fixture(scope="module")
 def bare_server(bare_python: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A Spark Connect server without the jar, whose Python workers run ``bare_python``."""
-    with connect_server([], tmp_path_factory.mktemp("connect") / "server.log", python=bare_python) as url:
+    """A Spark Connect server without the jar, whose Python workers run ``bare_python``, and
+    whose default parallelism (3) is not the machine's cores."""
+    log = tmp_path_factory.mktemp("connect") / "server.log"
+    with connect_server([], log, python=bare_python, conf=["spark.default.parallelism=3"]) as url:
         yield url
 
 
 CONNECT_CLIENT = """
 import json, sys, tempfile, warnings
 from pyspark.sql import SparkSession
+from pyspark.sql.functions import spark_partition_id
 from spark_random_strings import expected_rows, read_random_strings, stream_definition
 
 spark = SparkSession.builder.remote(sys.argv[1]).getOrCreate()
@@ -294,10 +297,13 @@ with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     df = read_random_strings(spark, **options)
 checkpoint = tempfile.mkdtemp()
-query = (df.writeStream.format("memory").queryName("connect_rows").trigger(availableNow=True)
+query = (df.withColumn("partition", spark_partition_id()).writeStream.format("memory")
+         .queryName("connect_rows").trigger(availableNow=True)
          .option("checkpointLocation", checkpoint).start())
 query.awaitTermination()
-rows = spark.table("connect_rows").orderBy("offset").toArrow()
+written = spark.table("connect_rows")
+partitions = sorted(row[0] for row in written.select("partition").distinct().collect())
+rows = written.drop("partition").orderBy("offset").toArrow()
 definition = stream_definition(checkpoint)
 expected = expected_rows(**definition, start=0, end=rows.num_rows)
 print(json.dumps({
@@ -306,6 +312,7 @@ print(json.dumps({
     "equal": rows.to_pylist() == expected.to_pylist(),
     "rows": rows.num_rows,
     "seed": definition["seed"],
+    "partitions": partitions,
 }))
 """
 
@@ -332,6 +339,8 @@ def test_through_a_connect_server_without_the_jar_or_the_package_auto_reads_the_
         "equal": True,
         "rows": 400,
         "seed": SHAPED["seed"],
+        # numPartitions left out: the server's default parallelism, as the jar's source takes.
+        "partitions": [0, 1, 2],
     }
 
 

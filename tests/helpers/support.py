@@ -172,9 +172,12 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def connect_server(jars: Sequence[str], log: Path, python: str = sys.executable) -> Iterator[str]:
-    """A Spark Connect server of this pyspark on 127.0.0.1, with ``jars`` on its class path and
-    ``python`` for its Python workers; yields its ``sc://`` address, and always shuts it down."""
+def connect_server(
+    jars: Sequence[str], log: Path, python: str = sys.executable, conf: Sequence[str] = ()
+) -> Iterator[str]:
+    """A Spark Connect server of this pyspark on 127.0.0.1, with ``jars`` on its class path,
+    ``python`` for its Python workers and ``conf`` (``key=value`` settings); yields its ``sc://``
+    address, and always shuts it down."""
     port = free_port()
     server = start_child(
         [
@@ -190,6 +193,7 @@ def connect_server(jars: Sequence[str], log: Path, python: str = sys.executable)
             "--conf",
             f"spark.connect.grpc.binding.port={port}",
             *(["--jars", ",".join(jars)] if jars else []),
+            *(part for setting in conf for part in ("--conf", setting)),
         ],
         log,
         python=python,

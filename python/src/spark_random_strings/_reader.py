@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, Literal, Unpack
 
-from spark_random_strings._definition import PYTHON_FORMAT, parse_options
+from spark_random_strings._definition import NUM_PARTITIONS, PYTHON_FORMAT, parse_options
 from spark_random_strings._jar import UnsupportedSparkError, jar_path
 from spark_random_strings.options import OPTIONS, SourceKeywords, source_options
 
@@ -183,11 +183,17 @@ def _jar_stream(spark: SparkSession, given: dict[str, str]) -> DataFrame:
     return df
 
 
-def _has_python_sources() -> bool:
-    """Whether this pyspark has Python streaming data sources (4.0 and later)."""
+def pyspark_line() -> tuple[int, int]:
+    """The Spark line of this pyspark, e.g. ``(4, 1)``."""
     import pyspark
 
-    return int(pyspark.__version__.split(".")[0]) >= 4
+    major, minor = pyspark.__version__.split(".")[:2]
+    return int(major), int(minor)
+
+
+def _has_python_sources() -> bool:
+    """Whether this pyspark has Python streaming data sources (4.0 and later)."""
+    return pyspark_line() >= (4, 0)
 
 
 def _python_stream(spark: SparkSession, given: dict[str, str]) -> DataFrame:
@@ -208,8 +214,32 @@ def _python_stream(spark: SparkSession, given: dict[str, str]) -> DataFrame:
         parse_options(given)
     except ValueError as error:
         raise IllegalArgumentException(message=str(error)) from None
+    if not any(name.lower() == NUM_PARTITIONS.lower() for name in given):
+        # The jar's source defaults to the session's default parallelism; a Python reader cannot
+        # ask the session, so it is told.
+        given = {**given, NUM_PARTITIONS: str(default_parallelism(spark))}
     register(spark)
     return spark.readStream.format(PYTHON_FORMAT).options(**given).load()
+
+
+def default_parallelism(spark: SparkSession) -> int:
+    """The session's default parallelism: what the jar's source takes for ``numPartitions``.
+
+    A Spark Connect client has no ``SparkContext`` to ask; there it is the partition count of a
+    range read with no count given (Spark's leaf-node default parallelism, the same number
+    unless ``spark.sql.leafNodeDefaultParallelism`` is set), found by one small job.
+    """
+    from pyspark.errors import PySparkException
+
+    try:
+        return int(spark.sparkContext.defaultParallelism)
+    except PySparkException:  # Spark Connect: no SparkContext on the client
+        from pyspark.sql import functions as F
+
+        # Every partition of a range at least as long as the partition count holds rows.
+        ids = spark.range(1 << 20).select(F.spark_partition_id().alias("partition"))
+        top = ids.agg(F.max("partition")).first()
+        return int(top[0]) + 1 if top is not None else 1
 
 
 # The docstring's "Keyword Args" section: one entry per row of the option table.

@@ -18,7 +18,9 @@ The reader keeps the jar source's contract, adapted to what pyspark asks of a Py
   ``maxRowsPerTrigger`` is the default read limit, and ``Trigger.AvailableNow`` reads what
   exists when the query starts (a bounded stream: all of it).
 - A batch is split into ``numPartitions`` ranges of offsets, each made by a Python worker as
-  Arrow record batches.
+  Arrow record batches. ``read_random_strings`` passes the session's default parallelism when
+  the option is left out, as the jar's source defaults to; a reader that is not told (the
+  source read by its name) takes the cores of the Python that plans the batches.
 
 Spark 4.0 and 4.1 call ``latestOffset()`` without the start offset and the read limit, and
 have no ``Trigger.AvailableNow`` for Python readers (pyspark 4.2 added all three): there the
