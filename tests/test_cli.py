@@ -128,6 +128,24 @@ def test_a_bad_flag_exits_2_with_a_one_line_error(args: list[str], message: str)
     assert message in done.stderr
 
 
+LINE = ".".join(pyspark.__version__.split(".")[:2])
+
+
+@pytest.mark.every_line
+@pytest.mark.skipif(LINE not in ("4.0", "4.1"), reason="Python sources without AvailableNow: 4.0, 4.1")
+def test_on_spark_4_0_and_4_1_a_write_of_the_python_source_exits_2_and_writes_nothing(tmp_path: Path) -> None:
+    # There Spark would read one batch of the rows that exist at the start: none.
+    done = run("write", "--total-rows", "5", "--output", str(tmp_path / "out"), "--engine", "python")
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "spark-random-strings write: error: argument --engine: write runs under "
+        "Trigger.AvailableNow, which the Python data source has from Spark 4.2 on; this is "
+        f"Spark {LINE}. Use --engine jvm (its jar comes with this package). "
+        "(see spark-random-strings write --help)"
+    ]
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_value_the_source_rejects_exits_2_naming_the_flag_in_one_line() -> None:
     done = run("stream", "--max-length", "-1")
     assert done.returncode == 2

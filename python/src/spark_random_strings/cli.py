@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from rich.console import Console
 
-from spark_random_strings._reader import ENGINES, JVM_SPEEDUP, read_random_strings
+from spark_random_strings._reader import ENGINES, JVM_SPEEDUP, pyspark_line, read_random_strings
 from spark_random_strings.options import OPTIONS
 
 if TYPE_CHECKING:
@@ -283,6 +283,14 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     command: argparse.ArgumentParser = args.parser
     run: Callable[[argparse.Namespace, DataFrame, Console], int] = args.run
+    if run is _run_write and args.engine == "python" and (4, 0) <= pyspark_line() < (4, 2):
+        # Spark 4.0 and 4.1 run a Python source under Trigger.AvailableNow as one batch of the
+        # rows that exist at the start: none, on a first start. The write would end short.
+        command.error(
+            "argument --engine: write runs under Trigger.AvailableNow, which the Python data "
+            f"source has from Spark 4.2 on; this is Spark {'.'.join(map(str, pyspark_line()))}. "
+            "Use --engine jvm (its jar comes with this package)."
+        )
     spark = None
     try:
         spark = local_session(
