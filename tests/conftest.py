@@ -23,6 +23,12 @@ def pytest_report_header() -> str:
     return f"pyspark {pyspark.__version__}, {installed_spark()}, on Java: {version} ({java})"
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked slow first, the rest in their usual order: with two workers, a long test
+    handed out last keeps one worker busy while the other has nothing left to run."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(scope="session")
 def spark() -> Iterator[SparkSession]:
     # The helper puts the jar on spark.jars with configure_spark_with_random_strings.

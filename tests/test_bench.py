@@ -20,6 +20,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 
+@pytest.mark.slow
 def test_the_benchmarks_smoke_run_reports_every_pipeline_target_and_curve(tmp_path: Path) -> None:
     done = run_child([sys.executable, "run_bench.py", "--smoke", "--out", str(tmp_path)], REPO / "bench")
     assert done.returncode == 0, done.stderr[-3000:]
@@ -42,6 +43,7 @@ def test_the_benchmarks_smoke_run_reports_every_pipeline_target_and_curve(tmp_pa
     assert (tmp_path / "benchmarks.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.slow
 def test_the_soak_smoke_run_samples_heap_and_lag_and_writes_its_section(tmp_path: Path) -> None:
     report = tmp_path / "reliability.md"
     report.write_text("# Reliability\n\nkept\n<!-- soak:begin -->\nold\n<!-- soak:end -->\nkept too\n")

@@ -250,6 +250,7 @@ def write_args(output: Path, *more: str) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 def test_an_interrupted_write_resumes_and_ends_with_exactly_n_rows(
     spark: SparkSession, tmp_path: Path
 ) -> None:
@@ -295,6 +296,7 @@ def test_an_interrupted_write_resumes_and_ends_with_exactly_n_rows(
     assert rows_as_dict(written) == seeded_rows(spark, WRITE_ROWS, seed=7, max_length=12)
 
 
+@pytest.mark.slow
 def test_write_as_csv_holds_exactly_the_rows_and_a_second_run_adds_none(
     spark: SparkSession, tmp_path: Path
 ) -> None:

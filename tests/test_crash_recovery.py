@@ -62,6 +62,7 @@ def kill_repeatedly(
     assert committed_batches(output) < TOTAL_ROWS // ROWS_PER_TRIGGER, "every kill was mid-stream"
 
 
+@pytest.mark.slow
 @pytest.mark.every_line
 def test_a_seeded_write_killed_three_times_holds_every_row_exactly_once(
     spark: SparkSession, tmp_path: Path
@@ -73,6 +74,7 @@ def test_a_seeded_write_killed_three_times_holds_every_row_exactly_once(
     assert_exactly_once_as_uninterrupted(spark, output, seed=11)
 
 
+@pytest.mark.slow
 def test_an_unseeded_write_killed_mid_stream_keeps_its_stored_seed_and_refuses_another(
     spark: SparkSession, tmp_path: Path
 ) -> None:
@@ -96,6 +98,7 @@ def test_an_unseeded_write_killed_mid_stream_keeps_its_stored_seed_and_refuses_a
     assert_exactly_once_as_uninterrupted(spark, output, seed=stored_seed)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(
     tuple(int(part) for part in pyspark.__version__.split(".")[:2]) < (4, 2),
     reason="a Python source continues a checkpoint from Spark 4.2 on (see test_python_source)",

@@ -22,6 +22,7 @@ DESCRIPTIONS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", sorted(DESCRIPTIONS))
 def test_demo_streams_counts_by_length_and_ends_with_a_summary_naming_the_source(engine: str) -> None:
     done = subprocess.run(

@@ -53,6 +53,7 @@ def test_spark_submit_runs_the_python_example_and_prints_the_seeded_rows(
     assert done.stdout.splitlines() == expected_lines
 
 
+@pytest.mark.slow
 def test_spark_shell_runs_the_scala_example_and_prints_the_same_rows(
     expected_lines: list[str], tmp_path: Path
 ) -> None:

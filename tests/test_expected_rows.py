@@ -211,6 +211,7 @@ def drawn_definitions(count: int) -> list[dict[str, str]]:
     return definitions
 
 
+@pytest.mark.slow
 @pytest.mark.every_line
 def test_expected_rows_equal_the_jvm_source_on_200_drawn_definitions_across_batches_and_partitions(
     spark: SparkSession, tmp_path: Path, query_name: str

@@ -97,6 +97,7 @@ def fetched_jars(ivy: Path) -> list[str]:
     return sorted(path.name for path in (ivy / "jars").iterdir())
 
 
+@pytest.mark.slow
 def test_spark_submit_packages_fetches_only_our_jar_and_runs_the_python_example(
     expected_lines: list[str], tmp_path: Path
 ) -> None:

@@ -165,6 +165,7 @@ def read_without_spark(output: Path, file_format: str) -> pd.DataFrame:
 
 
 # Every line runs the parquet case: the clean-up reads the sink's log through that line's Spark.
+@pytest.mark.slow
 @pytest.mark.parametrize("file_format", [pytest.param("parquet", marks=pytest.mark.every_line), "csv"])
 def test_a_write_killed_mid_batch_and_rerun_leaves_exactly_n_rows_for_readers_other_than_spark(
     spark: SparkSession, file_format: str, tmp_path: Path
@@ -186,6 +187,7 @@ def test_a_write_killed_mid_batch_and_rerun_leaves_exactly_n_rows_for_readers_ot
     pd.testing.assert_frame_equal(written[COLUMNS], expected[COLUMNS])
 
 
+@pytest.mark.slow
 def test_a_rerun_removes_only_the_sinks_unlisted_files_and_keeps_everything_else(tmp_path: Path) -> None:
     output = tmp_path / "json"
     command = write_command(output, "json", total_rows=1000)
