@@ -15,6 +15,7 @@ from pyspark.sql import SparkSession
 import spark_random_strings
 from helpers.support import CLI, rows_as_dict, run_child, seeded_rows, start_child, stop_group, wait_for
 from spark_random_strings import jar_path, read_random_strings
+from spark_random_strings._reader import pyspark_line
 from spark_random_strings.options import OPTIONS
 
 CONSOLE_SCRIPT = str(Path(sys.executable).parent / "spark-random-strings")
@@ -128,7 +129,7 @@ def test_a_bad_flag_exits_2_with_a_one_line_error(args: list[str], message: str)
     assert message in done.stderr
 
 
-LINE = ".".join(pyspark.__version__.split(".")[:2])
+LINE = ".".join(map(str, pyspark_line()))
 
 
 @pytest.mark.every_line

@@ -14,7 +14,6 @@ import random
 import time
 from pathlib import Path
 
-import pyspark
 import pytest
 from pyspark.sql import SparkSession
 
@@ -30,6 +29,7 @@ from helpers.checkpointed_writes import (
 )
 from helpers.support import rows_as_dict, run_child
 from spark_random_strings import expected_rows, stream_definition
+from spark_random_strings._reader import pyspark_line
 
 KILLS = 3
 
@@ -100,7 +100,7 @@ def test_an_unseeded_write_killed_mid_stream_keeps_its_stored_seed_and_refuses_a
 
 @pytest.mark.slow
 @pytest.mark.skipif(
-    tuple(int(part) for part in pyspark.__version__.split(".")[:2]) < (4, 2),
+    pyspark_line() < (4, 2),
     reason="a Python source continues a checkpoint from Spark 4.2 on (see test_python_source)",
 )
 def test_an_unseeded_write_of_the_python_source_killed_mid_stream_continues_its_drawn_stream_exactly_once(

@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyspark
 import pytest
 from pyspark.errors import IllegalArgumentException, StreamingQueryException
 from pyspark.sql import DataFrame, SparkSession
@@ -41,8 +40,9 @@ from spark_random_strings import (
     read_random_strings,
     stream_definition,
 )
+from spark_random_strings._reader import pyspark_line
 
-PYSPARK = tuple(int(part) for part in pyspark.__version__.split(".")[:2])
+PYSPARK = pyspark_line()
 needs_4 = pytest.mark.skipif(PYSPARK < (4, 0), reason="Python streaming data sources came with Spark 4.0")
 needs_4_2 = pytest.mark.skipif(
     PYSPARK < (4, 2), reason="read limits, start offsets and AvailableNow for Python readers came with 4.2"
