@@ -101,7 +101,7 @@ def test_an_unseeded_write_killed_mid_stream_keeps_its_stored_seed_and_refuses_a
 @pytest.mark.slow
 @pytest.mark.skipif(
     pyspark_line() < (4, 2),
-    reason="a Python source continues a checkpoint from Spark 4.2 on (see test_python_source)",
+    reason="the write runs under Trigger.AvailableNow, which a Python source has from Spark 4.2 on",
 )
 def test_an_unseeded_write_of_the_python_source_killed_mid_stream_continues_its_drawn_stream_exactly_once(
     spark: SparkSession, tmp_path: Path
