@@ -9,8 +9,10 @@ import sys
 
 import pytest
 
-from spark_random_strings._definition import StreamDefinition, definition_to_json, parse_options
+from spark_random_strings._definition_store import definition_to_json
 from spark_random_strings._progress import source_description
+from spark_random_strings._source_options import parse_options
+from spark_random_strings._stream_definition import StreamDefinition
 
 #: The demo's stream as each engine's summary names it: the jar's source describes itself; the
 #: Python data source is described from its offsets, in the same words.

@@ -18,7 +18,9 @@ from pyspark.sql.functions import lit
 from helpers.support import REPO
 from spark_random_strings import FORMAT, expected_rows, read_random_strings, stream_definition
 from spark_random_strings import _strictmath as strict
-from spark_random_strings._definition import DEFINITION_FILE, parse_options, pool_capacity
+from spark_random_strings._definition_store import DEFINITION_FILE
+from spark_random_strings._source_options import parse_options
+from spark_random_strings._value_pool import pool_capacity
 
 FIXTURES = REPO / "tests" / "fixtures"
 RELEASED = [

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from importlib.metadata import version as _installed_version
 
-from spark_random_strings._definition import PYTHON_FORMAT
 from spark_random_strings._expected import StreamDefinitionKeywords, expected_rows, stream_definition
 from spark_random_strings._jar import (
     SparkBuild,
@@ -34,13 +33,13 @@ from spark_random_strings._jar import (
     jar_path,
 )
 from spark_random_strings._reader import (
-    FORMAT,
     Engine,
     SlowerEngineWarning,
     SourceNotFoundError,
     configure_spark_with_random_strings,
     read_random_strings,
 )
+from spark_random_strings.options import FORMAT, PYTHON_FORMAT
 
 __all__ = [
     "FORMAT",

@@ -6,16 +6,15 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Required, TypedDict, Unpack
 
-from spark_random_strings._definition import (
+from spark_random_strings._definition_store import (
     DEFINITION_FILE,
-    ZIPF,
     CorruptDefinitionError,
-    StreamDefinition,
-    parse_options,
     python_stream,
     read_definition,
 )
-from spark_random_strings.options import source_options
+from spark_random_strings._source_options import parse_options
+from spark_random_strings._stream_definition import StreamDefinition
+from spark_random_strings.options import FORMAT, ZIPF, source_options
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -84,7 +83,7 @@ def expected_rows(*, start: int, end: int, **definition: Unpack[StreamDefinition
         ValueError: a value is out of range or options do not fit together; the message is the
             source's own, naming the option, the value and what is allowed.
     """
-    from spark_random_strings._rows import expected_table
+    from spark_random_strings._row_generator import expected_table
 
     options: dict[str, object] = dict(definition)
     if "seed" not in options:
@@ -159,7 +158,7 @@ def stream_definition(
     if source is not None:
         if source not in streams:
             raise FileNotFoundError(
-                f"{folder} holds no InMemoryRandomStrings stream as source {source}"
+                f"{folder} holds no {FORMAT} stream as source {source}"
                 + (f"; it holds sources {numbers}." if numbers else ".")
             )
         return definition_keywords(streams[source])
@@ -167,13 +166,11 @@ def stream_definition(
         return definition_keywords(streams[numbers[0]])
     if not streams:
         raise FileNotFoundError(
-            f"{folder} holds no InMemoryRandomStrings stream ({folder}/sources/<n>/{DEFINITION_FILE}, "
+            f"{folder} holds no {FORMAT} stream ({folder}/sources/<n>/{DEFINITION_FILE}, "
             "or an offset of the Python data source in its offsets folder): is it the "
             "checkpointLocation of a query that has started?"
         )
-    raise ValueError(
-        f"{folder} holds several InMemoryRandomStrings streams, sources {numbers}: pass source=."
-    )
+    raise ValueError(f"{folder} holds several {FORMAT} streams, sources {numbers}: pass source=.")
 
 
 def _stored_streams(folder: Path) -> dict[int, StreamDefinition]:

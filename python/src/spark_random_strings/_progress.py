@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from spark_random_strings._definition import describe_stream, python_stream
+from spark_random_strings._definition_store import python_stream
+from spark_random_strings._stream_definition import describe_stream
 
 if TYPE_CHECKING:
     from pyspark.sql.streaming.query import StreamingQuery

@@ -5,15 +5,19 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, Literal, Unpack
 
-from spark_random_strings._definition import NUM_PARTITIONS, PYTHON_FORMAT, parse_options
 from spark_random_strings._jar import UnsupportedSparkError, jar_path
-from spark_random_strings.options import OPTIONS, SourceKeywords, source_options
+from spark_random_strings._source_options import parse_options
+from spark_random_strings.options import (
+    FORMAT,
+    NUM_PARTITIONS,
+    OPTIONS,
+    PYTHON_FORMAT,
+    SourceKeywords,
+    source_options,
+)
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
-
-#: The source's short name, as given to ``spark.readStream.format``.
-FORMAT = "InMemoryRandomStrings"
 
 #: The jar's ``SparkSessionExtensions``: they plan the source's batches as its own scan.
 EXTENSIONS = "io.github.sparkrandomstrings.RandomStringsExtensions"

@@ -43,19 +43,19 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPartition
-from pyspark.sql.types import IntegerType, LongType, StringType, StructField, StructType
+from pyspark.sql.pandas.types import from_arrow_schema
+from pyspark.sql.types import StructType
 
-from spark_random_strings._definition import (
-    PYTHON_FORMAT,
+from spark_random_strings._definition_store import (
     CorruptDefinitionError,
-    SourceOptions,
-    StreamDefinition,
-    check_restart,
     definition_from_json,
     definition_to_json,
-    parse_options,
 )
-from spark_random_strings._rows import RowMaker
+from spark_random_strings._row_clock import rows_available
+from spark_random_strings._row_generator import RowGenerator
+from spark_random_strings._source_options import SourceOptions, parse_options
+from spark_random_strings._stream_definition import StreamDefinition, check_restart
+from spark_random_strings.options import PYTHON_FORMAT, SCHEMA
 
 try:  # pyspark 4.2 and later: read limits and Trigger.AvailableNow for Python readers.
     from pyspark.sql.streaming.datasource import (  # type: ignore[import-not-found, unused-ignore]
@@ -76,15 +76,8 @@ if TYPE_CHECKING:
 
 
 def source_schema() -> StructType:
-    """The source's columns, as Spark types them: those of the JVM source, none nullable."""
-    return StructType(
-        [
-            StructField("value", StringType(), nullable=False),
-            StructField("ts", LongType(), nullable=False),
-            StructField("offset", LongType(), nullable=False),
-            StructField("length", IntegerType(), nullable=False),
-        ]
-    )
+    """The source's columns (``options.SCHEMA``), as Spark types them: none nullable."""
+    return from_arrow_schema(SCHEMA)
 
 
 class RandomStringsDataSource(DataSource):
@@ -111,8 +104,9 @@ class RandomStringsDataSource(DataSource):
 
 
 @dataclass(frozen=True)
-class OffsetRange(InputPartition):
-    """The rows ``[start, end)`` of a stream: one partition of a batch."""
+class SlicePartition(InputPartition):
+    """The rows ``[start, end)`` of a stream: one partition's slice of a batch (the JVM source's
+    ``SlicePartition``)."""
 
     definition: StreamDefinition
     start: int
@@ -163,7 +157,7 @@ class RandomStringsStreamReader(DataSourceStreamReader, _AvailableNow):  # type:
         options: the reader continues that stream."""
         stored, count = self._read(offset)
         if stored != self.definition:
-            check_restart(stored, self.options, "the offset log of its checkpoint")
+            check_restart(stored, self.options.restarting(stored), "the offset log of its checkpoint")
             self.definition = stored
         return stored, count
 
@@ -173,9 +167,7 @@ class RandomStringsStreamReader(DataSourceStreamReader, _AvailableNow):  # type:
     def _existing(self) -> int:
         """How many rows exist now: by the clock since the stream started, and totalRows."""
         stream = self._stream()
-        elapsed = self.now_ms() - stream.start_time_ms
-        # RowClock.rowsAvailable: floor(elapsed * rowsPerSecond / 1000), exact in Python's ints.
-        exist = max(0, elapsed) * stream.rows_per_second // 1000
+        exist = rows_available(self.now_ms() - stream.start_time_ms, stream.rows_per_second)
         total = self.options.total_rows
         return exist if total is None else min(exist, total)
 
@@ -233,11 +225,11 @@ class RandomStringsStreamReader(DataSourceStreamReader, _AvailableNow):  # type:
         slices = min(self.partition_count, count)
         quotient, remainder = divmod(count, slices) if slices else (0, 0)
         bounds = [first + i * quotient + min(i, remainder) for i in range(slices + 1)]
-        return [OffsetRange(ended, bounds[i], bounds[i + 1]) for i in range(slices)]
+        return [SlicePartition(ended, bounds[i], bounds[i + 1]) for i in range(slices)]
 
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
-        assert isinstance(partition, OffsetRange)
-        yield from RowMaker(partition.definition).batches(partition.start, partition.end)
+        assert isinstance(partition, SlicePartition)
+        yield from RowGenerator(partition.definition).batches(partition.start, partition.end)
 
     def commit(self, end: dict[str, Any]) -> None:
         # Rows are never held: nothing to free.
@@ -248,14 +240,27 @@ class RandomStringsStreamReader(DataSourceStreamReader, _AvailableNow):  # type:
         return f"{PYTHON_FORMAT}[{'not started' if stream is None else f'seed={stream.seed}'}]"
 
 
-#: The modules the data source runs: pickled by value, so the server needs none of them.
-_TRAVELLING = (
-    "spark_random_strings.options",
-    "spark_random_strings._strictmath",
-    "spark_random_strings._definition",
-    "spark_random_strings._rows",
-    "spark_random_strings._source",
-)
+def travelling_modules() -> list[str]:
+    """The modules the data source runs, which travel pickled by value so that the server needs
+    none of them: this one and every module of the package it uses, followed through the names
+    each module imports (a function or class of another module makes that module travel too;
+    a constant is pickled as its value)."""
+    import sys
+    from types import ModuleType
+
+    package = __name__.rpartition(".")[0] + "."
+    found: list[str] = []
+    todo = [__name__]
+    while todo:
+        name = todo.pop()
+        if name in found:
+            continue
+        found.append(name)
+        for value in vars(sys.modules[name]).values():
+            used = value.__name__ if isinstance(value, ModuleType) else getattr(value, "__module__", None)
+            if isinstance(used, str) and used.startswith(package) and used not in found:
+                todo.append(used)
+    return sorted(found)
 
 
 def register(spark: SparkSession) -> None:
@@ -265,6 +270,6 @@ def register(spark: SparkSession) -> None:
 
     from pyspark import cloudpickle
 
-    for name in _TRAVELLING:
+    for name in travelling_modules():
         cloudpickle.register_pickle_by_value(importlib.import_module(name))  # type: ignore[no-untyped-call]
     spark.dataSource.register(RandomStringsDataSource)

@@ -1,13 +1,16 @@
-"""The source's options as Python meets them: one table.
+"""The source's options as Python meets them, and the facts every other module builds on (the
+JVM source's ``RandomStrings.scala``): the source's names, its schema, each option's name, default
+and allowed values.
 
 [`SourceKeywords`][spark_random_strings.options.SourceKeywords] is the one place each option is
 written on the Python side: its ``read_random_strings`` keyword, its Python type and, in its
-[`Option`][spark_random_strings.options.Option], the source's option name, the default as the
-documentation states it and what it does. [`OPTIONS`][spark_random_strings.options.OPTIONS] is the
-same table as rows. ``read_random_strings`` checks its keywords with
+[`Option`][spark_random_strings.options.Option], the source's option name, its default and what it
+does. [`OPTIONS`][spark_random_strings.options.OPTIONS] is the same table as rows. The options
+parser applies the defaults of this table, ``read_random_strings`` checks its keywords with
 [`source_options`][spark_random_strings.options.source_options], the command-line tool makes a flag
-of each row, and the tests check the README's option table against it. The values themselves are
-validated once, by the source, at ``load()``.
+of each row, and the tests check the README's option table against it.
+
+This module imports nothing else of the package: every other module builds on it.
 """
 
 from __future__ import annotations
@@ -17,6 +20,64 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, TypedDict, get_args, get_type_hints
 
+import pyarrow as pa
+
+from spark_random_strings._option_range import INT_MAX, LONG_MIN, Real, Whole
+
+#: The source's short name, as given to ``spark.readStream.format`` (Spark matches it
+#: case-insensitively).
+FORMAT = "InMemoryRandomStrings"
+#: The Python data source's name: the same stream without the jar.
+PYTHON_FORMAT = f"{FORMAT}Python"
+
+#: The source's columns, as Arrow types them (Spark's string, long, long, int; none nullable).
+SCHEMA = pa.schema(
+    [
+        pa.field("value", pa.string(), nullable=False),
+        pa.field("ts", pa.int64(), nullable=False),
+        pa.field("offset", pa.int64(), nullable=False),
+        pa.field("length", pa.int32(), nullable=False),
+    ]
+)
+
+ROWS_PER_SECOND = "rowsPerSecond"
+MIN_LENGTH = "minLength"
+MAX_LENGTH = "maxLength"
+CHARSET = "charset"
+ALPHABET = "alphabet"
+SEED = "seed"
+NUM_PARTITIONS = "numPartitions"
+MAX_ROWS_PER_TRIGGER = "maxRowsPerTrigger"
+TOTAL_ROWS = "totalRows"
+DISTINCT_VALUES = "distinctValues"
+VALUE_DISTRIBUTION = "valueDistribution"
+ZIPF_EXPONENT = "zipfExponent"
+MAX_OUT_OF_ORDER_MS = "maxOutOfOrderMs"
+LATE_ROW_FRACTION = "lateRowFraction"
+LATE_BY_MS = "lateByMs"
+DUPLICATE_FRACTION = "duplicateFraction"
+MAX_DUPLICATE_DISTANCE = "maxDuplicateDistance"
+
+UNIFORM, ZIPF = "uniform", "zipf"
+#: The values of ``valueDistribution``.
+DISTRIBUTIONS = (UNIFORM, ZIPF)
+#: The longest string allowed: one mebi code points (at most 4 MiB of UTF-8 per row).
+LENGTH_CAP = 1 << 20
+
+ROWS_PER_SECOND_RANGE = Whole(1)
+LENGTH_RANGE = Whole(0, LENGTH_CAP)
+SEED_RANGE = Whole(LONG_MIN)
+NUM_PARTITIONS_RANGE = Whole(1, INT_MAX)
+MAX_ROWS_PER_TRIGGER_RANGE = Whole(1)
+TOTAL_ROWS_RANGE = Whole(0)
+DISTINCT_VALUES_RANGE = Whole(1, INT_MAX)
+ZIPF_EXPONENT_RANGE = Real(0.0, False, 10.0, True)
+MAX_OUT_OF_ORDER_MS_RANGE = Whole(0)
+LATE_ROW_FRACTION_RANGE = Real(0.0, True, 1.0, True)
+LATE_BY_MS_RANGE = Whole(1)
+DUPLICATE_FRACTION_RANGE = Real(0.0, True, 1.0, False)
+MAX_DUPLICATE_DISTANCE_RANGE = Whole(1)
+
 
 @dataclass(frozen=True)
 class Option:
@@ -24,12 +85,20 @@ class Option:
 
     #: The source's option name, as given to ``spark.readStream.option``.
     name: str
-    #: The default, as the documentation states it (the source decides it).
-    default: str
+    #: The value the source takes when the option is not given; ``None`` where there is none or
+    #: it is decided when the stream starts (``unset`` says which).
+    value: int | float | str | None
     #: What the option does, in a few words.
     help: str
     #: The placeholder of its value in the command-line help.
     metavar: str = "N"
+    #: What the documentation says for a default that is not a value.
+    unset: str = "none"
+
+    @property
+    def default(self) -> str:
+        """The default, as the documentation states it: the value, or what happens without one."""
+        return self.unset if self.value is None else str(self.value)
 
 
 class SourceKeywords(TypedDict, total=False):
@@ -38,15 +107,15 @@ class SourceKeywords(TypedDict, total=False):
     ``None``, like a keyword left out, leaves the source's default.
     """
 
-    rows_per_second: Annotated[int | None, Option("rowsPerSecond", "10", "rows made available per second")]
-    min_length: Annotated[int | None, Option("minLength", "0", "the shortest string, in characters")]
+    rows_per_second: Annotated[int | None, Option(ROWS_PER_SECOND, 10, "rows made available per second")]
+    min_length: Annotated[int | None, Option(MIN_LENGTH, 0, "the shortest string, in characters")]
     max_length: Annotated[
-        int | None, Option("maxLength", "4", "the longest string, in characters, at most 1048576")
+        int | None, Option(MAX_LENGTH, 4, "the longest string, in characters, at most 1048576")
     ]
     charset: Annotated[
         str | None,
         Option(
-            "charset",
+            CHARSET,
             "alphanumeric",
             "the characters to draw from: alphanumeric, letters, digits, hex, ascii or unicode",
             "NAME",
@@ -55,61 +124,64 @@ class SourceKeywords(TypedDict, total=False):
     alphabet: Annotated[
         str | None,
         Option(
-            "alphabet",
-            "none",
+            ALPHABET,
+            None,
             "the exact characters to draw from, each distinct one once; wins over charset",
             "TEXT",
         ),
     ]
-    seed: Annotated[int | None, Option("seed", "drawn once, kept in the checkpoint", "the seed of every row")]
+    seed: Annotated[
+        int | None, Option(SEED, None, "the seed of every row", unset="drawn once, kept in the checkpoint")
+    ]
     num_partitions: Annotated[
         int | None,
-        Option("numPartitions", "the session's default parallelism", "partitions (tasks) per batch"),
+        Option(
+            NUM_PARTITIONS, None, "partitions (tasks) per batch", unset="the session's default parallelism"
+        ),
     ]
     max_rows_per_trigger: Annotated[
-        int | None, Option("maxRowsPerTrigger", "no limit", "the most rows one micro-batch reads")
+        int | None,
+        Option(MAX_ROWS_PER_TRIGGER, None, "the most rows one micro-batch reads", unset="no limit"),
     ]
     total_rows: Annotated[
-        int | None, Option("totalRows", "unbounded", "the stream ends after this many rows")
+        int | None, Option(TOTAL_ROWS, None, "the stream ends after this many rows", unset="unbounded")
     ]
     distinct_values: Annotated[
         int | None,
-        Option("distinctValues", "none", "value is one of exactly this many distinct strings (a pool)"),
+        Option(DISTINCT_VALUES, None, "value is one of exactly this many distinct strings (a pool)"),
     ]
     value_distribution: Annotated[
         str | None,
         Option(
-            "valueDistribution",
-            "uniform",
+            VALUE_DISTRIBUTION,
+            UNIFORM,
             "how rows pick pool entries: uniform or zipf; needs distinctValues",
             "NAME",
         ),
     ]
     zipf_exponent: Annotated[
         float | None,
-        Option("zipfExponent", "1.0", "s of zipf: entry k with probability ~ 1/(k+1)^s", "S"),
+        Option(ZIPF_EXPONENT, 1.0, "s of zipf: entry k with probability ~ 1/(k+1)^s", "S"),
     ]
     max_out_of_order_ms: Annotated[
         int | None,
-        Option("maxOutOfOrderMs", "0", "each ts moves back by a delay uniform over [0, this]", "MS"),
+        Option(MAX_OUT_OF_ORDER_MS, 0, "each ts moves back by a delay uniform over [0, this]", "MS"),
     ]
     late_row_fraction: Annotated[
         float | None,
-        Option("lateRowFraction", "0", "the probability that a row is late by lateByMs more", "P"),
+        Option(LATE_ROW_FRACTION, 0, "the probability that a row is late by lateByMs more", "P"),
     ]
     late_by_ms: Annotated[
         int | None,
-        Option("lateByMs", "none", "how late a late row is; required when lateRowFraction > 0", "MS"),
+        Option(LATE_BY_MS, None, "how late a late row is; required when lateRowFraction > 0", "MS"),
     ]
     duplicate_fraction: Annotated[
         float | None,
-        Option(
-            "duplicateFraction", "0", "the probability that a row repeats an earlier row's value, ts", "P"
-        ),
+        Option(DUPLICATE_FRACTION, 0, "the probability that a row repeats an earlier row's value, ts", "P"),
     ]
     max_duplicate_distance: Annotated[
         int | None,
-        Option("maxDuplicateDistance", "1000", "how many offsets back a repeated row may be"),
+        Option(MAX_DUPLICATE_DISTANCE, 1000, "how many offsets back a repeated row may be"),
     ]
 
 
@@ -154,6 +226,18 @@ def _rows() -> tuple[SourceOption, ...]:
 OPTIONS: tuple[SourceOption, ...] = _rows()
 
 _BY_KEYWORD = {row.keyword: row for row in OPTIONS}
+
+#: Every option name, in the documentation's order.
+NAMES = tuple(row.name for row in OPTIONS)
+
+_BY_NAME = {row.name: row for row in OPTIONS}
+
+
+def default(name: str) -> int | float | str | None:
+    """The value the source takes for option ``name`` when it is not given, as the option's
+    Python type (``None``: no value, see the table)."""
+    row = _BY_NAME[name]
+    return None if row.option.value is None else row.kind(row.option.value)
 
 
 def source_options(keywords: Mapping[str, object], caller: str = "read_random_strings") -> dict[str, str]:

@@ -1,0 +1,159 @@
+"""A stream's definition in a checkpoint (the JVM source's ``DefinitionStore.scala``): the JSON
+file the jar's source keeps in its folder of the checkpoint, versions 1 and 2, read and written
+here as the JVM reads and writes it; and the stream that an offset of the Python data source
+holds, in the same JSON.
+
+A definition read back passes the rules a new one passes (``StreamDefinition.validated``); what
+fails is reported as a corrupt file.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from spark_random_strings._character_set import alphabet_set, named_set
+from spark_random_strings._option_range import LONG_MAX, LONG_MIN
+from spark_random_strings._stream_definition import RowShape, StreamDefinition
+from spark_random_strings.options import (
+    DISTINCT_VALUES,
+    DUPLICATE_FRACTION,
+    LATE_BY_MS,
+    LATE_ROW_FRACTION,
+    MAX_DUPLICATE_DISTANCE,
+    MAX_OUT_OF_ORDER_MS,
+    VALUE_DISTRIBUTION,
+    ZIPF_EXPONENT,
+)
+
+#: The definition file's name in the source's folder of a checkpoint, and its newest layout.
+DEFINITION_FILE = "random-strings-source.json"
+DEFINITION_VERSION = 2
+
+
+class CorruptDefinitionError(ValueError):
+    """A checkpoint's definition file cannot be read as a stream definition."""
+
+
+def read_definition(path: Path) -> StreamDefinition:
+    """The definition stored in the file at ``path`` (version 1 or 2), checked as the JVM source
+    checks it on a restart.
+
+    Raises:
+        CorruptDefinitionError: the file is empty, not JSON, or a field is missing or invalid.
+    """
+    raw = path.read_text(encoding="utf-8")
+    where = f"The source metadata file {path}"
+    if not raw.strip():
+        raise CorruptDefinitionError(f"{where} is corrupt or truncated (the file is empty).")
+    try:
+        stored = json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise CorruptDefinitionError(f"{where} is corrupt or truncated (not valid JSON: {error}).") from None
+    return definition_from_json(stored, where)
+
+
+def definition_to_json(definition: StreamDefinition) -> dict[str, object]:
+    """A definition as the JSON object the JVM source stores in its checkpoint (version 2)."""
+    stored: dict[str, object] = {
+        "version": DEFINITION_VERSION,
+        "seed": definition.seed,
+        "startTimeMs": definition.start_time_ms,
+        "rowsPerSecond": definition.rows_per_second,
+        "minLength": definition.min_length,
+        "maxLength": definition.max_length,
+        "characters": definition.characters.description,
+    }
+    stored.update(definition.shape.settings())
+    return stored
+
+
+def definition_from_json(stored: object, where: str) -> StreamDefinition:
+    """The definition a JSON object (parsed) holds, as :func:`definition_to_json` or the JVM
+    source writes it, version 1 or 2, checked as the JVM source checks it on a restart.
+
+    Args:
+        stored: the parsed JSON.
+        where: what holds it, for the message ("The source metadata file ...").
+
+    Raises:
+        CorruptDefinitionError: it is not an object, or a field is missing or invalid.
+    """
+
+    def corrupt(why: str) -> CorruptDefinitionError:
+        return CorruptDefinitionError(f"{where} is corrupt or truncated ({why}).")
+
+    if not isinstance(stored, dict):
+        raise corrupt("not a JSON object")
+
+    def get(name: str) -> Any:
+        if name not in stored:
+            raise corrupt(f"the field '{name}' is missing")
+        return stored[name]
+
+    def whole(name: str, optional: bool = False) -> Any:
+        value = get(name)
+        if optional and value is None:
+            return None
+        if not isinstance(value, int) or isinstance(value, bool) or not LONG_MIN <= value <= LONG_MAX:
+            raise corrupt(f"'{name}' is not a whole number")
+        return value
+
+    def number(name: str) -> float:
+        value = get(name)
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise corrupt(f"'{name}' is not a number")
+        return float(value)
+
+    version = whole("version")
+    if version not in (1, DEFINITION_VERSION):
+        raise corrupt(
+            f"version {version} is neither 1 nor {DEFINITION_VERSION}, the versions this source reads"
+        )
+    described = get("characters")
+    try:
+        if isinstance(described, str) and described.startswith("charset="):
+            characters = named_set("characters", described.removeprefix("charset="))
+        elif isinstance(described, str) and described.startswith("alphabet="):
+            characters = alphabet_set("characters", described.removeprefix("alphabet="))
+        else:
+            raise corrupt(f"'characters' is '{described}', neither a charset nor an alphabet")
+        shape = RowShape()
+        if version == DEFINITION_VERSION:
+            shape = RowShape(
+                distinct_values=whole(DISTINCT_VALUES, optional=True),
+                value_distribution=str(get(VALUE_DISTRIBUTION)),
+                zipf_exponent=number(ZIPF_EXPONENT),
+                max_out_of_order_ms=whole(MAX_OUT_OF_ORDER_MS),
+                late_row_fraction=number(LATE_ROW_FRACTION),
+                late_by_ms=whole(LATE_BY_MS, optional=True),
+                duplicate_fraction=number(DUPLICATE_FRACTION),
+                max_duplicate_distance=whole(MAX_DUPLICATE_DISTANCE),
+            )
+        definition = StreamDefinition(
+            whole("seed"),
+            whole("startTimeMs"),
+            whole("rowsPerSecond"),
+            whole("minLength"),
+            whole("maxLength"),
+            characters,
+            shape,
+        ).validated()
+    except CorruptDefinitionError:
+        raise
+    except ValueError as error:
+        raise corrupt(str(error)) from None
+    return definition
+
+
+def python_stream(offset_line: str, where: str) -> StreamDefinition | None:
+    """The stream an offset of the Python data source holds (``{"offset": n, "stream": {...}}``,
+    one line of a checkpoint's offset log); None for another source's offset."""
+    try:
+        offset = json.loads(offset_line)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(offset, dict) or "stream" not in offset or "offset" not in offset:
+        return None
+    return definition_from_json(offset["stream"], where)

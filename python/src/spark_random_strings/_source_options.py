@@ -1,0 +1,224 @@
+"""The source's options, parsed once and checked eagerly (the JVM source's ``SourceOptions.scala``):
+names matched case-insensitively, the same rules and the same messages as the jar's source.
+
+Parsing reads each option's text (a number in its range, a character set, a distribution) and
+checks which options were given together; the rules of the definition they make are
+``_stream_definition.validate``'s, the same that a definition read back from a checkpoint passes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import cast
+
+from spark_random_strings._character_set import NAMED_SETS, CharacterSet, alphabet_set, named_set
+from spark_random_strings._option_range import Real, Whole, java_trim
+from spark_random_strings._stream_definition import RowShape, StreamDefinition, distribution_error, validate
+from spark_random_strings.options import (
+    ALPHABET,
+    CHARSET,
+    DISTINCT_VALUES,
+    DISTINCT_VALUES_RANGE,
+    DISTRIBUTIONS,
+    DUPLICATE_FRACTION,
+    DUPLICATE_FRACTION_RANGE,
+    FORMAT,
+    LATE_BY_MS,
+    LATE_BY_MS_RANGE,
+    LATE_ROW_FRACTION,
+    LATE_ROW_FRACTION_RANGE,
+    LENGTH_RANGE,
+    MAX_DUPLICATE_DISTANCE,
+    MAX_DUPLICATE_DISTANCE_RANGE,
+    MAX_LENGTH,
+    MAX_OUT_OF_ORDER_MS,
+    MAX_OUT_OF_ORDER_MS_RANGE,
+    MAX_ROWS_PER_TRIGGER,
+    MAX_ROWS_PER_TRIGGER_RANGE,
+    MIN_LENGTH,
+    NAMES,
+    NUM_PARTITIONS,
+    NUM_PARTITIONS_RANGE,
+    ROWS_PER_SECOND,
+    ROWS_PER_SECOND_RANGE,
+    SEED,
+    SEED_RANGE,
+    TOTAL_ROWS,
+    TOTAL_ROWS_RANGE,
+    VALUE_DISTRIBUTION,
+    ZIPF,
+    ZIPF_EXPONENT,
+    ZIPF_EXPONENT_RANGE,
+    default,
+)
+
+
+@dataclass(frozen=True)
+class SourceOptions:
+    """The source's options, parsed and validated once."""
+
+    rows_per_second: int
+    min_length: int
+    max_length: int
+    characters: CharacterSet
+    seed: int | None
+    num_partitions: int | None
+    max_rows_per_trigger: int | None
+    total_rows: int | None
+    shape: RowShape
+
+    def definition(self, seed: int, start_time_ms: int) -> StreamDefinition:
+        """The definition of a stream of these options, with this seed and start time."""
+        return StreamDefinition(
+            seed,
+            start_time_ms,
+            self.rows_per_second,
+            self.min_length,
+            self.max_length,
+            self.characters,
+            self.shape,
+        )
+
+    def restarting(self, stored: StreamDefinition) -> StreamDefinition:
+        """The definition these options ask of a restart of the stream ``stored``: its seed where
+        they give none, and its start time."""
+        return self.definition(stored.seed if self.seed is None else self.seed, stored.start_time_ms)
+
+
+def parse_options(parameters: Mapping[str, str]) -> SourceOptions:
+    """Parse and validate source options, as the JVM source does at ``load()``: names
+    case-insensitive, the same rules and the same messages.
+
+    Raises:
+        ValueError: naming the option, the value given and what is allowed.
+    """
+    _reject_unknown_names(parameters)
+    options = {name.lower(): value for name, value in parameters.items()}
+
+    def text(name: str) -> str | None:
+        return options.get(name.lower())
+
+    def whole(name: str, allowed: Whole) -> int | None:
+        given = text(name)
+        return None if given is None else allowed.parse(name, given)
+
+    def real(name: str, allowed: Real) -> float | None:
+        given = text(name)
+        return None if given is None else allowed.parse(name, given)
+
+    def or_default(name: str, value: object) -> object:
+        return default(name) if value is None else value
+
+    min_length = whole(MIN_LENGTH, LENGTH_RANGE)
+    max_length = whole(MAX_LENGTH, LENGTH_RANGE)
+    charset_text, alphabet_text = text(CHARSET), text(ALPHABET)
+    charset = None if charset_text is None else named_set(CHARSET, charset_text)
+    alphabet = None if alphabet_text is None else alphabet_set(ALPHABET, alphabet_text)
+    characters = alphabet or charset or NAMED_SETS[cast(str, default(CHARSET))]
+    rows_per_second = whole(ROWS_PER_SECOND, ROWS_PER_SECOND_RANGE)
+    seed = whole(SEED, SEED_RANGE)
+    num_partitions = whole(NUM_PARTITIONS, NUM_PARTITIONS_RANGE)
+    max_rows = whole(MAX_ROWS_PER_TRIGGER, MAX_ROWS_PER_TRIGGER_RANGE)
+    total_rows = whole(TOTAL_ROWS, TOTAL_ROWS_RANGE)
+
+    distinct_values = whole(DISTINCT_VALUES, DISTINCT_VALUES_RANGE)
+    distribution: str | None = None
+    distribution_text = text(VALUE_DISTRIBUTION)
+    if distribution_text is not None:
+        distribution = next((d for d in DISTRIBUTIONS if d == java_trim(distribution_text).lower()), None)
+        if distribution is None:
+            raise ValueError(distribution_error(distribution_text))
+    zipf_exponent = real(ZIPF_EXPONENT, ZIPF_EXPONENT_RANGE)
+    late_fraction = real(LATE_ROW_FRACTION, LATE_ROW_FRACTION_RANGE)
+    late_by_ms = whole(LATE_BY_MS, LATE_BY_MS_RANGE)
+    duplicate_fraction = real(DUPLICATE_FRACTION, DUPLICATE_FRACTION_RANGE)
+    max_distance = whole(MAX_DUPLICATE_DISTANCE, MAX_DUPLICATE_DISTANCE_RANGE)
+    max_out_of_order_ms = whole(MAX_OUT_OF_ORDER_MS, MAX_OUT_OF_ORDER_MS_RANGE)
+
+    # The rules about which options were given together; the definition's own are validate's.
+    def stated(name: str) -> str:
+        return f"'{name}' is {text(name)}"
+
+    def unfit(message: str) -> ValueError:
+        return ValueError(f"Options that do not fit together: {message}.")
+
+    if distribution is not None and distinct_values is None:
+        raise unfit(
+            f"{stated(VALUE_DISTRIBUTION)}, but '{DISTINCT_VALUES}' is not set. A distribution picks among a "
+            f"pool of values: set '{DISTINCT_VALUES}' too"
+        )
+    if zipf_exponent is not None and distribution != ZIPF:
+        raise unfit(
+            f"{stated(ZIPF_EXPONENT)}, but '{VALUE_DISTRIBUTION}' is not {ZIPF}. "
+            f"Set '{VALUE_DISTRIBUTION}' to "
+            f"{ZIPF}, or remove '{ZIPF_EXPONENT}'"
+        )
+    for dependent, fraction, value, none in (
+        (LATE_BY_MS, LATE_ROW_FRACTION, late_fraction, "no row is late"),
+        (MAX_DUPLICATE_DISTANCE, DUPLICATE_FRACTION, duplicate_fraction, "no row repeats"),
+    ):
+        if text(dependent) is not None and (value or 0.0) == 0.0:
+            said = "not set" if value is None else text(fraction)
+            raise unfit(
+                f"{stated(dependent)}, but '{fraction}' is {said}, so {none}. Set '{fraction}' above 0, or "
+                f"remove '{dependent}'"
+            )
+    late = cast(float, or_default(LATE_ROW_FRACTION, late_fraction))
+    shape = RowShape(
+        distinct_values=distinct_values,
+        value_distribution=cast(str, or_default(VALUE_DISTRIBUTION, distribution)),
+        zipf_exponent=cast(float, or_default(ZIPF_EXPONENT, zipf_exponent)),
+        max_out_of_order_ms=cast(int, or_default(MAX_OUT_OF_ORDER_MS, max_out_of_order_ms)),
+        late_row_fraction=late,
+        late_by_ms=late_by_ms if late > 0.0 else None,
+        duplicate_fraction=cast(float, or_default(DUPLICATE_FRACTION, duplicate_fraction)),
+        max_duplicate_distance=cast(int, or_default(MAX_DUPLICATE_DISTANCE, max_distance)),
+    )
+    parsed = SourceOptions(
+        rows_per_second=cast(int, or_default(ROWS_PER_SECOND, rows_per_second)),
+        min_length=cast(int, or_default(MIN_LENGTH, min_length)),
+        max_length=cast(int, or_default(MAX_LENGTH, max_length)),
+        characters=characters,
+        seed=seed,
+        num_partitions=num_partitions,
+        max_rows_per_trigger=max_rows,
+        total_rows=total_rows,
+        shape=shape,
+    )
+    validate(parsed.rows_per_second, parsed.min_length, parsed.max_length, characters, shape, written=text)
+    return parsed
+
+
+def _reject_unknown_names(parameters: Mapping[str, str]) -> None:
+    known = {name.lower() for name in NAMES}
+    for unknown in parameters:
+        if unknown.lower() in known:
+            continue
+        if unknown.lower() == "path":
+            hint = " This source makes its own rows and reads no path: call load() without one."
+        else:
+            near = _closest(unknown)
+            hint = f" Did you mean '{near}'?" if near else ""
+        raise ValueError(
+            f"Unknown option '{unknown}' for the {FORMAT} source.{hint} Known options "
+            f"(case-insensitive): {', '.join(NAMES)}."
+        )
+
+
+def _closest(name: str) -> str | None:
+    """The known option nearest to ``name`` by Levenshtein distance, if near enough to be a typo
+    (the JVM source's rule: at most max(2, a third of the option's length) edits)."""
+    lower = name.lower()
+    best, edits = min(((n, _levenshtein(lower, n.lower())) for n in NAMES), key=lambda pair: pair[1])
+    return best if edits <= max(2, len(best) // 3) else None
+
+
+def _levenshtein(a: str, b: str) -> int:
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1]

@@ -1,0 +1,248 @@
+"""A stream's definition (the JVM source's ``RowShape.scala`` and ``StreamDefinition.scala``):
+everything a row depends on besides its offset, the one set of rules every definition passes,
+and the check that a restarted query asks for the stream its checkpoint holds.
+
+Options parsed from a user (``_source_options``) and a definition read back from a checkpoint
+(``_definition_store``) both pass :func:`validate`, with the same messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import cast
+
+from spark_random_strings._character_set import CharacterSet
+from spark_random_strings._value_pool import pool_capacity
+from spark_random_strings.options import (
+    DISTINCT_VALUES,
+    DISTINCT_VALUES_RANGE,
+    DISTRIBUTIONS,
+    DUPLICATE_FRACTION,
+    DUPLICATE_FRACTION_RANGE,
+    LATE_BY_MS,
+    LATE_BY_MS_RANGE,
+    LATE_ROW_FRACTION,
+    LATE_ROW_FRACTION_RANGE,
+    LENGTH_RANGE,
+    MAX_DUPLICATE_DISTANCE,
+    MAX_DUPLICATE_DISTANCE_RANGE,
+    MAX_LENGTH,
+    MAX_OUT_OF_ORDER_MS,
+    MAX_OUT_OF_ORDER_MS_RANGE,
+    MIN_LENGTH,
+    PYTHON_FORMAT,
+    ROWS_PER_SECOND,
+    ROWS_PER_SECOND_RANGE,
+    SEED,
+    VALUE_DISTRIBUTION,
+    ZIPF_EXPONENT,
+    ZIPF_EXPONENT_RANGE,
+    default,
+)
+
+
+@dataclass(frozen=True)
+class RowShape:
+    """How rows depart from a plain stream of fresh values in event-time order: a bounded pool of
+    values and how rows pick from it, out-of-order and late event times, and repeated rows. The
+    defaults (the option table's) make the plain stream of 0.1.0."""
+
+    distinct_values: int | None = None
+    value_distribution: str = cast(str, default(VALUE_DISTRIBUTION))
+    zipf_exponent: float = cast(float, default(ZIPF_EXPONENT))
+    max_out_of_order_ms: int = cast(int, default(MAX_OUT_OF_ORDER_MS))
+    late_row_fraction: float = cast(float, default(LATE_ROW_FRACTION))
+    late_by_ms: int | None = None
+    duplicate_fraction: float = cast(float, default(DUPLICATE_FRACTION))
+    max_duplicate_distance: int = cast(int, default(MAX_DUPLICATE_DISTANCE))
+
+    @property
+    def moves_event_times(self) -> bool:
+        """Whether any event time moves back from its in-order time."""
+        return self.max_out_of_order_ms > 0 or self.late_row_fraction > 0.0
+
+    def settings(self) -> list[tuple[str, object]]:
+        """Each option's name and value, as the checkpoint's file holds them (None: not set)."""
+        return [
+            (DISTINCT_VALUES, self.distinct_values),
+            (VALUE_DISTRIBUTION, self.value_distribution),
+            (ZIPF_EXPONENT, self.zipf_exponent),
+            (MAX_OUT_OF_ORDER_MS, self.max_out_of_order_ms),
+            (LATE_ROW_FRACTION, self.late_row_fraction),
+            (LATE_BY_MS, self.late_by_ms),
+            (DUPLICATE_FRACTION, self.duplicate_fraction),
+            (MAX_DUPLICATE_DISTANCE, self.max_duplicate_distance),
+        ]
+
+
+@dataclass(frozen=True)
+class StreamDefinition:
+    """Everything a row depends on besides its offset: row ``offset`` of the stream is a pure
+    function of (definition, offset). Fixed when a query first starts, kept in its checkpoint."""
+
+    seed: int
+    start_time_ms: int
+    rows_per_second: int
+    min_length: int
+    max_length: int
+    characters: CharacterSet
+    shape: RowShape = field(default_factory=RowShape)
+
+    def validated(self) -> StreamDefinition:
+        """This definition, if it passes :func:`validate` (a stored one: every value counts as
+        given, shown as it is)."""
+        validate(self.rows_per_second, self.min_length, self.max_length, self.characters, self.shape)
+        return self
+
+
+def validate(
+    rows_per_second: int,
+    min_length: int,
+    max_length: int,
+    characters: CharacterSet,
+    shape: RowShape,
+    written: Callable[[str], str | None] | None = None,
+) -> None:
+    """The rules every stream definition passes, whether parsed from options or read from a
+    checkpoint: each value in its range, the lengths in order, a late row's lateness, and a pool
+    that the lengths and characters can fill.
+
+    Args:
+        written: when checking a user's options, an option's value as the user wrote it, or None
+            where it was not given (its default applies); None for a stored definition, whose
+            values all count as given and are shown as they are.
+
+    Raises:
+        ValueError: naming the option, the value and what is allowed (the options' messages).
+    """
+
+    def shown(name: str, value: object) -> str:
+        text = None if written is None else written(name)
+        return str(value) if text is None else text
+
+    def given(name: str) -> bool:
+        return written is None or written(name) is not None
+
+    ROWS_PER_SECOND_RANGE.check(ROWS_PER_SECOND, rows_per_second, shown(ROWS_PER_SECOND, rows_per_second))
+    LENGTH_RANGE.check(MIN_LENGTH, min_length, shown(MIN_LENGTH, min_length))
+    LENGTH_RANGE.check(MAX_LENGTH, max_length, shown(MAX_LENGTH, max_length))
+    if min_length > max_length:
+
+        def stated(name: str, value: int) -> str:
+            return f"'{name}' is {value}" + ("" if given(name) else " (its default)")
+
+        raise ValueError(
+            f"Invalid lengths: {stated(MIN_LENGTH, min_length)} and {stated(MAX_LENGTH, max_length)}. "
+            f"The option '{MIN_LENGTH}' must be less than or equal to '{MAX_LENGTH}'."
+        )
+    if shape.distinct_values is not None:
+        DISTINCT_VALUES_RANGE.check(
+            DISTINCT_VALUES, shape.distinct_values, shown(DISTINCT_VALUES, shape.distinct_values)
+        )
+    if shape.value_distribution not in DISTRIBUTIONS:
+        raise ValueError(distribution_error(shown(VALUE_DISTRIBUTION, shape.value_distribution)))
+    ZIPF_EXPONENT_RANGE.check(ZIPF_EXPONENT, shape.zipf_exponent, shown(ZIPF_EXPONENT, shape.zipf_exponent))
+    MAX_OUT_OF_ORDER_MS_RANGE.check(
+        MAX_OUT_OF_ORDER_MS, shape.max_out_of_order_ms, shown(MAX_OUT_OF_ORDER_MS, shape.max_out_of_order_ms)
+    )
+    LATE_ROW_FRACTION_RANGE.check(
+        LATE_ROW_FRACTION, shape.late_row_fraction, shown(LATE_ROW_FRACTION, shape.late_row_fraction)
+    )
+    if shape.late_by_ms is not None:
+        LATE_BY_MS_RANGE.check(LATE_BY_MS, shape.late_by_ms, shown(LATE_BY_MS, shape.late_by_ms))
+    DUPLICATE_FRACTION_RANGE.check(
+        DUPLICATE_FRACTION, shape.duplicate_fraction, shown(DUPLICATE_FRACTION, shape.duplicate_fraction)
+    )
+    MAX_DUPLICATE_DISTANCE_RANGE.check(
+        MAX_DUPLICATE_DISTANCE,
+        shape.max_duplicate_distance,
+        shown(MAX_DUPLICATE_DISTANCE, shape.max_duplicate_distance),
+    )
+    if shape.late_row_fraction > 0.0 and shape.late_by_ms is None:
+        raise ValueError(
+            f"Options that do not fit together: '{LATE_ROW_FRACTION}' is "
+            f"{shown(LATE_ROW_FRACTION, shape.late_row_fraction)}, but '{LATE_BY_MS}' is not set. Say how "
+            f"late a late row is, in milliseconds: '{LATE_BY_MS}' >= 1."
+        )
+    if shape.distinct_values is not None:
+        allowed_strings = pool_capacity(min_length, max_length, characters.size)
+        if allowed_strings < shape.distinct_values:
+            raise ValueError(
+                f"Invalid value '{shown(DISTINCT_VALUES, shape.distinct_values)}' for option "
+                f"'{DISTINCT_VALUES}': the other options allow only {allowed_strings} distinct strings "
+                f"(lengths {min_length} to {max_length} of {characters.size} characters). Lower "
+                f"'{DISTINCT_VALUES}', or allow more strings with a larger '{MAX_LENGTH}' or more "
+                "characters."
+            )
+
+
+def distribution_error(text: str) -> str:
+    """The message for a ``valueDistribution`` that is none of the distributions."""
+    return (
+        f"Invalid value '{text}' for option '{VALUE_DISTRIBUTION}'. Allowed: "
+        f"{' or '.join(DISTRIBUTIONS)} (case-insensitive)."
+    )
+
+
+def check_restart(stored: StreamDefinition, requested: StreamDefinition, where: str) -> None:
+    """Check that a restarted query asks for the stream its checkpoint holds (the JVM source's
+    ``StreamDefinition.checkRestart``): every setting that makes rows must be the same, since rows
+    already delivered cannot change.
+
+    Args:
+        requested: the definition the query's options make, with the stored seed where the
+            options give none and the stored start time.
+        where: the checkpoint file, for the message.
+
+    Raises:
+        ValueError: naming each option that differs, with both values.
+    """
+
+    def shown(setting: object) -> str:
+        return "none" if setting is None else str(setting)
+
+    differences: list[tuple[str, object, object]] = [
+        (SEED, stored.seed, requested.seed),
+        (ROWS_PER_SECOND, stored.rows_per_second, requested.rows_per_second),
+        (MIN_LENGTH, stored.min_length, requested.min_length),
+        (MAX_LENGTH, stored.max_length, requested.max_length),
+        ("characters", stored.characters.description, requested.characters.description),
+    ]
+    differences += [
+        (name, shown(was), shown(now))
+        for (name, was), (_, now) in zip(stored.shape.settings(), requested.shape.settings(), strict=True)
+    ]
+    contradictions = [
+        f"{name}: the checkpoint has {was}, the query sets {now}"
+        for name, was, now in differences
+        if was != now
+    ]
+    if contradictions:
+        raise ValueError(
+            f"The options of this query contradict the stream stored in its checkpoint ({where}): "
+            + "; ".join(contradictions)
+            + ". A checkpoint's seed, rowsPerSecond, lengths, characters and the options that shape "
+            "rows (distinctValues to maxDuplicateDistance) are fixed when its query first starts, so "
+            "that every batch can be replayed identically. Restart with the stored values (the seed "
+            "may simply be left out), or use a new checkpoint location to start a different stream."
+        )
+
+
+def describe_stream(definition: StreamDefinition) -> str:
+    """The Python data source's stream as the JVM source describes its own in progress reports:
+    the name, the settings that make rows, and the shaping options that differ from a plain
+    stream's. (Spark describes a Python stream by its own class name; the CLI shows this.)"""
+    characters = definition.characters.description
+    shown = characters if len(characters) <= 40 else characters[:37] + "..."
+    plain = dict(RowShape().settings())
+    shape = "".join(
+        f", {name}={value}"
+        for name, value in definition.shape.settings()
+        if value is not None and value != plain[name]
+    )
+    return (
+        f"{PYTHON_FORMAT}[rowsPerSecond={definition.rows_per_second}, "
+        f"minLength={definition.min_length}, maxLength={definition.max_length}, {shown}, "
+        f"seed={definition.seed}{shape}]"
+    )
