@@ -42,9 +42,6 @@ final class CharacterSet private (val description: String, private val ranges: A
     ranges(2 * lo) + (index - firstIndex(lo))
   }
 
-  def contains(codePoint: Int): Boolean =
-    ranges.grouped(2).exists(r => r(0) <= codePoint && codePoint <= r(1))
-
   /** For an ASCII set: byte `i` is the character at index `i`. Built where rows are made. */
   @transient lazy val asciiBytes: Array[Byte] = {
     require(isAscii, s"$description is not an ASCII set")

@@ -26,7 +26,8 @@ import io.github.sparkrandomstrings.SparkCheckpointFiles.CheckpointFileManager
  *
  * Version 2 added the options that shape rows (a [[RowShape]]; `null` for an option not set).
  * Version 1, which 0.1.0 wrote, has none of them and reads as [[RowShape.Plain]], the stream
- * 0.1.0 made.
+ * 0.1.0 made. A file that cannot be read, or whose values break the rules the options follow
+ * ([[StreamDefinition.validate]], with the options' messages), is refused as corrupt.
  *
  * The file is written once, when the query first starts, and whole: through Spark's
  * `CheckpointFileManager.createAtomic`, as Spark writes its own offset and commit logs, so each
@@ -38,6 +39,7 @@ import io.github.sparkrandomstrings.SparkCheckpointFiles.CheckpointFileManager
  */
 final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
   import DefinitionStore._
+  import RandomStrings._
 
   private val folder = new Path(metadataPath)
   private val file = new Path(folder, FileName)
@@ -58,11 +60,11 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
   def loadOrCreate(options: SourceOptions, nowMs: => Long, drawSeed: () => Long): StreamDefinition =
     read() match {
       case Some(stored) =>
-        StreamDefinition.checkRestart(stored, options, location)
+        StreamDefinition.checkRestart(stored, options.definition(stored.startTimeMs, () => stored.seed), location)
         stored
       case None =>
         refuseIfBatchesExist()
-        store(StreamDefinition.start(options, nowMs, drawSeed))
+        store(options.definition(nowMs, drawSeed))
     }
 
   /** The stored definition, if the file exists. */
@@ -184,14 +186,14 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
       if (version == 1) RowShape.Plain
       else {
         RowShape(
-          distinctValues = optionalLong(SourceOptions.DISTINCT_VALUES),
-          valueDistribution = field(SourceOptions.VALUE_DISTRIBUTION).asText(""),
-          zipfExponent = double(SourceOptions.ZIPF_EXPONENT),
-          maxOutOfOrderMs = long(SourceOptions.MAX_OUT_OF_ORDER_MS),
-          lateRowFraction = double(SourceOptions.LATE_ROW_FRACTION),
-          lateByMs = optionalLong(SourceOptions.LATE_BY_MS),
-          duplicateFraction = double(SourceOptions.DUPLICATE_FRACTION),
-          maxDuplicateDistance = long(SourceOptions.MAX_DUPLICATE_DISTANCE))
+          distinctValues = optionalLong(DISTINCT_VALUES),
+          valueDistribution = field(VALUE_DISTRIBUTION).asText(""),
+          zipfExponent = double(ZIPF_EXPONENT),
+          maxOutOfOrderMs = long(MAX_OUT_OF_ORDER_MS),
+          lateRowFraction = double(LATE_ROW_FRACTION),
+          lateByMs = optionalLong(LATE_BY_MS),
+          duplicateFraction = double(DUPLICATE_FRACTION),
+          maxDuplicateDistance = long(MAX_DUPLICATE_DISTANCE))
       }
     val definition = StreamDefinition(
       long("seed"),
@@ -201,22 +203,9 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
       int("maxLength"),
       characters("characters"),
       shape)
-    // The stored values must pass the very rules the options pass.
-    try {
-      checkShape(shape)
-      shape.distinctValues.foreach { n =>
-        val allowed = ValuePool.capacity(definition.minLength, definition.maxLength, definition.characters.size)
-        if (allowed < n) {
-          throw new IllegalArgumentException(
-            s"'${SourceOptions.DISTINCT_VALUES}' is $n, but its lengths and characters allow only $allowed")
-        }
-      }
-      SourceOptions.RowsPerSecondRange.check(SourceOptions.ROWS_PER_SECOND, definition.rowsPerSecond)
-      SourceOptions.LengthRange.check(SourceOptions.MIN_LENGTH, definition.minLength)
-      SourceOptions.LengthRange.check(SourceOptions.MAX_LENGTH, definition.maxLength)
-      SourceOptions.checkLengths(definition.minLength, definition.maxLength)
-    } catch { case e: IllegalArgumentException => corrupt(e.getMessage, e) }
-    definition
+    // The stored values must pass the very rules, and messages, that the options pass.
+    try definition.validated()
+    catch { case e: IllegalArgumentException => corrupt(e.getMessage, e) }
   }
 
   private def render(d: StreamDefinition): String = {
@@ -235,29 +224,6 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
       case (name, Some(value)) => node.put(name, value.toString)
     }
     Mapper.writeValueAsString(node)
-  }
-
-  /** A stored shape passes the rules that parsing the options applies. */
-  private def checkShape(shape: RowShape): Unit = {
-    import SourceOptions._
-    def text(value: Any) = value.toString
-    shape.distinctValues.foreach(DistinctValuesRange.check(DISTINCT_VALUES, _))
-    if (!Distributions.contains(shape.valueDistribution)) {
-      throw new IllegalArgumentException(
-        s"'$VALUE_DISTRIBUTION' is '${shape.valueDistribution}', not ${Distributions.mkString(" or ")}")
-    }
-    ZipfExponentRange.check(ZIPF_EXPONENT, shape.zipfExponent, text(shape.zipfExponent))
-    MaxOutOfOrderMsRange.check(MAX_OUT_OF_ORDER_MS, shape.maxOutOfOrderMs)
-    LateRowFractionRange.check(LATE_ROW_FRACTION, shape.lateRowFraction, text(shape.lateRowFraction))
-    shape.lateByMs.foreach(LateByMsRange.check(LATE_BY_MS, _))
-    if (shape.lateRowFraction > 0.0 && shape.lateByMs.isEmpty) {
-      throw new IllegalArgumentException(s"'$LATE_ROW_FRACTION' is above 0 without '$LATE_BY_MS'")
-    }
-    DuplicateFractionRange.check(
-      DUPLICATE_FRACTION,
-      shape.duplicateFraction,
-      text(shape.duplicateFraction))
-    MaxDuplicateDistanceRange.check(MAX_DUPLICATE_DISTANCE, shape.maxDuplicateDistance)
   }
 }
 

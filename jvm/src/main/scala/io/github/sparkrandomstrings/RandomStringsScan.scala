@@ -22,7 +22,7 @@ private[sparkrandomstrings] final case class RandomStringsScanExec(
     rows: RDD[InternalRow])
     extends LeafExecNode {
 
-  override def nodeName: String = s"Scan ${RandomStringsSourceProvider.ShortName}"
+  override def nodeName: String = s"Scan ${RandomStrings.ShortName}"
 
   override lazy val metrics: Map[String, SQLMetric] =
     Map("numOutputRows" -> SQLMetrics.createMetric(sparkContext, "number of output rows"))
@@ -44,9 +44,9 @@ private[sparkrandomstrings] final case class RandomStringsScanExec(
 
 /**
  * Plans the batches of this source with [[RandomStringsScanExec]]; every other plan is left to
- * Spark. A session gets it through [[RandomStringsExtensions]] or, without them, from `load()`.
- * Without it (a session it reached neither way), Spark plans the same batches with its own
- * `RDDScanExec`: the same rows, one copy slower.
+ * Spark. A session gets it through `RandomStringsExtensions` or, without them, from `load()`
+ * ([[addTo]]). Without it (a session it reached neither way), Spark plans the same batches with
+ * its own `RDDScanExec`: the same rows, one copy slower.
  */
 private[sparkrandomstrings] object RandomStringsScanStrategy extends SparkStrategy {
 
@@ -57,18 +57,17 @@ private[sparkrandomstrings] object RandomStringsScanStrategy extends SparkStrate
   }
 
   /**
-   * Adds the strategy to the session's planner, once, unless the session has it already through
-   * [[RandomStringsExtensions]]. `load()` does it, so that it is in place before a query starts:
-   * a streaming query plans its batches in a copy of its session taken when it starts, with the
-   * strategies the session had then.
+   * Adds the strategy to the session's `experimental.extraStrategies`, once. `load()` does it,
+   * for a session that was not started with `RandomStringsExtensions`, so that it is in place
+   * before a query starts: a streaming query plans its batches in a copy of its session taken
+   * when it starts, with the strategies the session had then.
    */
-  def addTo(spark: SparkSession): Unit =
-    if (!RandomStringsExtensions.configuredOn(spark.sparkContext)) {
-      val experimental = spark.experimental
-      experimental.synchronized { // the lock that orders the read and the write of this session's list
-        if (!experimental.extraStrategies.contains(this)) {
-          experimental.extraStrategies = experimental.extraStrategies :+ this
-        }
+  def addTo(spark: SparkSession): Unit = {
+    val experimental = spark.experimental
+    experimental.synchronized { // the lock that orders the read and the write of this session's list
+      if (!experimental.extraStrategies.contains(this)) {
+        experimental.extraStrategies = experimental.extraStrategies :+ this
       }
     }
+  }
 }

@@ -61,7 +61,7 @@ final class RandomStringsSource private[sparkrandomstrings] (
   @volatile private var lastCommitted: Long = NoOffset
   @volatile private var stopped = false
 
-  override def schema: StructType = RandomStringsSourceProvider.Schema
+  override def schema: StructType = RandomStrings.Schema
 
   /** The offset of the last row that exists now (by the clock and totalRows); NoOffset if none. */
   private def lastExisting(): Long = {
@@ -121,9 +121,6 @@ final class RandomStringsSource private[sparkrandomstrings] (
 
   override def commit(end: Offset): Unit = lastCommitted = offsetValue(end)
 
-  /** Whether [[stop]] has run. */
-  private[sparkrandomstrings] def isStopped: Boolean = stopped
-
   override def stop(): Unit = if (!stopped) {
     stopped = true
     logInfo(s"$this stopped at committed offset $lastCommitted")
@@ -146,7 +143,7 @@ final class RandomStringsSource private[sparkrandomstrings] (
     val characters = definition.characters.description
     val shownCharacters =
       if (characters.length <= 40) characters else characters.take(37) + "..."
-    s"${RandomStringsSourceProvider.ShortName}[rowsPerSecond=${definition.rowsPerSecond}, " +
+    s"${RandomStrings.ShortName}[rowsPerSecond=${definition.rowsPerSecond}, " +
       s"minLength=${definition.minLength}, maxLength=${definition.maxLength}, $shownCharacters, " +
       s"seed=${definition.seed}, numPartitions=$numPartitions, " +
       s"maxRowsPerTrigger=${options.maxRowsPerTrigger.fold("none")(_.toString)}, " +
@@ -175,7 +172,7 @@ private[sparkrandomstrings] object RandomStringsSource {
     case other =>
       val json = other.json()
       scala.util.Try(json.trim.toLong).toOption.filter(_ >= 0).getOrElse(throw new IllegalArgumentException(
-        s"'$json' is not an offset of the ${RandomStringsSourceProvider.ShortName} source, " +
+        s"'$json' is not an offset of the ${RandomStrings.ShortName} source, " +
           "whose offsets are whole numbers >= 0. Was this checkpoint written by another source?"))
   }
 }

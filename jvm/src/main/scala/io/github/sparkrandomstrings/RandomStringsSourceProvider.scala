@@ -5,7 +5,7 @@ import java.security.SecureRandom
 import org.apache.spark.sql.SQLContext
 import org.apache.spark.sql.execution.streaming.Source
 import org.apache.spark.sql.sources.{DataSourceRegister, StreamSourceProvider}
-import org.apache.spark.sql.types.{IntegerType, LongType, StringType, StructField, StructType}
+import org.apache.spark.sql.types.StructType
 
 /**
  * A streaming source of random strings, for testing, benchmarking and demonstrating streaming
@@ -76,7 +76,8 @@ class RandomStringsSourceProvider extends StreamSourceProvider with DataSourceRe
       parameters: Map[String, String]): (String, StructType) = {
     rejectUserSchema(schema)
     SourceOptions.parse(parameters)
-    RandomStringsScanStrategy.addTo(sqlContext.sparkSession)
+    val spark = sqlContext.sparkSession
+    if (!RandomStringsExtensions.configuredOn(spark.sparkContext)) RandomStringsScanStrategy.addTo(spark)
     (ShortName, Schema)
   }
 
@@ -105,14 +106,15 @@ class RandomStringsSourceProvider extends StreamSourceProvider with DataSourceRe
   }
 }
 
+/**
+ * The source's name and schema, as [[RandomStrings]] holds them, under the provider's name: the
+ * provider is the top of the source, and nothing else in it refers to it.
+ */
 object RandomStringsSourceProvider {
 
   /** The name to pass to `format`; Spark matches it case-insensitively. */
-  val ShortName = "InMemoryRandomStrings"
+  val ShortName: String = RandomStrings.ShortName
 
-  val Schema: StructType = StructType(Seq(
-    StructField("value", StringType, nullable = false),
-    StructField("ts", LongType, nullable = false),
-    StructField("offset", LongType, nullable = false),
-    StructField("length", IntegerType, nullable = false)))
+  /** Each row: (value STRING, ts LONG, offset LONG, length INT), all not null. */
+  val Schema: StructType = RandomStrings.Schema
 }

@@ -52,7 +52,7 @@ final class RowGenerator(definition: StreamDefinition) {
   private val base = new Base(setSize)
   private val eventTimes = new EventTimeCursor(definition.startTimeMs, definition.rowsPerSecond)
   private val writer = new UnsafeRowWriter(
-    RandomStringsSourceProvider.Schema.length,
+    RandomStrings.Schema.length,
     math.min(maxValueBytes, 1 << 16))
   // No field is ever null: the null bits are zeroed once here and stay zero for every row.
   writer.zeroOutNullBytes()
@@ -94,26 +94,11 @@ final class RowGenerator(definition: StreamDefinition) {
     writer.getRow
   }
 
-  /** The pool entry that the row at `offset` picks (for a repeat, see [[originalOf]]). */
+  /** The pool entry that the row at `offset` picks, if an original (a repeat carries its original's). */
   def entryOf(offset: Long): Long = {
     picks.reset(offset)
     if (zipf != null) zipf.sample(picks) - 1L else picks.nextBounded(pool.size.toInt).toLong
   }
-
-  /** A row whose value is pool entry `k`, and whose other fields are 0. Valid until the next call. */
-  private[sparkrandomstrings] def poolEntry(k: Long): UnsafeRow = {
-    writer.reset()
-    pool.locate(k)
-    poolCharacters.reset(k)
-    writeValue(pool.length, poolCharacters, pool.codeDigits, pool.code)
-    writer.write(1, 0L)
-    writer.write(2, 0L)
-    writer.write(3, pool.length)
-    writer.getRow
-  }
-
-  /** The original whose value and event time the row at `offset` carries. */
-  def originalOf(offset: Long): Long = disorder.originalOf(offset)
 
   /**
    * The event time of original `original`, emitted at `offset`: consecutive originals step

@@ -4,8 +4,9 @@ package io.github.sparkrandomstrings
  * How rows depart from a plain stream of fresh values in event-time order: a bounded pool of
  * values and how rows pick from it, out-of-order and late event times, and repeated rows. The
  * defaults ([[RowShape.Plain]]) make exactly the stream of 0.1.0. It is part of the stream's
- * definition, fixed when the query first starts. What each option does is said where it is
- * parsed, in [[SourceOptions]], and the draws in [[RowGenerator]].
+ * definition, fixed when the query first starts; the rules its values pass are
+ * [[StreamDefinition.validate]]'s. What each option does is said in the provider's Scaladoc
+ * (`RandomStringsSourceProvider`), and the draws in [[RowGenerator]].
  *
  * @param distinctValues       the pool's size, if values come from a pool
  * @param valueDistribution    how rows pick pool entries: `uniform` or `zipf`
@@ -25,7 +26,7 @@ final case class RowShape(
     lateByMs: Option[Long],
     duplicateFraction: Double,
     maxDuplicateDistance: Long) {
-  import SourceOptions._
+  import RandomStrings._
 
   def isZipf: Boolean = valueDistribution == ZipfDistribution
 
@@ -52,11 +53,11 @@ object RowShape {
   /** The shape of a stream with none of the shaping options: that of 0.1.0. */
   val Plain: RowShape = RowShape(
     distinctValues = None,
-    valueDistribution = SourceOptions.UniformDistribution,
-    zipfExponent = SourceOptions.DefaultZipfExponent,
+    valueDistribution = RandomStrings.UniformDistribution,
+    zipfExponent = RandomStrings.DefaultZipfExponent,
     maxOutOfOrderMs = 0L,
     lateRowFraction = 0.0,
     lateByMs = None,
     duplicateFraction = 0.0,
-    maxDuplicateDistance = SourceOptions.DefaultMaxDuplicateDistance)
+    maxDuplicateDistance = RandomStrings.DefaultMaxDuplicateDistance)
 }

@@ -5,6 +5,8 @@ package io.github.sparkrandomstrings
  * of (definition, offset): that is what makes batches replayable after a restart and identical
  * whatever the partitioning. A definition is fixed when a query first starts and is kept in the
  * checkpoint (see [[DefinitionStore]]); it travels to the executors inside each batch's RDD.
+ * Whether its values come from a query's options or from a checkpoint, they pass the one set of
+ * rules, [[StreamDefinition.validate]].
  *
  * @param seed          the seed of every random draw
  * @param startTimeMs   when the stream first started (epoch ms): row 0's event time
@@ -25,36 +27,109 @@ final case class StreamDefinition(
 
   /** How many rows exist at wall-clock time `nowMs`. */
   def rowsAvailableAt(nowMs: Long): Long = RowClock.rowsAvailable(nowMs - startTimeMs, rowsPerSecond)
+
+  /**
+   * This definition, if it passes [[StreamDefinition.validate]]: a definition read from a
+   * checkpoint, whose values all count as given and are shown as they are.
+   *
+   * @throws IllegalArgumentException as the options would, naming the value and what is allowed
+   */
+  def validated(): StreamDefinition = {
+    StreamDefinition.validate(rowsPerSecond, minLength, maxLength, characters, shape, written = None)
+    this
+  }
 }
 
 object StreamDefinition {
+  import RandomStrings._
 
-  /** A new stream's definition, from the options of the query that starts it. */
-  def start(options: SourceOptions, nowMs: Long, drawSeed: () => Long): StreamDefinition =
-    StreamDefinition(
-      seed = options.seed.getOrElse(drawSeed()),
-      startTimeMs = nowMs,
-      rowsPerSecond = options.rowsPerSecond,
-      minLength = options.minLength,
-      maxLength = options.maxLength,
-      characters = options.characters,
-      shape = options.shape)
+  /**
+   * The rules every stream passes, whether its options were just parsed ([[SourceOptions]]) or
+   * its definition was read from a checkpoint ([[DefinitionStore]]): each written once, here,
+   * with the options' messages. In order: the rate and the lengths in range, the lengths in
+   * order, each shaping value in range, a late row's lateness, and a pool that the lengths and
+   * characters can fill.
+   *
+   * @param written for a user's options, Some(f): f(name) is the value of option `name` as the
+   *                user wrote it, or None where it was not given (its default applies, and a
+   *                message says so). For a stored definition, None: every value counts as given
+   *                and is shown as its value's text.
+   * @throws IllegalArgumentException naming the option, the value and what is allowed
+   */
+  def validate(
+      rowsPerSecond: Long,
+      minLength: Int,
+      maxLength: Int,
+      characters: CharacterSet,
+      shape: RowShape,
+      written: Option[String => Option[String]]): Unit = {
+    def text(name: String, value: Any): String = written.flatMap(_(name)).getOrElse(value.toString)
+    def isGiven(name: String): Boolean = written.forall(_(name).isDefined)
+    def whole(name: String, range: Whole, value: Long): Unit = range.check(name, value, text(name, value))
+    def real(name: String, range: Real, value: Double): Unit = range.check(name, value, text(name, value))
+
+    whole(ROWS_PER_SECOND, RowsPerSecondRange, rowsPerSecond)
+    whole(MIN_LENGTH, LengthRange, minLength)
+    whole(MAX_LENGTH, LengthRange, maxLength)
+    if (minLength > maxLength) {
+      def shown(name: String, value: Int) =
+        s"'$name' is $value" + (if (isGiven(name)) "" else " (its default)")
+      throw new IllegalArgumentException(
+        s"Invalid lengths: ${shown(MIN_LENGTH, minLength)} and ${shown(MAX_LENGTH, maxLength)}. " +
+          s"The option '$MIN_LENGTH' must be less than or equal to '$MAX_LENGTH'.")
+    }
+
+    shape.distinctValues.foreach(whole(DISTINCT_VALUES, DistinctValuesRange, _))
+    if (!Distributions.contains(shape.valueDistribution)) {
+      unknownDistribution(text(VALUE_DISTRIBUTION, shape.valueDistribution))
+    }
+    real(ZIPF_EXPONENT, ZipfExponentRange, shape.zipfExponent)
+    whole(MAX_OUT_OF_ORDER_MS, MaxOutOfOrderMsRange, shape.maxOutOfOrderMs)
+    real(LATE_ROW_FRACTION, LateRowFractionRange, shape.lateRowFraction)
+    shape.lateByMs.foreach(whole(LATE_BY_MS, LateByMsRange, _))
+    real(DUPLICATE_FRACTION, DuplicateFractionRange, shape.duplicateFraction)
+    whole(MAX_DUPLICATE_DISTANCE, MaxDuplicateDistanceRange, shape.maxDuplicateDistance)
+
+    if (shape.lateRowFraction > 0.0 && shape.lateByMs.isEmpty) {
+      throw new IllegalArgumentException(
+        s"Options that do not fit together: '$LATE_ROW_FRACTION' is " +
+          s"${text(LATE_ROW_FRACTION, shape.lateRowFraction)}, but '$LATE_BY_MS' is not set. Say " +
+          s"how late a late row is, in milliseconds: '$LATE_BY_MS' >= 1.")
+    }
+    shape.distinctValues.foreach { wanted =>
+      val allowed = ValuePool.capacity(minLength, maxLength, characters.size)
+      if (allowed < wanted) {
+        throw new IllegalArgumentException(
+          s"Invalid value '${text(DISTINCT_VALUES, wanted)}' for option '$DISTINCT_VALUES': the " +
+            s"other options allow only $allowed distinct strings (lengths $minLength to " +
+            s"$maxLength of ${characters.size} characters). Lower '$DISTINCT_VALUES', or " +
+            s"allow more strings with a larger '$MAX_LENGTH' or more characters.")
+      }
+    }
+  }
+
+  /** Refuses `text`, given for `valueDistribution`, which names none of the distributions. */
+  def unknownDistribution(text: String): Nothing =
+    throw new IllegalArgumentException(
+      s"Invalid value '$text' for option '$VALUE_DISTRIBUTION'. Allowed: " +
+        s"${Distributions.mkString(" or ")} (case-insensitive).")
 
   /**
    * Checks that a restarted query's options describe the stream its checkpoint holds. The seed
    * may be left out (the stored one is used); every other option that shapes rows must be the
    * same, since rows already delivered cannot change.
    *
-   * @param where the checkpoint file, for the message
+   * @param requested the definition the restarted query's options describe, with the stored
+   *                  start time, and the stored seed if the options give none
+   * @param where     the checkpoint file, for the message
    * @throws IllegalArgumentException naming each option that differs, with both values
    */
-  def checkRestart(stored: StreamDefinition, options: SourceOptions, where: String): Unit = {
-    val requested = start(options, stored.startTimeMs, () => stored.seed)
+  def checkRestart(stored: StreamDefinition, requested: StreamDefinition, where: String): Unit = {
     val differences = Seq(
-      (SourceOptions.SEED, stored.seed, requested.seed),
-      (SourceOptions.ROWS_PER_SECOND, stored.rowsPerSecond, requested.rowsPerSecond),
-      (SourceOptions.MIN_LENGTH, stored.minLength, requested.minLength),
-      (SourceOptions.MAX_LENGTH, stored.maxLength, requested.maxLength),
+      (SEED, stored.seed, requested.seed),
+      (ROWS_PER_SECOND, stored.rowsPerSecond, requested.rowsPerSecond),
+      (MIN_LENGTH, stored.minLength, requested.minLength),
+      (MAX_LENGTH, stored.maxLength, requested.maxLength),
       ("characters", stored.characters, requested.characters)) ++
       stored.shape.settings.zip(requested.shape.settings).map { case ((name, was), (_, now)) =>
         (name, shown(was), shown(now))

@@ -51,7 +51,7 @@ class HdfsCheckpointSuite extends SparkSessionSuite {
       "rowsPerSecond" -> "100000")
 
   private def stream: DataFrame =
-    spark.readStream.format(RandomStringsSourceProvider.ShortName).options(options).load()
+    spark.readStream.format(RandomStrings.ShortName).options(options).load()
 
   /** Starts `stream` into `batches` (each batch's rows by batch id) with `checkpoint`. */
   private def start(checkpoint: String, trigger: Trigger, batches: mutable.Map[Long, Seq[Row]]): StreamingQuery = {

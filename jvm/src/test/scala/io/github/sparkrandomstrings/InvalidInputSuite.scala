@@ -37,7 +37,7 @@ class InvalidInputSuite extends SparkSessionSuite {
   }
 
   private def reader(options: Map[String, String]) =
-    spark.readStream.format(RandomStringsSourceProvider.ShortName).options(options)
+    spark.readStream.format(RandomStrings.ShortName).options(options)
 
   private def copyOf(from: File, to: File): File = {
     val stream = Files.walk(from.toPath)

@@ -9,6 +9,8 @@ import scala.jdk.CollectionConverters._
 import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.streaming.{StreamingQuery, StreamingQueryException, Trigger}
 
+import io.github.sparkrandomstrings.SparkOffsets.LongOffset
+
 /**
  * Starting and stopping many queries leaks nothing: the JVM's live threads and the driver heap
  * after a full GC come back to where they were, every source is stopped, also when its query
@@ -139,6 +141,13 @@ class QueryLifecycleSuite extends SparkSessionSuite {
     val made =
       TrackingSourceProvider.made.asScala.toList // strict: on Scala 2.12 toSeq is a lazy Stream, emptied by the clear() below
     TrackingSourceProvider.made.clear()
-    MadeSources(made.map(_.definition.seed).sorted, made.forall(_.isStopped), made.map(new WeakReference(_)))
+    MadeSources(made.map(_.definition.seed).sorted, made.forall(isStopped), made.map(new WeakReference(_)))
   }
+
+  /** Whether `source` was stopped: a stopped source refuses to plan a batch. */
+  private def isStopped(source: RandomStringsSource): Boolean =
+    try {
+      source.getBatch(None, LongOffset(0L))
+      false
+    } catch { case e: IllegalStateException if e.getMessage.contains("is stopped") => true }
 }

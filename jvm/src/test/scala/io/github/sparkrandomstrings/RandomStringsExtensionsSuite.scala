@@ -12,7 +12,7 @@ class RandomStringsExtensionsSuite extends SparkSessionSuite {
 
   test("with the extensions, load() adds no strategy and batches are planned as the source's own scan") {
     assert(RandomStringsExtensions.configuredOn(spark.sparkContext))
-    val df = spark.readStream.format(RandomStringsSourceProvider.ShortName)
+    val df = spark.readStream.format(RandomStrings.ShortName)
       .options(Map("totalRows" -> "1000", "maxRowsPerTrigger" -> "400", "rowsPerSecond" -> "1000000", "seed" -> "3"))
       .load()
     assert(spark.experimental.extraStrategies.isEmpty)

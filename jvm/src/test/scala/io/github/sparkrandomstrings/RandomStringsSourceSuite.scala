@@ -22,7 +22,7 @@ class RandomStringsSourceSuite extends SparkSessionSuite {
     val parsed = SourceOptions.parse(options)
     new RandomStringsSource(
       spark,
-      StreamDefinition.start(parsed, start, () => seed),
+      parsed.definition(start, () => seed),
       parsed,
       numPartitions,
       now)
@@ -93,7 +93,7 @@ class RandomStringsSourceSuite extends SparkSessionSuite {
   test("getBatch with start == end is an empty streaming DataFrame") {
     val batch = source().getBatch(Some(LongOffset(7L)), LongOffset(7L))
     assert(batch.isStreaming)
-    assert(batch.schema == RandomStringsSourceProvider.Schema)
+    assert(batch.schema == RandomStrings.Schema)
     assert(rowsOf(batch).isEmpty)
   }
 

@@ -10,7 +10,7 @@ import org.apache.spark.sql.types.{StringType, StructType}
 
 /** The source end to end, through `spark.readStream` and real streaming queries. */
 class RandomStringsStreamSuite extends SparkSessionSuite {
-  import RandomStringsSourceProvider.ShortName
+  import RandomStrings.ShortName
 
   private def reader(options: (String, String)*) =
     spark.readStream.format(ShortName).options(options.toMap)
@@ -41,8 +41,11 @@ class RandomStringsStreamSuite extends SparkSessionSuite {
         classOf[RandomStringsSourceProvider].getName)) {
       val df = spark.readStream.format(format).load()
       assert(df.isStreaming)
-      assert(df.schema == RandomStringsSourceProvider.Schema, format)
+      assert(df.schema == RandomStrings.Schema, format)
     }
+    // The provider's public names for them stay.
+    assert(RandomStringsSourceProvider.ShortName == ShortName)
+    assert(RandomStringsSourceProvider.Schema == RandomStrings.Schema)
   }
 
   test("a bad option fails at load(), before any query starts") {

@@ -4,7 +4,8 @@ import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap
 import org.scalatest.funsuite.AnyFunSuite
 
 class SourceOptionsSuite extends AnyFunSuite {
-  import SourceOptions._
+  import RandomStrings._
+  import SourceOptions.parse
 
   test("defaults: 10 rows/s, lengths 0 to 4, alphanumeric, no seed, no caps") {
     assert(parse(Map.empty) == SourceOptions(10L, 0, 4, CharacterSet.Alphanumeric, None, None, None, None))
@@ -109,13 +110,20 @@ class SourceOptionsSuite extends AnyFunSuite {
     assert(message.contains("Did you mean 'rowsPerSecond'?"))
   }
 
-  test("a stored value is checked by the same rule and message as the option") {
-    assert(RowsPerSecondRange.check(ROWS_PER_SECOND, 5L) == 5L)
-    val stored = intercept[IllegalArgumentException](RowsPerSecondRange.check(ROWS_PER_SECOND, 0L))
-    assert(stored.getMessage == error(Map(ROWS_PER_SECOND -> "0")))
-    assert(stored.getMessage ==
+  test("a stored definition is checked by the same rules, with the same messages, as the options") {
+    val stored = StreamDefinition(1L, 0L, 10L, 0, 4, CharacterSet.Alphanumeric)
+    assert(stored.validated() == stored)
+    def storedError(d: StreamDefinition): String = intercept[IllegalArgumentException](d.validated()).getMessage
+    assert(storedError(stored.copy(rowsPerSecond = 0L)) == error(Map(ROWS_PER_SECOND -> "0")))
+    assert(storedError(stored.copy(rowsPerSecond = 0L)) ==
       "Invalid value '0' for option 'rowsPerSecond': out of range. Allowed: a whole number >= 1.")
-    val lengths = intercept[IllegalArgumentException](checkLengths(5, 3))
-    assert(lengths.getMessage == error(Map(MIN_LENGTH -> "5", MAX_LENGTH -> "3")))
+    assert(storedError(stored.copy(minLength = 5, maxLength = 3)) == error(Map(MIN_LENGTH -> "5", MAX_LENGTH -> "3")))
+    val late = stored.copy(shape = RowShape.Plain.copy(lateRowFraction = 0.1))
+    assert(storedError(late) == error(Map(LATE_ROW_FRACTION -> "0.1")))
+    val pareto = stored.copy(shape = RowShape.Plain.copy(distinctValues = Some(10L), valueDistribution = "pareto"))
+    assert(storedError(pareto) == error(Map(DISTINCT_VALUES -> "10", VALUE_DISTRIBUTION -> "pareto")))
+    val pool = RowShape.Plain.copy(distinctValues = Some(1112L))
+    val tooMany = stored.copy(maxLength = 3, characters = CharacterSet.Digits, shape = pool)
+    assert(storedError(tooMany) == error(Map(DISTINCT_VALUES -> "1112", CHARSET -> "digits", MAX_LENGTH -> "3")))
   }
 }
