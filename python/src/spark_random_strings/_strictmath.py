@@ -23,7 +23,6 @@ Floats = npt.NDArray[np.float64]
 
 _LN2_HI = 6.93147180369123816490e-01  # 0x3fe62e42 fee00000
 _LN2_LO = 1.90821492927058770002e-10  # 0x3dea39ef 35793c76
-_TWO54 = 1.80143985094819840000e16
 _INV_LN2 = 1.44269504088896338700e00
 
 # log's and log1p's polynomial (fdlibm names them Lg1..Lg7 and Lp1..Lp7; they are equal).

@@ -136,6 +136,11 @@ private[sparkrandomstrings] object CounterRandom {
 
   /** The golden-ratio increment of SplitMix64: odd, so `offset * Gamma` is a bijection. */
   val Gamma: Long = 0x9E3779B97F4A7C15L
+
+  /** The multipliers of SplitMix64's finaliser ([[mix]]): odd, with well-spread bits; constants,
+   * inlined where they are used. */
+  final val Mix1 = 0xBF58476D1CE4E5B9L
+  final val Mix2 = 0x94D049BB133111EBL
   private val TwoTo32 = 1L << 32
   private val UnitScale = 1.0 / (1L << 53)
 
@@ -149,8 +154,8 @@ private[sparkrandomstrings] object CounterRandom {
 
   def mix(z0: Long): Long = {
     var z = z0
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL
+    z = (z ^ (z >>> 30)) * Mix1
+    z = (z ^ (z >>> 27)) * Mix2
     z ^ (z >>> 31)
   }
 }

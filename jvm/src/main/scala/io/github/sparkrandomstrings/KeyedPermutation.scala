@@ -54,6 +54,6 @@ private[sparkrandomstrings] object KeyedPermutation {
     (left << halfBits) | right
   }
 
-  /** An odd 64-bit constant with well-spread bits (SplitMix64's first multiplier). */
-  private val Multiplier = 0xBF58476D1CE4E5B9L
+  /** An odd 64-bit constant with well-spread bits: SplitMix64's first multiplier. */
+  private final val Multiplier = CounterRandom.Mix1
 }
