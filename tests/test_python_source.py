@@ -32,7 +32,7 @@ import pytest
 from pyspark.errors import IllegalArgumentException, StreamingQueryException
 from pyspark.sql import DataFrame, SparkSession
 
-from helpers.support import EXAMPLES, REPO, connect_server, run_available_now
+from helpers.support import EXAMPLES, REPO, connect_server, run_available_now, run_child
 from spark_random_strings import (
     PYTHON_FORMAT,
     UnsupportedSparkError,
@@ -255,6 +255,43 @@ def test_the_data_source_read_directly_refuses_a_bad_option_at_load_and_a_schema
             query.awaitTermination(60)
     finally:
         query.stop()
+
+
+#: Reads the Python source in a session whose Python workers run PYSPARK_PYTHON (``_source``).
+WORKERS_WITHOUT_NUMPY = """
+from pyspark.sql import SparkSession
+from spark_random_strings import read_random_strings
+spark = SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false").getOrCreate()
+try:
+    read_random_strings(spark, engine="python", seed=1, total_rows=10)
+except Exception as error:
+    print(error)
+"""
+
+
+@needs_4
+def test_workers_whose_python_lacks_numpy_and_pyarrow_fail_at_load_naming_that_python(
+    tmp_path: Path,
+) -> None:
+    bare = tmp_path / "bare"
+    venv.create(bare, with_pip=False)  # a Python with nothing installed, as a fresh system's
+    bare_python = str(bare / "bin" / "python")
+    worker_executable = subprocess.run(
+        [bare_python, "-c", "import sys; print(sys.executable)"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    script = tmp_path / "read.py"
+    script.write_text(WORKERS_WITHOUT_NUMPY)
+    # The driver runs this interpreter (which has both); the workers run the bare one.
+    result = run_child([sys.executable, str(script)], PYSPARK_PYTHON=bare_python)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert (
+        f"The {PYTHON_FORMAT} source makes its rows with numpy and pyarrow in the Python that Spark "
+        f"runs for Python data sources, {worker_executable} (Python "
+    ) in result.stdout
+    assert "which lacks numpy and pyarrow. Install numpy and pyarrow there, or start the session" in (
+        result.stdout
+    )
+    assert "ModuleNotFoundError" not in result.stdout
 
 
 @pytest.mark.every_line

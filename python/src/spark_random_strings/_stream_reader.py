@@ -1,10 +1,6 @@
-"""The stream as a pyspark Python data source (Spark 4.0+): the same rows as the JVM source, made
-by the numpy row function in the Python workers of the Spark that runs the query.
-
-It needs no jar and nothing of this package on the server: :func:`register` registers the data
-source with the modules it runs pickled by value, so the code travels with the client (the only
-imports left for the server's Python are pyspark, numpy and pyarrow, which pyspark's Arrow path
-needs anyway). That is what a Spark Connect server one does not control allows.
+"""The Python data source's stream reader (the JVM source's ``RandomStringsSource.scala``, and its
+``SlicePartition``): it plans batches of the stream and makes their rows with the numpy row
+function in the Python workers of the Spark that runs the query.
 
 The reader keeps the jar source's contract, adapted to what pyspark asks of a Python reader:
 
@@ -38,11 +34,11 @@ from __future__ import annotations
 import os
 import secrets
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pyspark.sql.datasource import DataSource, DataSourceStreamReader, InputPartition
+from pyspark.sql.datasource import DataSourceStreamReader, InputPartition
 from pyspark.sql.pandas.types import from_arrow_schema
 from pyspark.sql.types import StructType
 
@@ -72,35 +68,11 @@ except ImportError:  # pragma: no cover - exercised on Spark 4.0 and 4.1
 
 if TYPE_CHECKING:
     import pyarrow as pa
-    from pyspark.sql import SparkSession
 
 
 def source_schema() -> StructType:
     """The source's columns (``options.SCHEMA``), as Spark types them: none nullable."""
     return from_arrow_schema(SCHEMA)
-
-
-class RandomStringsDataSource(DataSource):
-    """The ``InMemoryRandomStringsPython`` data source: the ``InMemoryRandomStrings`` stream,
-    with the same options, defaults and messages, read by Python workers."""
-
-    @classmethod
-    def name(cls) -> str:
-        return PYTHON_FORMAT
-
-    def schema(self) -> StructType:
-        # Spark asks for the schema at load(): the options are checked there, as the jar's are.
-        parse_options(dict(self.options))
-        return source_schema()
-
-    def streamReader(self, schema: StructType) -> DataSourceStreamReader:
-        if schema != source_schema():
-            raise ValueError(
-                f"The {PYTHON_FORMAT} source has a fixed schema, {source_schema().simpleString()}, "
-                f"and cannot read {schema.simpleString()}: leave out .schema(...), and select or "
-                "cast the columns after load()."
-            )
-        return RandomStringsStreamReader(parse_options(dict(self.options)))
 
 
 @dataclass(frozen=True)
@@ -240,36 +212,19 @@ class RandomStringsStreamReader(DataSourceStreamReader, _AvailableNow):  # type:
         return f"{PYTHON_FORMAT}[{'not started' if stream is None else f'seed={stream.seed}'}]"
 
 
-def travelling_modules() -> list[str]:
-    """The modules the data source runs, which travel pickled by value so that the server needs
-    none of them: this one and every module of the package it uses, followed through the names
-    each module imports (a function or class of another module makes that module travel too;
-    a constant is pickled as its value)."""
-    import sys
-    from types import ModuleType
-
-    package = __name__.rpartition(".")[0] + "."
-    found: list[str] = []
-    todo = [__name__]
-    while todo:
-        name = todo.pop()
-        if name in found:
-            continue
-        found.append(name)
-        for value in vars(sys.modules[name]).values():
-            used = value.__name__ if isinstance(value, ModuleType) else getattr(value, "__module__", None)
-            if isinstance(used, str) and used.startswith(package) and used not in found:
-                todo.append(used)
-    return sorted(found)
+def checked_schema(options: Mapping[str, str]) -> StructType:
+    """The source's schema, once ``options`` pass (Spark asks for it at ``load()``: the options
+    are checked there, as the jar's are)."""
+    parse_options(options)
+    return source_schema()
 
 
-def register(spark: SparkSession) -> None:
-    """Register the Python data source with a session (classic or Spark Connect), its code
-    pickled by value so that the server's Python needs nothing of this package."""
-    import importlib
-
-    from pyspark import cloudpickle
-
-    for name in travelling_modules():
-        cloudpickle.register_pickle_by_value(importlib.import_module(name))  # type: ignore[no-untyped-call]
-    spark.dataSource.register(RandomStringsDataSource)
+def stream_reader(options: Mapping[str, str], schema: StructType) -> RandomStringsStreamReader:
+    """The reader of a query's stream, for the schema Spark asks for: the source's own only."""
+    if schema != source_schema():
+        raise ValueError(
+            f"The {PYTHON_FORMAT} source has a fixed schema, {source_schema().simpleString()}, "
+            f"and cannot read {schema.simpleString()}: leave out .schema(...), and select or "
+            "cast the columns after load()."
+        )
+    return RandomStringsStreamReader(parse_options(options))

@@ -1,0 +1,115 @@
+"""The stream as a pyspark Python data source (Spark 4.0+), ``InMemoryRandomStringsPython`` (the
+JVM source's ``RandomStringsSourceProvider.scala``): the same rows as the jar's source, made by
+the numpy row function in the Python workers of the Spark that runs the query.
+
+It needs no jar and nothing of this package on the server: :func:`register` registers the data
+source with the modules it runs pickled by value, so the code travels with the client (the only
+imports left for the server's Python are pyspark, numpy and pyarrow, which pyspark's Arrow path
+needs anyway). That is what a Spark Connect server one does not control allows.
+
+The data source class itself needs only pyspark: the reader's code (``_stream_reader``) travels
+inside it as bytes, unpickled only once the worker's Python is known to have numpy and pyarrow.
+So a worker Python without them (a virtual environment's packages, but the system's Python
+running the workers, say) fails at ``load()`` with a message that names that Python and what it
+lacks, not with a ``ModuleNotFoundError`` from deep inside Spark.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pyspark.sql.datasource import DataSource, DataSourceStreamReader
+
+from spark_random_strings.options import PYTHON_FORMAT
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+    from pyspark.sql.types import StructType
+
+#: What the reader's code imports besides pyspark.
+ROW_LIBRARIES = ("numpy", "pyarrow")
+
+
+class RandomStringsDataSource(DataSource):
+    """The ``InMemoryRandomStringsPython`` data source: the ``InMemoryRandomStrings`` stream,
+    with the same options, defaults and messages, read by Python workers."""
+
+    #: ``_stream_reader``'s entry points, pickled by value (:func:`register` sets them).
+    implementation: bytes = b""
+
+    @classmethod
+    def name(cls) -> str:
+        return PYTHON_FORMAT
+
+    def schema(self) -> StructType:
+        # Spark asks for the schema at load(): the options are checked there, as the jar's are.
+        checked_schema, _ = self._implementation()
+        return checked_schema(dict(self.options))  # type: ignore[no-any-return]
+
+    def streamReader(self, schema: StructType) -> DataSourceStreamReader:
+        _, stream_reader = self._implementation()
+        return stream_reader(dict(self.options), schema)  # type: ignore[no-any-return]
+
+    def _implementation(self) -> tuple[Any, Any]:
+        """The reader's code, in the Python Spark runs this data source in, once that Python is
+        known to have what the code imports."""
+        import importlib.util
+        import platform
+        import sys
+
+        from pyspark import cloudpickle
+
+        missing = [name for name in ROW_LIBRARIES if importlib.util.find_spec(name) is None]
+        if missing:
+            raise RuntimeError(
+                f"The {PYTHON_FORMAT} source makes its rows with {' and '.join(ROW_LIBRARIES)} in the "
+                f"Python that Spark runs for Python data sources, {sys.executable} (Python "
+                f"{platform.python_version()}), which lacks {' and '.join(missing)}. Install "
+                f"{' and '.join(missing)} there, or start the session with spark.pyspark.python (or "
+                "the PYSPARK_PYTHON variable) set to a Python that has them, such as the one this "
+                "program runs in."
+            )
+        entry_points: tuple[Any, Any] = cloudpickle.loads(self.implementation)
+        return entry_points
+
+
+def travelling_modules() -> list[str]:
+    """The modules the data source runs, which travel pickled by value so that the server needs
+    none of them: the reader's and every module of the package it uses, followed through the names
+    each module imports (a function or class of another module makes that module travel too;
+    a constant is pickled as its value)."""
+    import importlib
+    from types import ModuleType
+
+    package = __name__.rpartition(".")[0] + "."
+    found: list[str] = []
+    todo = [__name__, package + "_stream_reader"]
+    while todo:
+        name = todo.pop()
+        if name in found:
+            continue
+        found.append(name)
+        for value in vars(importlib.import_module(name)).values():
+            used = value.__name__ if isinstance(value, ModuleType) else getattr(value, "__module__", None)
+            if isinstance(used, str) and used.startswith(package) and used not in found:
+                todo.append(used)
+    return sorted(found)
+
+
+def register(spark: SparkSession) -> None:
+    """Register the Python data source with a session (classic or Spark Connect), its code
+    pickled by value so that the server's Python needs nothing of this package."""
+    import importlib
+
+    from pyspark import cloudpickle
+
+    for name in travelling_modules():
+        cloudpickle.register_pickle_by_value(importlib.import_module(name))  # type: ignore[no-untyped-call]
+    from spark_random_strings._stream_reader import checked_schema, stream_reader
+
+    source = type(
+        RandomStringsDataSource.__name__,
+        (RandomStringsDataSource,),
+        {"implementation": cloudpickle.dumps((checked_schema, stream_reader)), "__module__": __name__},
+    )
+    spark.dataSource.register(source)
