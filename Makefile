@@ -49,6 +49,9 @@ JAR_INPUTS := $(shell find jvm/src/main -type f) $(wildcard project/*.scala proj
 JARS_BUILT := $(PACKAGE_JARS)/.built
 DIST := dist
 WHEEL := $(DIST)/spark_random_strings-$(VERSION)-py3-none-any.whl
+# Where `make publish-local` puts every line's Maven artifacts: named here only, and passed to
+# sbt (SBT_ENV) and to the tests (`make maven-repo`).
+MAVEN_REPO := $(DIST)/maven
 # Every Python package's version, pinned for each environment the Makefile makes: the common
 # ones, and numpy and pyarrow as a line's pyspark needs them ($(call constraints,LINE)).
 CONSTRAINTS := python/constraints.txt
@@ -61,7 +64,8 @@ SBT := java -Xms512m -Xmx3g -Xss4m -Dfile.encoding=UTF-8 \
 	-jar $(SBT_LAUNCHER)
 # The Spark runtime jars that the build compiles and tests against: those of the pinned pyspark.
 SPARK_JARS_DIR = $$($(PY) -c 'import os, pyspark; print(os.path.join(os.path.dirname(pyspark.__file__), "jars"))')
-SBT_ENV = SPARK_JARS_DIR="$(SPARK_JARS_DIR)"
+# What sbt takes from the Makefile: those jars, and the folder `publish` writes to.
+SBT_ENV = SPARK_JARS_DIR="$(SPARK_JARS_DIR)" MAVEN_REPO="$(abspath $(MAVEN_REPO))"
 # pytest on two workers: much of an end-to-end test is waiting for a child JVM or a trigger.
 # Tests go to whichever worker is free, but those of one xdist_group (a module whose tests share
 # a module-scoped fixture, such as a Spark Connect server) run on one worker.
@@ -135,7 +139,6 @@ dist: wheel
 # Every line as a Maven artifact (jar, sources jar, Scaladoc jar, POM) in a folder that
 # `spark-submit --packages <coordinates> --repositories file://$(abspath $(MAVEN_REPO))` reads.
 # `make test` publishes the default line only; `make test-compat` and `make test-java` all of them.
-MAVEN_REPO := $(DIST)/maven
 MAVEN_PUBLISHED := $(MAVEN_REPO)/.published-$(VERSION)
 publish-local: $(MAVEN_PUBLISHED)
 
@@ -143,14 +146,20 @@ $(MAVEN_PUBLISHED): $(JAR_INPUTS) | bootstrap
 	$(SBT_ENV) $(SBT) publish
 	@touch $@
 
+# The folder, for the tests that read the artifacts there (tests/test_maven.py).
+.PHONY: maven-repo
+maven-repo:
+	@echo "$(abspath $(MAVEN_REPO))"
+
 # The site (mkdocs, mkdocs.yml) into site/, in strict mode: a broken link or anchor, a page
-# missing from the navigation or a docstring it cannot read fails. Its Scala API page links to
-# the default line's Scaladoc, copied into docs/scaladoc/.
+# missing from the navigation or a docstring it cannot read fails. Not --quiet: mkdocs 1.6 then
+# counts no warning, and strict mode fails nothing (mkdocs issue 4126). Its Scala API page
+# links to the default line's Scaladoc, copied into docs/scaladoc/.
 DEFAULT_SCALA := $(call field,4,$(call row_of,$(firstword $(DEFAULT_BUILDS))))
 SCALADOC := jvm/lines/spark-$(DEFAULT_LINE)_$(DEFAULT_SCALA)/target/scala-$(DEFAULT_SCALA)/api
 docs: $(SCALADOC)/index.html $(VENV_READY)
 	rm -rf docs/scaladoc && cp -r $(SCALADOC) docs/scaladoc
-	$(PY) -m mkdocs build --strict --clean --quiet
+	$(PY) -m mkdocs build --strict --clean
 	@echo "built site/index.html"
 
 $(SCALADOC)/index.html: $(JAR_INPUTS) | bootstrap

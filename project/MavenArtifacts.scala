@@ -10,8 +10,11 @@ import sbt.Keys._
 
 object MavenArtifacts {
 
-  /** `make publish-local` publishes every line here, in Maven's layout. */
-  def repository(root: File): File = root / "dist" / "maven"
+  /**
+   * Where `publish` puts every line, in Maven's layout: the folder the Makefile names and passes
+   * in as MAVEN_REPO (`make publish-local`). Without it, sbt has nowhere to publish.
+   */
+  private def repository: Option[File] = sys.env.get("MAVEN_REPO").filter(_.nonEmpty).map(file)
 
   def settings(line: SparkLine): Seq[Setting[_]] = {
     val root = Def.setting((ThisBuild / baseDirectory).value)
@@ -31,7 +34,7 @@ object MavenArtifacts {
         Seq("-doc-title", "spark-random-strings", "-doc-version", version.value, "-no-link-warnings"),
       publishMavenStyle := true,
       versionScheme := Some("early-semver"),
-      publishTo := Some(MavenCache("dist-maven", repository(root.value))),
+      publishTo := repository.map(MavenCache("publish-local", _)),
       // Publishing the same version again (a rebuild) replaces what an earlier run put there.
       publishConfiguration := publishConfiguration.value.withOverwrite(true),
       pomIncludeRepository := (_ => false),

@@ -1,9 +1,10 @@
-"""The jars as Maven artifacts: what `make publish-local` puts in dist/maven, and the two ways
+"""The jars as Maven artifacts: what `make publish-local` puts in its folder, and the two ways
 Spark adds a package by its coordinates, `spark-submit --packages` and `spark.jars.packages`,
 each with an empty Ivy home so that nothing comes from a cache."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
 import zipfile
@@ -16,7 +17,21 @@ from helpers.support import EXAMPLES, REPO, pyspark_bin, run_child
 from spark_random_strings import installed_spark, jar_path
 
 VERSION = (REPO / "VERSION").read_text().strip()
-MAVEN = REPO / "dist" / "maven"
+
+
+def maven_repository() -> Path:
+    """The folder `make publish-local` publishes into, as the Makefile names it (for sbt too)."""
+    done = subprocess.run(
+        ["make", "--no-print-directory", "--silent", "maven-repo"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return Path(done.stdout.strip())
+
+
+MAVEN = maven_repository()
 POM = "{http://maven.apache.org/POM/4.0.0}"
 
 # The contract, the packaging and the ways in, on every Spark line and Java.
@@ -29,7 +44,7 @@ BUILD = next(b for b in LINE_BUILDS if b.scala_binary == HERE.scala)
 
 
 def artifact(build: Build, suffix: str) -> Path:
-    """A file of a build's artifact in dist/maven: ``.jar``, ``-sources.jar``, ``.pom``..."""
+    """A file of a build's published artifact: ``.jar``, ``-sources.jar``, ``.pom``..."""
     path = (
         MAVEN
         / GROUP_ID.replace(".", "/")
