@@ -6,8 +6,8 @@ import threading
 import time
 from typing import TYPE_CHECKING
 
-from spark_random_strings._local import stop_between_batches
 from spark_random_strings._progress import source_description
+from spark_random_strings._stream import run_until_done
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame
@@ -30,13 +30,7 @@ def count_by_length(strings: DataFrame, *, duration_s: float, stop: threading.Ev
         .trigger(processingTime=TRIGGER_INTERVAL)
         .start()
     )
-    while query.isActive and not stop.is_set() and time.monotonic() - started < duration_s:
-        stop.wait(0.25)
-    stop_between_batches(query)
-    elapsed = time.monotonic() - started
-    failure = query.exception()
-    if failure is not None:
-        raise failure
+    elapsed = run_until_done(query, started=started, duration_s=duration_s, stop=stop)
     # Idle triggers report progress too; only batches that ran have an addBatch time. The
     # reports are read by key, which works on every pyspark (see _progress).
     progress = query.recentProgress

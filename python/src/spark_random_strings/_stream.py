@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -16,9 +17,39 @@ from spark_random_strings._progress import StreamPosition, current_position
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame
+    from pyspark.sql.streaming.query import StreamingQuery
 
 #: How often the query is triggered: rows appear in the terminal once a second.
 TRIGGER_INTERVAL = "1 second"
+
+
+def run_until_done(
+    query: StreamingQuery,
+    *,
+    started: float,
+    duration_s: float | None,
+    stop: threading.Event,
+    every_tick: Callable[[float], None] | None = None,
+) -> float:
+    """Let the query run until it ends, ``duration_s`` passes or ``stop`` is set, then stop it
+    between batches. ``every_tick`` gets the seconds since ``started`` four times a second.
+
+    The stream and the demo commands share this loop. Returns the seconds since ``started``
+    (``time.monotonic()``). Raises the query's exception if it failed.
+    """
+    while query.isActive and not stop.is_set():
+        elapsed = time.monotonic() - started
+        if duration_s is not None and elapsed >= duration_s:
+            break
+        if every_tick is not None:
+            every_tick(elapsed)
+        stop.wait(0.25)
+    stop_between_batches(query)
+    elapsed = time.monotonic() - started
+    failure = query.exception()
+    if failure is not None:
+        raise failure
+    return elapsed
 
 
 def _status(position: StreamPosition | None, elapsed_s: float) -> Text:
@@ -62,19 +93,14 @@ def stream_to_terminal(
     position: StreamPosition | None = None
     # Transient: the live line goes at the end, and the summary stays (also when not a terminal).
     with Live(_status(None, 0.0), console=console, refresh_per_second=4, transient=True) as live:
-        while query.isActive and not stop.is_set():
-            elapsed = time.monotonic() - started
-            if duration_s is not None and elapsed >= duration_s:
-                break
+
+        def update(elapsed: float) -> None:
+            nonlocal position
             position = current_position(query) or position
             live.update(_status(position, elapsed))
-            stop.wait(0.25)
-        stop_between_batches(query)
+
+        elapsed = run_until_done(query, started=started, duration_s=duration_s, stop=stop, every_tick=update)
     position = current_position(query) or position
-    elapsed = time.monotonic() - started
-    failure = query.exception()
-    if failure is not None:
-        raise failure
     rows, batches = (position.rows_read, position.batch_id + 1) if position else (0, 0)
     return (
         f"streamed {rows:,} rows in {batches:,} batches over {elapsed:.1f} s ({rows / elapsed:,.1f} rows/s)"
