@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 import zipfile
@@ -102,7 +101,7 @@ def run_fresh(python: Path, args: list[str], cwd: Path) -> subprocess.CompletedP
     )
 
 
-def test_the_wheel_holds_every_lines_jar_the_typing_marker_and_the_supported_ranges(wheel: Path) -> None:
+def test_the_wheel_holds_every_lines_jar_the_typing_marker_and_the_command(wheel: Path) -> None:
     assert wheel.name == f"spark_random_strings-{VERSION}-py3-none-any.whl"
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
@@ -117,10 +116,6 @@ def test_the_wheel_holds_every_lines_jar_the_typing_marker_and_the_supported_ran
     assert {*JARS, "spark_random_strings/py.typed"} <= names
     assert sorted(n for n in names if n.endswith(".jar")) == JARS
     assert metadata["Version"] == VERSION
-    assert metadata["Requires-Python"] == ">=3.11"
-    requires = metadata.get_all("Requires-Dist") or []
-    oldest, past = pyspark_bounds()
-    assert f"pyspark<{past},>={oldest}.0" in requires
     assert "spark-random-strings = spark_random_strings.cli:main" in entry_points
     for name, manifest in zip(JARS, manifests, strict=False):
         line = name.split("-spark")[1].split("_")[0]
@@ -132,14 +127,11 @@ def _and_joined(items: list[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-def bundled_text(jar_names: list[str]) -> str:
-    """The jars as a sentence: "Spark 3.5 (Scala 2.12 and 2.13), 4.0 and 4.1 (Scala 2.13)"."""
-    jar = r".*/spark-random-strings-spark([\d.]+)_([\d.]+)-.*\.jar"
-    named = [re.fullmatch(jar, name) for name in jar_names]
-    assert all(named), jar_names
-    scalas = scalas_by_line((match[1], match[2]) for match in named if match)
+def bundled_text() -> str:
+    """The jars of spark-lines.txt as the package page says them, the lines that share their
+    Scala versions together: "Spark 3.5 (Scala 2.12 and 2.13), 4.0 and 4.1 (Scala 2.13)"."""
     groups: list[tuple[list[str], list[str]]] = []
-    for line, versions in scalas.items():
+    for line, versions in scalas_by_line((build.line, build.scala_binary) for build in BUILDS).items():
         if groups and groups[-1][1] == versions:
             groups[-1][0].append(line)
         else:
@@ -147,24 +139,20 @@ def bundled_text(jar_names: list[str]) -> str:
     return "Spark " + ", ".join(f"{_and_joined(lines)} (Scala {_and_joined(v)})" for lines, v in groups)
 
 
-def test_the_package_page_states_the_ranges_and_the_jars_of_the_wheels_metadata(wheel: Path) -> None:
+def test_the_metadata_and_the_package_page_state_the_supported_ranges_and_the_jars(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as archive:
         metadata = Parser().parsestr(
             archive.read(f"spark_random_strings-{VERSION}.dist-info/METADATA").decode()
         )
-        jars = sorted(n for n in archive.namelist() if n.endswith(".jar"))
     page = " ".join(str(metadata.get_payload()).split())
     assert page == " ".join((REPO / "python" / "README.md").read_text().split())
     assert metadata["Description-Content-Type"] == "text/markdown"
-    pyspark_range = next(r for r in metadata.get_all("Requires-Dist") or [] if r.startswith("pyspark<"))
-    bounds = re.fullmatch(r"pyspark<(\d+\.\d+),>=(\d+\.\d+)\.0", pyspark_range)
-    assert bounds, pyspark_range
-    past, oldest = bounds.groups()
-    major, minor = past.split(".")
-    newest = f"{major}.{int(minor) - 1}"  # past is the first line after the newest: "<4.4"
-    oldest_python = metadata["Requires-Python"].removeprefix(">=")
-    assert f"**Works with** pyspark {oldest} to {newest} and Python {oldest_python} or newer." in page
-    assert f"**Bundles** one jar for each Spark line and Scala version: {bundled_text(jars)}." in page
+    # pyspark from the oldest line to the newest of spark-lines.txt, whose jars the wheel holds.
+    oldest, past = pyspark_bounds()
+    assert f"pyspark<{past},>={oldest}.0" in (metadata.get_all("Requires-Dist") or [])
+    assert metadata["Requires-Python"] == ">=3.11"
+    assert f"**Works with** pyspark {oldest} to {BUILDS[-1].line} and Python 3.11 or newer." in page
+    assert f"**Bundles** one jar for each Spark line and Scala version: {bundled_text()}." in page
     assert f"**License:** {metadata['License-Expression']}." in page
 
 
