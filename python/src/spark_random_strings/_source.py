@@ -107,9 +107,10 @@ def register(spark: SparkSession) -> None:
         cloudpickle.register_pickle_by_value(importlib.import_module(name))  # type: ignore[no-untyped-call]
     from spark_random_strings._stream_reader import checked_schema, stream_reader
 
+    implementation = cloudpickle.dumps((checked_schema, stream_reader))  # type: ignore[no-untyped-call]
     source = type(
         RandomStringsDataSource.__name__,
         (RandomStringsDataSource,),
-        {"implementation": cloudpickle.dumps((checked_schema, stream_reader)), "__module__": __name__},
+        {"implementation": implementation, "__module__": __name__},
     )
     spark.dataSource.register(source)
