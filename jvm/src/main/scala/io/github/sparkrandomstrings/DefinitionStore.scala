@@ -17,17 +17,21 @@ import io.github.sparkrandomstrings.SparkCheckpointFiles.CheckpointFileManager
  * `metadataPath` Spark hands to `createSource`), as one small JSON file:
  *
  * {{{
- *   {"version":2,"seed":-4962768465676381896,"startTimeMs":1763790000000,"rowsPerSecond":10,
+ *   {"version":3,"seed":-4962768465676381896,"startTimeMs":1763790000000,"rowsPerSecond":10,
  *    "minLength":0,"maxLength":4,"characters":"charset=alphanumeric","distinctValues":1000,
  *    "valueDistribution":"zipf","zipfExponent":1.2,"maxOutOfOrderMs":5000,
  *    "lateRowFraction":0.01,"lateByMs":60000,"duplicateFraction":0.0,
- *    "maxDuplicateDistance":1000}
+ *    "maxDuplicateDistance":1000,"timestampColumn":true,"startTimestamp":1700000000000,
+ *    "rateProfile":"60s@1000,30s@1000..20000,repeat"}
  * }}}
  *
- * Version 2 added the options that shape rows (a [[RowShape]]; `null` for an option not set).
- * Version 1, which 0.1.0 wrote, has none of them and reads as [[RowShape.Plain]], the stream
- * 0.1.0 made. A file that cannot be read, or whose values break the rules the options follow
- * ([[StreamDefinition.validate]], with the options' messages), is refused as corrupt.
+ * Version 3 added `timestampColumn`, `startTimestamp` and `rateProfile` (its canonical text,
+ * parsed again by [[RateProfile.parse]]; `null` for an option not set). Version 2, which 0.2.0
+ * wrote, added the options that shape rows (a [[RowShape]]). Version 1, which 0.1.0 wrote, has
+ * none of them and reads as [[RowShape.Plain]], the stream 0.1.0 made; versions 1 and 2 read as
+ * none of version 3's options set. A file that cannot be read, or whose values break the rules
+ * the options follow ([[StreamDefinition.validate]], with the options' messages), is refused as
+ * corrupt.
  *
  * The file is written once, when the query first starts, and whole: through Spark's
  * `CheckpointFileManager.createAtomic`, as Spark writes its own offset and commit logs, so each
@@ -178,9 +182,23 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
       if (!node.isNumber) corrupt(s"'$name' is not a number")
       node.asDouble()
     }
+    def boolean(name: String): Boolean = {
+      val node = field(name)
+      if (!node.isBoolean) corrupt(s"'$name' is not true or false")
+      node.asBoolean()
+    }
+    def optionalText(name: String): Option[String] = {
+      val node = field(name)
+      if (node.isNull) None
+      else if (!node.isTextual) corrupt(s"'$name' is not a string")
+      else Some(node.asText())
+    }
+    def profile(text: String): RateProfile =
+      try RateProfile.parse(text)
+      catch { case e: IllegalArgumentException => corrupt(e.getMessage, e) }
     val version = long("version")
-    if (version != 1 && version != Version) {
-      corrupt(s"version $version is neither 1 nor $Version, the versions this source reads")
+    if (version < 1 || version > Version) {
+      corrupt(s"version $version is not 1 to $Version, the versions this source reads")
     }
     val shape =
       if (version == 1) RowShape.Plain
@@ -202,7 +220,10 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
       int("minLength"),
       int("maxLength"),
       characters("characters"),
-      shape)
+      shape,
+      timestampColumn = version >= 3 && boolean(TIMESTAMP_COLUMN),
+      startTimestamp = if (version >= 3) optionalLong(START_TIMESTAMP) else None,
+      rateProfile = if (version >= 3) optionalText(RATE_PROFILE).map(profile) else None)
     // The stored values must pass the very rules, and messages, that the options pass.
     try definition.validated()
     catch { case e: IllegalArgumentException => corrupt(e.getMessage, e) }
@@ -217,10 +238,11 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
     node.put("minLength", d.minLength)
     node.put("maxLength", d.maxLength)
     node.put("characters", d.characters.description)
-    d.shape.settings.foreach {
+    (d.shape.settings ++ d.timeSettings).foreach {
       case (name, None) => node.putNull(name)
       case (name, Some(value: Long)) => node.put(name, value)
       case (name, Some(value: Double)) => node.put(name, value)
+      case (name, Some(value: Boolean)) => node.put(name, value)
       case (name, Some(value)) => node.put(name, value.toString)
     }
     Mapper.writeValueAsString(node)
@@ -232,7 +254,7 @@ object DefinitionStore {
   /** The file's name inside the source's metadata folder. */
   val FileName = "random-strings-source.json"
 
-  /** The layout of the file this source writes; it also reads version 1, and refuses others. */
-  val Version = 2
+  /** The layout of the file this source writes; it also reads versions 1 and 2, and refuses others. */
+  val Version = 3
   private val Mapper = new ObjectMapper()
 }

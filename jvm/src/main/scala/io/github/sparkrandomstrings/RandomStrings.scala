@@ -1,6 +1,6 @@
 package io.github.sparkrandomstrings
 
-import org.apache.spark.sql.types.{IntegerType, LongType, StringType, StructField, StructType}
+import org.apache.spark.sql.types.{IntegerType, LongType, StringType, StructField, StructType, TimestampType}
 
 /**
  * The facts of the `InMemoryRandomStrings` source that the rest of it is built on: its short
@@ -21,6 +21,15 @@ object RandomStrings {
     StructField("offset", LongType, nullable = false),
     StructField("length", IntegerType, nullable = false)))
 
+  /** The last column that `timestampColumn` adds: `ts` as a TIMESTAMP. */
+  val TimestampColumn = "timestamp"
+
+  /** With `timestampColumn`: [[Schema]] and, last, `timestamp` TIMESTAMP NOT NULL. */
+  val TimestampSchema: StructType = Schema.add(StructField(TimestampColumn, TimestampType, nullable = false))
+
+  /** The schema of a stream with or without the `timestamp` column. */
+  def schemaOf(timestampColumn: Boolean): StructType = if (timestampColumn) TimestampSchema else Schema
+
   val ROWS_PER_SECOND = "rowsPerSecond"
   val MIN_LENGTH = "minLength"
   val MAX_LENGTH = "maxLength"
@@ -38,6 +47,9 @@ object RandomStrings {
   val LATE_BY_MS = "lateByMs"
   val DUPLICATE_FRACTION = "duplicateFraction"
   val MAX_DUPLICATE_DISTANCE = "maxDuplicateDistance"
+  val TIMESTAMP_COLUMN = "timestampColumn"
+  val START_TIMESTAMP = "startTimestamp"
+  val RATE_PROFILE = "rateProfile"
 
   /** Every option this source takes, in the order the documentation lists them. */
   val Names: Seq[String] = Seq(
@@ -57,7 +69,10 @@ object RandomStrings {
     LATE_ROW_FRACTION,
     LATE_BY_MS,
     DUPLICATE_FRACTION,
-    MAX_DUPLICATE_DISTANCE)
+    MAX_DUPLICATE_DISTANCE,
+    TIMESTAMP_COLUMN,
+    START_TIMESTAMP,
+    RATE_PROFILE)
 
   val DefaultRowsPerSecond: Long = 10L
   val DefaultMinLength: Int = 0
@@ -84,4 +99,14 @@ object RandomStrings {
   val LateByMsRange: Whole = Whole(1)
   val DuplicateFractionRange: Real = Real(0.0, minIncluded = true, 1.0, maxIncluded = false)
   val MaxDuplicateDistanceRange: Whole = Whole(1)
+  val StartTimestampRange: Whole = Whole(Long.MinValue)
+
+  /** The most phases a `rateProfile` may have (`repeat` not counted). */
+  val MaxProfilePhases: Int = 1000
+
+  /** The longest phase of a `rateProfile`, in ms: 60 minutes. */
+  val MaxPhaseDurationMs: Long = 3600000L
+
+  /** The highest rate of a `rateProfile`'s phase, in rows per second. */
+  val MaxPhaseRate: Long = 1000000000L
 }

@@ -61,7 +61,7 @@ final class RandomStringsSource private[sparkrandomstrings] (
   @volatile private var lastCommitted: Long = NoOffset
   @volatile private var stopped = false
 
-  override def schema: StructType = RandomStrings.Schema
+  override def schema: StructType = definition.schema
 
   /** The offset of the last row that exists now (by the clock and totalRows); NoOffset if none. */
   private def lastExisting(): Long = {
@@ -143,11 +143,12 @@ final class RandomStringsSource private[sparkrandomstrings] (
     val characters = definition.characters.description
     val shownCharacters =
       if (characters.length <= 40) characters else characters.take(37) + "..."
-    s"${RandomStrings.ShortName}[rowsPerSecond=${definition.rowsPerSecond}, " +
+    val rate = definition.rateProfile.fold(s"rowsPerSecond=${definition.rowsPerSecond}")(p => s"rateProfile=$p")
+    s"${RandomStrings.ShortName}[$rate, " +
       s"minLength=${definition.minLength}, maxLength=${definition.maxLength}, $shownCharacters, " +
       s"seed=${definition.seed}, numPartitions=$numPartitions, " +
       s"maxRowsPerTrigger=${options.maxRowsPerTrigger.fold("none")(_.toString)}, " +
-      s"totalRows=${options.totalRows.fold("unbounded")(_.toString)}$shownShape]"
+      s"totalRows=${options.totalRows.fold("unbounded")(_.toString)}$shownShape$shownTime]"
   }
 
   /** The shaping options in effect, if any differ from a plain stream's. */
@@ -157,6 +158,11 @@ final class RandomStringsSource private[sparkrandomstrings] (
       case ((name, Some(value)), (_, default)) if !default.contains(value) => s", $name=$value"
     }.mkString
   }
+
+  /** `timestampColumn` and `startTimestamp`, where set (the profile is shown in place of the rate). */
+  private def shownTime: String =
+    (if (definition.timestampColumn) s", ${RandomStrings.TIMESTAMP_COLUMN}=true" else "") +
+      definition.startTimestamp.fold("")(t => s", ${RandomStrings.START_TIMESTAMP}=$t")
 }
 
 private[sparkrandomstrings] object RandomStringsSource {

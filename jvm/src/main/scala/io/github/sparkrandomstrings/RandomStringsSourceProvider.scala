@@ -11,12 +11,15 @@ import org.apache.spark.sql.types.StructType
  * A streaming source of random strings, for testing, benchmarking and demonstrating streaming
  * pipelines: `spark.readStream.format("InMemoryRandomStrings")`.
  *
- * Each row is (value STRING, ts LONG, offset LONG, length INT), all not null:
+ * Each row is (value STRING, ts LONG, offset LONG, length INT), all not null, and with
+ * `timestampColumn` a last column (timestamp TIMESTAMP), not null either:
  *  - `value`: the random string, its length uniform over [minLength, maxLength] and each
  *    character uniform over the character set;
- *  - `ts`: the row's event time in epoch ms, start time + offset * 1000 / rowsPerSecond;
+ *  - `ts`: the row's event time in epoch ms, origin + offset * 1000 / rowsPerSecond (rounded
+ *    down), where the origin is `startTimestamp` or else the stream's first start;
  *  - `offset`: the row's 0-based position in the stream;
- *  - `length`: the length of `value` in characters (Unicode code points).
+ *  - `length`: the length of `value` in characters (Unicode code points);
+ *  - `timestamp`: `ts` as a TIMESTAMP, for `withWatermark` and `window` with no cast.
  *
  * Options (names are case-insensitive; every value is checked when the stream is loaded):
  *  - `rowsPerSecond` (e.g. 1000, default: 10): how many rows become available per second.
@@ -48,16 +51,29 @@ import org.apache.spark.sql.types.StructType
  *    repeats the `value` and `ts` of the row emitted 1 to `maxDuplicateDistance` offsets before.
  *  - `maxDuplicateDistance` (e.g. 100, default: 1000): how far back a repeated row may be, >= 1.
  *    Only with `duplicateFraction`.
+ *  - `timestampColumn` (e.g. true, default: false): adds the last column `timestamp`, `ts` as a
+ *    TIMESTAMP NOT NULL (true or false, case-insensitive).
+ *  - `startTimestamp` (e.g. 1700000000000, default: none): the event time of offset 0, in epoch
+ *    ms; without it, the stream's first start. Rows still become available by the wall clock
+ *    from the first start, so two fresh runs with the same seed make the same rows, `ts` too.
+ *  - `rateProfile` (e.g. 30s@100..5000, default: none): phases the rate follows from the first
+ *    start, in place of `rowsPerSecond`: separated by commas, each `DURATION@RATE` (steady) or
+ *    `DURATION@FROM..TO` (a linear ramp, in whole-second steps at the line's value in the middle
+ *    of each step, rounded down); DURATION 1ms to 60m in ms, s or m; rates 0 to 1000000000 rows
+ *    per second; at most 1000 phases. After the last phase its last rate holds, unless the last
+ *    item is `repeat`, which starts over: e.g. `60s@1000, 30s@1000..20000, 10s@20000, 20s@0,
+ *    repeat`. Not with `rowsPerSecond`.
  *
  * The shaping options (`distinctValues` to `maxDuplicateDistance`) move only `value` and `ts`:
  * `offset` stays each row's unique position, `length` matches `value`, and rows still become
- * available in offset order at `rowsPerSecond`. Options that do not fit together (a Zipf
- * exponent without zipf, `lateByMs` without a fraction) fail at `load()`.
+ * available in offset order at `rowsPerSecond` (or by the profile). Options that do not fit
+ * together (a Zipf exponent without zipf, `lateByMs` without a fraction, a profile with
+ * `rowsPerSecond`) fail at `load()`.
  *
  * Rows are a pure function of (seed, offset) and the options that shape them, so a restarted
  * query replays and continues the same stream. The checkpoint keeps the seed, the start time,
- * `rowsPerSecond`, the lengths, the characters and the shaping options; a restart must not
- * contradict them.
+ * `rowsPerSecond`, the lengths, the characters, the shaping options, `timestampColumn`,
+ * `startTimestamp` and `rateProfile`; a restart must not contradict them.
  */
 class RandomStringsSourceProvider extends StreamSourceProvider with DataSourceRegister {
   import RandomStringsSourceProvider._
@@ -67,18 +83,19 @@ class RandomStringsSourceProvider extends StreamSourceProvider with DataSourceRe
   /**
    * Called by `load()`: validates everything the user gave, so errors surface there, and adds
    * this source's batch scan to the session's planner (`RandomStringsScanStrategy`) if the
-   * session was not started with [[RandomStringsExtensions]].
+   * session was not started with [[RandomStringsExtensions]]. The options are checked before a
+   * user-specified schema is refused, so that the refusal shows the schema those options make.
    */
   override def sourceSchema(
       sqlContext: SQLContext,
       schema: Option[StructType],
       providerName: String,
       parameters: Map[String, String]): (String, StructType) = {
-    rejectUserSchema(schema)
-    SourceOptions.parse(parameters)
+    val options = SourceOptions.parse(parameters)
+    rejectUserSchema(schema, options)
     val spark = sqlContext.sparkSession
     if (!RandomStringsExtensions.configuredOn(spark.sparkContext)) RandomStringsScanStrategy.addTo(spark)
-    (ShortName, Schema)
+    (ShortName, RandomStrings.schemaOf(options.timestampColumn))
   }
 
   /** Called when a query starts: fixes or reads back the stream's definition. */
@@ -88,8 +105,8 @@ class RandomStringsSourceProvider extends StreamSourceProvider with DataSourceRe
       schema: Option[StructType],
       providerName: String,
       parameters: Map[String, String]): Source = {
-    rejectUserSchema(schema)
     val options = SourceOptions.parse(parameters)
+    rejectUserSchema(schema, options)
     val spark = sqlContext.sparkSession
     val store = new DefinitionStore(metadataPath, spark.sparkContext.hadoopConfiguration)
     val definition =
@@ -98,11 +115,11 @@ class RandomStringsSourceProvider extends StreamSourceProvider with DataSourceRe
     new RandomStringsSource(spark, definition, options, numPartitions, () => System.currentTimeMillis())
   }
 
-  private def rejectUserSchema(schema: Option[StructType]): Unit = schema.foreach { given =>
+  private def rejectUserSchema(schema: Option[StructType], options: SourceOptions): Unit = schema.foreach { given =>
     throw new IllegalArgumentException(
       s"The $ShortName source has a fixed schema and cannot be read with a user-specified one " +
         s"(${given.simpleString}). Remove the .schema(...) call; its schema is " +
-        s"${Schema.simpleString}.")
+        s"${RandomStrings.schemaOf(options.timestampColumn).simpleString}.")
   }
 }
 
@@ -115,6 +132,6 @@ object RandomStringsSourceProvider {
   /** The name to pass to `format`; Spark matches it case-insensitively. */
   val ShortName: String = RandomStrings.ShortName
 
-  /** Each row: (value STRING, ts LONG, offset LONG, length INT), all not null. */
+  /** Each row: (value STRING, ts LONG, offset LONG, length INT), all not null (without `timestampColumn`). */
   val Schema: StructType = RandomStrings.Schema
 }

@@ -34,6 +34,13 @@ private[sparkrandomstrings] object RowClock {
     }
   }
 
+  /** An event time in ms as Spark's TIMESTAMP, in microseconds: ms * 1000, saturating at the long bounds. */
+  def timestampMicros(ms: Long): Long =
+    if (ms > MaxMillis) Long.MaxValue else if (ms < MinMillis) Long.MinValue else ms * 1000L
+
+  private val MaxMillis = Long.MaxValue / 1000L
+  private val MinMillis = Long.MinValue / 1000L
+
   def saturatedAdd(a: Long, b: Long): Long = {
     val sum = a + b
     if (((a ^ sum) & (b ^ sum)) < 0) (if (a < 0) Long.MinValue else Long.MaxValue) else sum

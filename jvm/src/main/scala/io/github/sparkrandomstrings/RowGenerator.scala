@@ -27,11 +27,19 @@ import org.apache.spark.unsafe.array.ByteArrayMethods
  *  - a repeated row carries the value and event time of its original, and an original's event
  *    time moves back as [[RowDisorder]] says.
  * With none of them set, every row is exactly the row 0.1.0 made.
+ *
+ * Event times count from the definition's origin (`startTimestamp`, or the first start) at its
+ * one rate, or by its `rateProfile` ([[ProfileCursor]]); with `timestampColumn` each row also
+ * carries `ts` as a TIMESTAMP, last. A stream with neither a shaping option, a profile nor the
+ * timestamp column takes the plain path, exactly 0.1.0's.
  */
 final class RowGenerator(definition: StreamDefinition) {
   private val random = new CounterRandom(definition.seed)
   private val shape = definition.shape
-  private val plain = shape.isPlain
+  private val profile = definition.rateProfile.orNull
+  private val timestampColumn = definition.timestampColumn
+  private val plain = shape.isPlain && profile == null && !timestampColumn
+  private val originMs = definition.eventTimeOriginMs
   private val disorder = new RowDisorder(definition.seed, shape)
   private val pool: ValuePool = shape.distinctValues
     .map(new ValuePool(definition.seed, _, definition.minLength, definition.maxLength, definition.characters.size))
@@ -50,14 +58,15 @@ final class RowGenerator(definition: StreamDefinition) {
     definition.maxLength * characters.maxUtf8Bytes)
   private val asciiTable: Array[Byte] = if (characters.isAscii) characters.asciiBytes else null
   private val base = new Base(setSize)
-  private val eventTimes = new EventTimeCursor(definition.startTimeMs, definition.rowsPerSecond)
+  private val eventTimes = new EventTimeCursor(originMs, definition.rowsPerSecond)
+  private val profileTimes = if (profile == null) null else new ProfileCursor(profile, originMs)
   private val writer = new UnsafeRowWriter(
-    RandomStrings.Schema.length,
+    definition.schema.length,
     math.min(maxValueBytes, 1 << 16))
   // No field is ever null: the null bits are zeroed once here and stay zero for every row.
   writer.zeroOutNullBytes()
 
-  /** The row at `offset`: (value, ts, offset, length). Valid until the next call. */
+  /** The row at `offset`: (value, ts, offset, length[, timestamp]). Valid until the next call. */
   def row(offset: Long): UnsafeRow = if (plain) plainRow(offset) else shapedRow(offset)
 
   /** A row of a stream with no shaping option: exactly 0.1.0's, in as few steps. */
@@ -88,9 +97,11 @@ final class RowGenerator(definition: StreamDefinition) {
         writeValue(pool.length, poolCharacters, pool.codeDigits, pool.code)
         pool.length
       }
-    writer.write(1, eventTimeOf(original, offset))
+    val ts = eventTimeOf(original, offset)
+    writer.write(1, ts)
     writer.write(2, offset)
     writer.write(3, length)
+    if (timestampColumn) writer.write(4, RowClock.timestampMicros(ts))
     writer.getRow
   }
 
@@ -106,8 +117,11 @@ final class RowGenerator(definition: StreamDefinition) {
    */
   private def eventTimeOf(original: Long, offset: Long): Long = {
     val inOrder =
-      if (original == offset) eventTimes.at(offset)
-      else RowClock.eventTimeMs(definition.startTimeMs, original, definition.rowsPerSecond)
+      if (profile != null) {
+        if (original == offset) profileTimes.at(offset)
+        else RowClock.saturatedAdd(originMs, profile.eventOffsetMs(original))
+      } else if (original == offset) eventTimes.at(offset)
+      else RowClock.eventTimeMs(originMs, original, definition.rowsPerSecond)
     if (disorder.movesEventTimes) disorder.eventTimeMs(inOrder, original) else inOrder
   }
 

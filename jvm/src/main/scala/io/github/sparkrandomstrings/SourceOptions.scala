@@ -22,6 +22,9 @@ import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap
  * @param maxRowsPerTrigger  the most rows one micro-batch may read, if capped
  * @param totalRows          the number of rows after which the stream ends, if bounded
  * @param shape              pool, distribution, disorder and repeats of the rows
+ * @param timestampColumn    whether rows carry a last column `timestamp`, `ts` as a TIMESTAMP
+ * @param startTimestamp     the event time of offset 0, if given (otherwise the first start's)
+ * @param rateProfile        the phases the rate follows, if given (then `rowsPerSecond` is unused)
  */
 final case class SourceOptions(
     rowsPerSecond: Long,
@@ -32,7 +35,10 @@ final case class SourceOptions(
     numPartitions: Option[Int],
     maxRowsPerTrigger: Option[Long],
     totalRows: Option[Long],
-    shape: RowShape = RowShape.Plain) {
+    shape: RowShape = RowShape.Plain,
+    timestampColumn: Boolean = false,
+    startTimestamp: Option[Long] = None,
+    rateProfile: Option[RateProfile] = None) {
 
   /**
    * The definition of the stream these options describe, starting at `startTimeMs`: with the
@@ -46,7 +52,10 @@ final case class SourceOptions(
       minLength = minLength,
       maxLength = maxLength,
       characters = characters,
-      shape = shape)
+      shape = shape,
+      timestampColumn = timestampColumn,
+      startTimestamp = startTimestamp,
+      rateProfile = rateProfile)
 }
 
 object SourceOptions {
@@ -90,6 +99,9 @@ object SourceOptions {
     val duplicateFraction = real(DUPLICATE_FRACTION, DuplicateFractionRange)
     val maxDuplicateDistance = long(MAX_DUPLICATE_DISTANCE, MaxDuplicateDistanceRange)
     val maxOutOfOrderMs = long(MAX_OUT_OF_ORDER_MS, MaxOutOfOrderMsRange)
+    val timestampColumn = options.get(TIMESTAMP_COLUMN).map(boolean(TIMESTAMP_COLUMN, _))
+    val startTimestamp = long(START_TIMESTAMP, StartTimestampRange)
+    val rateProfile = options.get(RATE_PROFILE).map(RateProfile.parse)
 
     // The rules about which options were given: a stored definition has every value, so only
     // options have these.
@@ -113,6 +125,10 @@ object SourceOptions {
       }
     onlyWithFraction(LATE_BY_MS, LATE_ROW_FRACTION, lateRowFraction, "no row is late")
     onlyWithFraction(MAX_DUPLICATE_DISTANCE, DUPLICATE_FRACTION, duplicateFraction, "no row repeats")
+    if (rateProfile.isDefined && rowsPerSecond.isDefined) {
+      unfit(s"${stated(ROWS_PER_SECOND)}, but '$RATE_PROFILE' is set. The profile sets the rate: remove " +
+        s"'$ROWS_PER_SECOND', or remove '$RATE_PROFILE'")
+    }
 
     val parsed = SourceOptions(
       rowsPerSecond = rowsPerSecond.getOrElse(DefaultRowsPerSecond),
@@ -131,16 +147,31 @@ object SourceOptions {
         lateRowFraction = lateRowFraction.getOrElse(0.0),
         lateByMs = lateByMs,
         duplicateFraction = duplicateFraction.getOrElse(0.0),
-        maxDuplicateDistance = maxDuplicateDistance.getOrElse(DefaultMaxDuplicateDistance)))
+        maxDuplicateDistance = maxDuplicateDistance.getOrElse(DefaultMaxDuplicateDistance)),
+      timestampColumn = timestampColumn.getOrElse(false),
+      startTimestamp = startTimestamp,
+      rateProfile = rateProfile)
     StreamDefinition.validate(
       parsed.rowsPerSecond,
       parsed.minLength,
       parsed.maxLength,
       parsed.characters,
       parsed.shape,
+      parsed.startTimestamp,
+      parsed.rateProfile,
       written = Some(name => options.get(name)))
     parsed
   }
+
+  /** The value of boolean option `name` given as `text`: true or false, case-insensitive. */
+  private def boolean(name: String, text: String): Boolean =
+    text.trim.toLowerCase(Locale.ROOT) match {
+      case "true" => true
+      case "false" => false
+      case _ =>
+        throw new IllegalArgumentException(
+          s"Invalid value '$text' for option '$name'. Allowed: true or false (case-insensitive).")
+    }
 
   private def rejectUnknownNames(names: Iterable[String]): Unit = {
     val known = Names.map(_.toLowerCase(Locale.ROOT)).toSet

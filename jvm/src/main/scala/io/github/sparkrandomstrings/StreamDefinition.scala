@@ -1,5 +1,7 @@
 package io.github.sparkrandomstrings
 
+import org.apache.spark.sql.types.StructType
+
 /**
  * Everything a row depends on besides its offset. Row `offset` of the stream is a pure function
  * of (definition, offset): that is what makes batches replayable after a restart and identical
@@ -8,13 +10,19 @@ package io.github.sparkrandomstrings
  * Whether its values come from a query's options or from a checkpoint, they pass the one set of
  * rules, [[StreamDefinition.validate]].
  *
- * @param seed          the seed of every random draw
- * @param startTimeMs   when the stream first started (epoch ms): row 0's event time
- * @param rowsPerSecond the rate at which rows become available, which also spaces their `ts`
- * @param minLength     the shortest string, in code points
- * @param maxLength     the longest string, in code points
- * @param characters    the characters strings are drawn from
- * @param shape         the value pool, event-time disorder and repeats ([[RowShape.Plain]]: none)
+ * @param seed            the seed of every random draw
+ * @param startTimeMs     when the stream first started (epoch ms): rows become available from
+ *                        then, and it is row 0's event time unless `startTimestamp` is set
+ * @param rowsPerSecond   the rate at which rows become available, which also spaces their `ts`
+ *                        (unused with a `rateProfile`, and then the default)
+ * @param minLength       the shortest string, in code points
+ * @param maxLength       the longest string, in code points
+ * @param characters      the characters strings are drawn from
+ * @param shape           the value pool, event-time disorder and repeats ([[RowShape.Plain]]: none)
+ * @param timestampColumn whether rows carry a last column `timestamp`, `ts` as a TIMESTAMP
+ * @param startTimestamp  the event time of offset 0 (epoch ms), if fixed
+ * @param rateProfile     the phases the rate follows from the first start, in place of
+ *                        `rowsPerSecond`
  */
 final case class StreamDefinition(
     seed: Long,
@@ -23,10 +31,28 @@ final case class StreamDefinition(
     minLength: Int,
     maxLength: Int,
     characters: CharacterSet,
-    shape: RowShape = RowShape.Plain) {
+    shape: RowShape = RowShape.Plain,
+    timestampColumn: Boolean = false,
+    startTimestamp: Option[Long] = None,
+    rateProfile: Option[RateProfile] = None) {
 
-  /** How many rows exist at wall-clock time `nowMs`. */
-  def rowsAvailableAt(nowMs: Long): Long = RowClock.rowsAvailable(nowMs - startTimeMs, rowsPerSecond)
+  /** How many rows exist at wall-clock time `nowMs`: by the rate or the profile, from the first start. */
+  def rowsAvailableAt(nowMs: Long): Long = rateProfile match {
+    case None => RowClock.rowsAvailable(nowMs - startTimeMs, rowsPerSecond)
+    case Some(profile) => profile.rowsAvailable(nowMs - startTimeMs)
+  }
+
+  /** The event time of offset 0 (epoch ms): `startTimestamp`, or else the first start's time. */
+  def eventTimeOriginMs: Long = startTimestamp.getOrElse(startTimeMs)
+
+  /** The schema of this stream's rows. */
+  def schema: StructType = RandomStrings.schemaOf(timestampColumn)
+
+  /** The options of time and schema, in the documentation's order; None for "not set". */
+  def timeSettings: Seq[(String, Option[Any])] = Seq(
+    RandomStrings.TIMESTAMP_COLUMN -> Some(timestampColumn),
+    RandomStrings.START_TIMESTAMP -> startTimestamp,
+    RandomStrings.RATE_PROFILE -> rateProfile)
 
   /**
    * This definition, if it passes [[StreamDefinition.validate]]: a definition read from a
@@ -35,7 +61,15 @@ final case class StreamDefinition(
    * @throws IllegalArgumentException as the options would, naming the value and what is allowed
    */
   def validated(): StreamDefinition = {
-    StreamDefinition.validate(rowsPerSecond, minLength, maxLength, characters, shape, written = None)
+    StreamDefinition.validate(
+      rowsPerSecond,
+      minLength,
+      maxLength,
+      characters,
+      shape,
+      startTimestamp,
+      rateProfile,
+      written = None)
     this
   }
 }
@@ -47,8 +81,9 @@ object StreamDefinition {
    * The rules every stream passes, whether its options were just parsed ([[SourceOptions]]) or
    * its definition was read from a checkpoint ([[DefinitionStore]]): each written once, here,
    * with the options' messages. In order: the rate and the lengths in range, the lengths in
-   * order, each shaping value in range, a late row's lateness, and a pool that the lengths and
-   * characters can fill.
+   * order, each shaping value in range, a late row's lateness, a pool that the lengths and
+   * characters can fill, `startTimestamp` in range and the profile's rules ([[RateProfile.parse]]'s:
+   * a profile is only made by its parser, so it passes them by construction).
    *
    * @param written for a user's options, Some(f): f(name) is the value of option `name` as the
    *                user wrote it, or None where it was not given (its default applies, and a
@@ -62,6 +97,8 @@ object StreamDefinition {
       maxLength: Int,
       characters: CharacterSet,
       shape: RowShape,
+      startTimestamp: Option[Long],
+      rateProfile: Option[RateProfile],
       written: Option[String => Option[String]]): Unit = {
     def text(name: String, value: Any): String = written.flatMap(_(name)).getOrElse(value.toString)
     def isGiven(name: String): Boolean = written.forall(_(name).isDefined)
@@ -106,6 +143,8 @@ object StreamDefinition {
             s"allow more strings with a larger '$MAX_LENGTH' or more characters.")
       }
     }
+    startTimestamp.foreach(whole(START_TIMESTAMP, StartTimestampRange, _))
+    rateProfile.foreach(profile => RateProfile.parse(profile.canonical))
   }
 
   /** Refuses `text`, given for `valueDistribution`, which names none of the distributions. */
@@ -131,8 +170,8 @@ object StreamDefinition {
       (MIN_LENGTH, stored.minLength, requested.minLength),
       (MAX_LENGTH, stored.maxLength, requested.maxLength),
       ("characters", stored.characters, requested.characters)) ++
-      stored.shape.settings.zip(requested.shape.settings).map { case ((name, was), (_, now)) =>
-        (name, shown(was), shown(now))
+      (stored.shape.settings ++ stored.timeSettings).zip(requested.shape.settings ++ requested.timeSettings).map {
+        case ((name, was), (_, now)) => (name, shown(was), shown(now))
       }
     val contradictions = differences.collect {
       case (name, was, now) if was != now => s"$name: the checkpoint has $was, the query sets $now"
@@ -142,7 +181,7 @@ object StreamDefinition {
         s"The options of this query contradict the stream stored in its checkpoint ($where): " +
           contradictions.mkString("; ") + ". A checkpoint's seed, rowsPerSecond, lengths, " +
           "characters and the options that shape rows (distinctValues to " +
-          "maxDuplicateDistance) are fixed when its query first starts, so that every batch can " +
+          "rateProfile) are fixed when its query first starts, so that every batch can " +
           "be replayed identically. Restart with the stored values (the seed may simply be left " +
           "out), or use a new checkpoint location to start a different stream.")
     }

@@ -71,7 +71,7 @@ class DefinitionStoreSuite extends AnyFunSuite with TestDirectories {
     }
   }
 
-  test("the shaping options are stored as version 2, read back, and a restart may not change one") {
+  test("the shaping options are stored, read back, and a restart may not change one") {
     withTempDir { dir =>
       val pairs = Seq(
         "distinctValues" -> "100",
@@ -89,7 +89,8 @@ class DefinitionStoreSuite extends AnyFunSuite with TestDirectories {
       val shaped = options(pairs: _*)
       val created = store(dir).loadOrCreate(shaped, 1L, () => 9L)
       val text = new String(Files.readAllBytes(file(dir).toPath), StandardCharsets.UTF_8)
-      assert(text == v2Shaped)
+      assert(text == v2Shaped.replace("\"version\":2", "\"version\":3").stripSuffix("}") +
+        ""","timestampColumn":false,"startTimestamp":null,"rateProfile":null}""")
       assert(store(dir).read().contains(created))
       assert(created.shape == shaped.shape)
       val error = intercept[IllegalArgumentException] {
@@ -100,6 +101,82 @@ class DefinitionStoreSuite extends AnyFunSuite with TestDirectories {
       }
       assert(error.getMessage.contains("lateRowFraction: the checkpoint has 0.5, the query sets 0.25"))
       assert(!error.getMessage.contains("duplicateFraction:"))
+    }
+  }
+
+  test("the options of time are stored as version 3 and read back") {
+    withTempDir { dir =>
+      val timed = options(
+        "seed" -> "4",
+        "timestampColumn" -> "TRUE",
+        "startTimestamp" -> "-1700000000000",
+        "rateProfile" -> " 10s@5 , 2s@5..0,REPEAT")
+      val created = store(dir).loadOrCreate(timed, 1000L, () => fail("seed was given"))
+      assert(new String(Files.readAllBytes(file(dir).toPath), StandardCharsets.UTF_8) == v3Timed)
+      assert(store(dir).read().contains(created))
+      assert(created.timestampColumn && created.startTimestamp.contains(-1700000000000L))
+      assert(created.rateProfile.map(_.canonical).contains("10s@5,2s@5..0,REPEAT"))
+    }
+  }
+
+  test("a stream without the options of time is stored as version 3 with false, null and null") {
+    withTempDir { dir =>
+      store(dir).loadOrCreate(options("seed" -> "4"), 1000L, () => 0L)
+      val text = new String(Files.readAllBytes(file(dir).toPath), StandardCharsets.UTF_8)
+      assert(text.startsWith("""{"version":3,"seed":4,"startTimeMs":1000,"rowsPerSecond":10,"""))
+      assert(text.endsWith(""""maxDuplicateDistance":1000,"timestampColumn":false,"startTimestamp":null,""" +
+        """"rateProfile":null}"""))
+    }
+  }
+
+  test("a version 2 file, as 0.2.0 wrote it, reads as none of the options of time set") {
+    withTempDir { dir =>
+      file(dir).getParentFile.mkdirs()
+      Files.write(file(dir).toPath, v2Shaped.getBytes(StandardCharsets.UTF_8))
+      val read = store(dir).read().get
+      assert(!read.timestampColumn && read.startTimestamp.isEmpty && read.rateProfile.isEmpty)
+      assert(read.shape.distinctValues.contains(100L) && read.eventTimeOriginMs == 1L)
+    }
+  }
+
+  /** The message of a restart with `changed` on a checkpoint first started with `first`. */
+  private def restartError(first: Seq[(String, String)], changed: Seq[(String, String)]): String =
+    withTempDir { dir =>
+      store(dir).loadOrCreate(options(first: _*), 1000L, () => 3L)
+      intercept[IllegalArgumentException](store(dir).loadOrCreate(options(changed: _*), 2000L, () => 0L))
+        .getMessage
+    }
+
+  test("a restart that changes timestampColumn is refused") {
+    val message = restartError(Seq("timestampColumn" -> "true"), Seq("timestampColumn" -> "false"))
+    assert(message.contains(": timestampColumn: the checkpoint has true, the query sets false. A checkpoint's"))
+    assert(message.contains("the options that shape rows (distinctValues to rateProfile) are fixed"))
+  }
+
+  test("a restart that sets, changes or drops startTimestamp is refused") {
+    assert(restartError(Nil, Seq("startTimestamp" -> "5"))
+      .contains(": startTimestamp: the checkpoint has none, the query sets 5. "))
+    assert(restartError(Seq("startTimestamp" -> "5"), Seq("startTimestamp" -> "6"))
+      .contains(": startTimestamp: the checkpoint has 5, the query sets 6. "))
+    assert(restartError(Seq("startTimestamp" -> "5"), Nil)
+      .contains(": startTimestamp: the checkpoint has 5, the query sets none. "))
+  }
+
+  test("a restart that changes rateProfile is refused, naming both canonical texts") {
+    assert(restartError(Seq("rateProfile" -> "10s@5, repeat"), Seq("rateProfile" -> "10s@6, repeat"))
+      .contains(": rateProfile: the checkpoint has 10s@5,repeat, the query sets 10s@6,repeat. "))
+    assert(restartError(Nil, Seq("rateProfile" -> "1s@10"))
+      .contains(": rateProfile: the checkpoint has none, the query sets 1s@10. "))
+    val toRate = restartError(Seq("rateProfile" -> "1s@10"), Seq("rowsPerSecond" -> "20"))
+    assert(toRate.contains(": rowsPerSecond: the checkpoint has 10, the query sets 20; rateProfile: the " +
+      "checkpoint has 1s@10, the query sets none. "))
+  }
+
+  test("a restart with the stored profile written with other spaces is accepted") {
+    withTempDir { dir =>
+      val first = store(dir).loadOrCreate(options("rateProfile" -> "10s@5,repeat"), 1000L, () => 3L)
+      val again = store(dir).loadOrCreate(options("rateProfile" -> " 10s@5 ,  repeat"), 2000L, () => 0L)
+      assert(again == first)
     }
   }
 
@@ -174,6 +251,14 @@ class DefinitionStoreSuite extends AnyFunSuite with TestDirectories {
     }
   }
 
+  /** A version 3 file with the options of time set, as the source writes it. */
+  private val v3Timed =
+    """{"version":3,"seed":4,"startTimeMs":1000,"rowsPerSecond":10,"minLength":0,"maxLength":4,""" +
+      """"characters":"charset=alphanumeric","distinctValues":null,"valueDistribution":"uniform",""" +
+      """"zipfExponent":1.0,"maxOutOfOrderMs":0,"lateRowFraction":0.0,"lateByMs":null,""" +
+      """"duplicateFraction":0.0,"maxDuplicateDistance":1000,"timestampColumn":true,""" +
+      """"startTimestamp":-1700000000000,"rateProfile":"10s@5,2s@5..0,REPEAT"}"""
+
   /** A version 2 file with every shaping option set, as the source writes it. */
   private val v2Shaped =
     """{"version":2,"seed":1,"startTimeMs":1,"rowsPerSecond":1,"minLength":0,"maxLength":2,""" +
@@ -186,12 +271,21 @@ class DefinitionStoreSuite extends AnyFunSuite with TestDirectories {
     "{\"version\":1,\"seed\":5,\"startTi" -> "not valid JSON",
     "[1,2]" -> "not a JSON object",
     "{\"version\":1}" -> "the field 'seed' is missing",
-    "{\"version\":3,\"seed\":1}" -> "version 3 is neither 1 nor 2",
+    "{\"version\":4,\"seed\":1}" -> "version 4 is not 1 to 3, the versions this source reads",
+    "{\"version\":0,\"seed\":1}" -> "version 0 is not 1 to 3",
     """{"version":2,"seed":1,"startTimeMs":1,"rowsPerSecond":1,"minLength":0,"maxLength":1,"characters":"charset=hex"}""" -> "the field 'distinctValues' is missing",
     (v2Shaped.replace("\"zipf\"", "\"pareto\"")) -> "'pareto' for option 'valueDistribution'",
     (v2Shaped.replace("0.05", "1.5")) -> "'duplicateFraction': out of range",
     (v2Shaped.replace("\"lateByMs\":60000", "\"lateByMs\":null")) -> "'lateByMs' is not set",
     (v2Shaped.replace("\"distinctValues\":100", "\"distinctValues\":99999")) -> "allow only 273",
+    v2Shaped.replace("\"version\":2", "\"version\":3") -> "the field 'timestampColumn' is missing",
+    (v3Timed.replace("2s@5..0", "2s@5..-1")) ->
+      ("Invalid value '10s@5,2s@5..-1,REPEAT' for option 'rateProfile': phase 2, '2s@5..-1', has the rate -1. " +
+        "Allowed: rates from 0 to 1000000000 rows per second."),
+    (v3Timed.replace("\"timestampColumn\":true", "\"timestampColumn\":\"true\"")) ->
+      "'timestampColumn' is not true or false",
+    (v3Timed.replace("\"10s@5,2s@5..0,REPEAT\"", "5")) -> "'rateProfile' is not a string",
+    (v3Timed.replace("-1700000000000", "\"x\"")) -> "'startTimestamp' is not a whole number",
     """{"version":1,"seed":"x","startTimeMs":1,"rowsPerSecond":1,"minLength":0,"maxLength":1,"characters":"charset=hex"}""" -> "'seed' is not a whole number",
     """{"version":1,"seed":1,"startTimeMs":1,"rowsPerSecond":1,"minLength":0,"maxLength":1,"characters":"charset=nope"}""" -> "'characters' is invalid",
     """{"version":1,"seed":1,"startTimeMs":1,"rowsPerSecond":1,"minLength":0,"maxLength":1,"characters":"plain"}""" -> "neither a charset nor an alphabet",

@@ -171,6 +171,52 @@ class RandomStringsSourceSuite extends SparkSessionSuite {
     assert(long.toString.contains("alphabet=0123456789ABCDEFabcdefghijkl..., seed=42"))
   }
 
+  test("with a profile, the rows that exist at each instant are floor(C(t) / 1000), pauses included") {
+    var now = start
+    val s = source(Map("rateProfile" -> "1s@10, 1s@0, 2s@10..30, repeat"), now = () => now)
+    val expected = Seq(
+      0L -> None,
+      99L -> None,
+      100L -> Some(0L),
+      999L -> Some(8L),
+      1000L -> Some(9L),
+      1999L -> Some(9L),
+      2000L -> Some(9L),
+      2067L -> Some(10L),
+      3000L -> Some(24L),
+      3040L -> Some(25L),
+      4000L -> Some(49L),
+      4100L -> Some(50L),
+      5000L -> Some(59L),
+      6000L -> Some(59L),
+      8000L -> Some(99L))
+    for ((elapsed, last) <- expected) {
+      now = start + elapsed
+      assert(s.getOffset == last.map(LongOffset(_)), s"at $elapsed ms")
+    }
+  }
+
+  test("toString shows the profile in place of the rate, and the options of time where set") {
+    val s = source(
+      Map("rateProfile" -> "10s@5 , repeat", "timestampColumn" -> "true", "startTimestamp" -> "-7"),
+      numPartitions = 1)
+    assert(s.toString == "InMemoryRandomStrings[rateProfile=10s@5,repeat, minLength=0, maxLength=4, " +
+      "charset=alphanumeric, seed=42, numPartitions=1, maxRowsPerTrigger=none, totalRows=unbounded, " +
+      "timestampColumn=true, startTimestamp=-7]")
+    val shaped = source(Map("lateRowFraction" -> "0.5", "lateByMs" -> "9", "startTimestamp" -> "0"), numPartitions = 1)
+    assert(shaped.toString.endsWith("totalRows=unbounded, lateRowFraction=0.5, lateByMs=9, startTimestamp=0]"))
+    assert(!source(Map("timestampColumn" -> "false")).toString.contains("timestampColumn"))
+  }
+
+  test("with timestampColumn, the source's schema and its batches have the timestamp column last") {
+    val s = source(Map("timestampColumn" -> "true", "startTimestamp" -> "1700000000000"))
+    assert(s.schema == RandomStrings.TimestampSchema)
+    val batch = s.getBatch(None, LongOffset(4L))
+    assert(batch.schema == RandomStrings.TimestampSchema)
+    val made = rddOf(batch).map((r: InternalRow) => (r.getLong(1), r.getLong(4))).collect().toSeq
+    assert(made == (0L to 4L).map(o => (1700000000000L + 100L * o, (1700000000000L + 100L * o) * 1000L)))
+  }
+
   test("Trigger.AvailableNow fixes its end when prepared: totalRows whole, else what exists") {
     val bounded = source(Map("totalRows" -> "1000", "rowsPerSecond" -> "1"), now = () => start)
     assert(bounded.getOffset.isEmpty)

@@ -117,6 +117,60 @@ class RowGeneratorSuite extends AnyFunSuite {
     assert(fast.map(_._2) == Seq(1000000L, 1000000L, 1000000L, 1000001L, 1000999L, 1001000L))
   }
 
+  test("startTimestamp is ts of offset 0, whenever the stream first started") {
+    val fixed = definition(rowsPerSecond = 4L).copy(startTimestamp = Some(-1000L))
+    val made = rows(fixed, 0L until 100L)
+    assert(rows(fixed.copy(startTimeMs = 987654321L), 0L until 100L) == made)
+    assert(made.map(_._2).take(6) == Seq(-1000L, -750L, -500L, -250L, 0L, 250L))
+    assert(made.map(r => (r._1, r._3, r._4)) == rows(definition(rowsPerSecond = 4L), 0L until 100L).map(r =>
+      (r._1, r._3, r._4)))
+  }
+
+  test("with timestampColumn, a fifth field holds ts in microseconds; the rest of the row is unchanged") {
+    for (shaped <- Seq(RowShape.Plain, RowShape.Plain.copy(duplicateFraction = 0.5, maxOutOfOrderMs = 700L))) {
+      val without = definition(rowsPerSecond = 3L).copy(shape = shaped)
+      val generator = new RowGenerator(without.copy(timestampColumn = true))
+      val reference = rows(without, 0L until 300L)
+      (0L until 300L).foreach { o =>
+        val row = generator.row(o)
+        assert(row.numFields == 5)
+        assert((row.getUTF8String(0).toString, row.getLong(1), row.getLong(2), row.getInt(3)) == reference(o.toInt))
+        assert(row.getLong(4) == row.getLong(1) * 1000L)
+      }
+    }
+  }
+
+  test("the timestamp column saturates at the long bounds where ts in microseconds would not fit") {
+    assert(RowClock.timestampMicros(Long.MaxValue / 1000L) == Long.MaxValue / 1000L * 1000L)
+    assert(RowClock.timestampMicros(Long.MaxValue / 1000L + 1L) == Long.MaxValue)
+    assert(RowClock.timestampMicros(Long.MinValue / 1000L) == Long.MinValue / 1000L * 1000L)
+    assert(RowClock.timestampMicros(Long.MinValue / 1000L - 1L) == Long.MinValue)
+    val late = definition().copy(timestampColumn = true, startTimestamp = Some(Long.MaxValue - 5L))
+    val row = new RowGenerator(late).row(1000L)
+    assert(row.getLong(1) == Long.MaxValue && row.getLong(4) == Long.MaxValue)
+  }
+
+  test("with a profile, ts is the origin + E(offset), whichever order rows are made in") {
+    val profile = RateProfile.parse("1s@3, 2s@0..500, 400ms@0, 1500ms@9000, repeat")
+    val profiled = definition().copy(rateProfile = Some(profile), startTimestamp = Some(1700000000000L))
+    val offsets = 0L until 20000L
+    val forward = rows(profiled, offsets)
+    assert(forward.map(_._2) == offsets.map(o => 1700000000000L + profile.eventOffsetMs(o)))
+    assert(rows(profiled, offsets.reverse).reverse == forward)
+    assert(forward.map(r => (r._1, r._3, r._4)) == rows(definition(), offsets).map(r => (r._1, r._3, r._4)))
+  }
+
+  test("with a profile, repeats carry their original's ts and out-of-order rows move back from E") {
+    val profile = RateProfile.parse("700ms@50..2000, 1s@20, repeat")
+    val shape = RowShape.Plain.copy(duplicateFraction = 0.3, maxDuplicateDistance = 40L, maxOutOfOrderMs = 250L)
+    val profiled = definition().copy(rateProfile = Some(profile), shape = shape)
+    val disorder = new RowDisorder(profiled.seed, shape)
+    rows(profiled, 0L until 5000L).foreach { case (_, ts, offset, _) =>
+      val original = disorder.originalOf(offset)
+      assert(ts == disorder.eventTimeMs(1000000L + profile.eventOffsetMs(original), original), s"offset $offset")
+    }
+  }
+
   test("fixed lengths: minLength == maxLength, including empty strings") {
     assert(rows(definition(minLength = 7, maxLength = 7), 0L until 100L).forall(_._4 == 7))
     assert(rows(definition(minLength = 0, maxLength = 0), 0L until 100L).forall(_._1 == ""))

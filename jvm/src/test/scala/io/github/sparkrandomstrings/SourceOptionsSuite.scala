@@ -69,6 +69,47 @@ class SourceOptionsSuite extends AnyFunSuite {
       .shape.distinctValues.contains(1111L))
   }
 
+  test("the options of time: none given is no timestamp column, no fixed origin, no profile") {
+    val options = parse(Map.empty)
+    assert(!options.timestampColumn && options.startTimestamp.isEmpty && options.rateProfile.isEmpty)
+    val definition = options.definition(5L, () => 1L)
+    assert(!definition.timestampColumn && definition.eventTimeOriginMs == 5L && definition.rateProfile.isEmpty)
+  }
+
+  test("the options of time are parsed, names case-insensitively, values trimmed") {
+    val options = parse(Map(
+      "TIMESTAMPCOLUMN" -> " True ",
+      "starttimestamp" -> Long.MinValue.toString,
+      "RateProfile" -> "10s@5 , 2s@5..0, repeat"))
+    assert(options.timestampColumn)
+    assert(options.startTimestamp.contains(Long.MinValue))
+    assert(options.rateProfile.map(_.canonical).contains("10s@5,2s@5..0,repeat"))
+    assert(options.rowsPerSecond == DefaultRowsPerSecond, "a profile leaves rowsPerSecond at its default")
+    assert(!parse(Map("timestampColumn" -> "FALSE")).timestampColumn)
+    val definition = options.definition(7L, () => 1L)
+    assert(definition.timestampColumn && definition.eventTimeOriginMs == Long.MinValue)
+    assert(definition.rateProfile == options.rateProfile && definition.startTimeMs == 7L)
+  }
+
+  test("timestampColumn takes only true or false") {
+    for (text <- Seq("yes", "1", "", "truee")) {
+      assert(error(Map("timestampColumn" -> text)) ==
+        s"Invalid value '$text' for option 'timestampColumn'. Allowed: true or false (case-insensitive).")
+    }
+  }
+
+  test("rateProfile and rowsPerSecond are exclusive, even at rowsPerSecond's default") {
+    assert(error(Map("rowsPerSecond" -> "10", "rateProfile" -> "1s@5")) ==
+      "Options that do not fit together: 'rowsPerSecond' is 10, but 'rateProfile' is set. The profile " +
+      "sets the rate: remove 'rowsPerSecond', or remove 'rateProfile'.")
+  }
+
+  test("a bad rateProfile fails with the profile's own message") {
+    assert(error(Map("rateProfile" -> "10s@5,repeat,1s@1")) ==
+      "Invalid value '10s@5,repeat,1s@1' for option 'rateProfile': phase 2 is 'repeat', which only ends " +
+      s"a profile. Allowed: ${RateProfile.Phases}.")
+  }
+
   test("alphabet wins over charset, and is the set of its distinct characters") {
     val options = parse(Map("charset" -> "digits", "alphabet" -> "GATTACA"))
     assert(options.characters == CharacterSet.alphabet("alphabet", "ACGT"))
