@@ -326,3 +326,17 @@ def test_write_as_csv_holds_exactly_the_rows_and_a_second_run_adds_none(
     assert again.stdout.strip().startswith(f"wrote 1,000 rows to {output} as csv (0 in this run, ")
     written = spark.read.schema("value STRING, ts LONG, offset LONG, length INT").csv(str(output))
     assert rows_as_dict(written) == seeded_rows(spark, 1000, seed=3, min_length=1)
+
+
+def test_with_a_rate_profile_the_status_line_shows_the_rate_it_sets_now() -> None:
+    from spark_random_strings._progress import StreamPosition
+    from spark_random_strings._rate_profile import parse_rate_profile
+    from spark_random_strings._stream import _status
+
+    position = StreamPosition(batch_id=7, rows_before=100, rows_read=12_000, rows_behind=5)
+    profile = parse_rate_profile("10s@1000, 5s@0..4000")
+    # 12.5 s in: the ramp's third whole second, at 0 + floor(4000 * 5 / 10) = 2000 rows/s.
+    assert _status(position, 12.5, profile).plain == (
+        "rows 12,000 | 960.0 rows/s | profile rate now 2,000 rows/s | batch 7 | rows behind 5 | 12 s"
+    )
+    assert _status(position, 12.5).plain == "rows 12,000 | 960.0 rows/s | batch 7 | rows behind 5 | 12 s"

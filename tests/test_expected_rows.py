@@ -13,12 +13,13 @@ from typing import Any
 import pyarrow as pa
 import pytest
 from pyspark.sql import SparkSession
-from pyspark.sql.functions import lit
+from pyspark.sql.functions import lit, unix_micros
 
 from helpers.support import REPO
 from spark_random_strings import FORMAT, expected_rows, read_random_strings, stream_definition
 from spark_random_strings import _strictmath as strict
 from spark_random_strings._definition_store import DEFINITION_FILE
+from spark_random_strings._rate_profile import parse_rate_profile
 from spark_random_strings._source_options import parse_options
 from spark_random_strings._value_pool import pool_capacity
 
@@ -161,9 +162,27 @@ def test_the_python_strict_math_is_the_jvms_to_the_bit(spark: SparkSession) -> N
     assert _bits(strict.portable_exp(np.array(exponents))) == _bits(portable.exp(v) for v in exponents)
 
 
+def drawn_profile(draw: random.Random) -> str:
+    """A valid rate profile: one to four phases, steady or ramps, of 1 ms to 2 min, at rates from
+    0 to the largest allowed, repeating or not."""
+    while True:
+        phases = []
+        for _ in range(draw.randrange(1, 5)):
+            duration = draw.choice(["1ms", "250ms", "1s", "1500ms", "3s", "2m"])
+            rates = [draw.choice([0, 1, 7, 1000, 123456, 1_000_000_000]) for _ in range(2)]
+            phases.append(f"{duration}@{rates[0]}" + (f"..{rates[1]}" if draw.random() < 0.5 else ""))
+        text = ", ".join(phases + (["repeat"] if draw.random() < 0.5 else []))
+        try:
+            parse_rate_profile(text)
+            return text
+        except ValueError:
+            continue
+
+
 def drawn_definitions(count: int) -> list[dict[str, str]]:
     """``count`` source option sets drawn with a fixed seed: every charset, alphabets beyond
-    the Basic Multilingual Plane, lengths 0 to 300 and one of 100,000, and each shaping option."""
+    the Basic Multilingual Plane, lengths 0 to 300 and one of 100,000, each shaping option, and
+    the timestamp column, fixed event-time starts and rate profiles."""
     draw = random.Random(20261123)
     alphabets = ["ab", "x", "日本語の文字", "😀😃😄😁🙂", "a😀b\U0001d538c", "𐍈𐌰\U0010fffd\ue000", "01"]
     charsets = ["alphanumeric", "letters", "digits", "hex", "ascii", "unicode"]
@@ -203,6 +222,13 @@ def drawn_definitions(count: int) -> list[dict[str, str]]:
             options |= {"duplicateFraction": str(draw.choice([0.01, 0.3, 0.9]))}
             if draw.random() < 0.5:
                 options |= {"maxDuplicateDistance": str(draw.choice([1, 3, 50]))}
+        if i % 3 == 0:
+            options |= {"timestampColumn": "true"}
+        if i % 4 == 1:
+            options |= {"startTimestamp": str(draw.choice([0, -5_000_000_000_000, 1_767_225_600_000, 2**40]))}
+        if i % 6 == 2:
+            del options["rowsPerSecond"]
+            options |= {"rateProfile": drawn_profile(draw)}
         definitions.append(options)
     # A stream of long strings: a few rows of 100,000 characters.
     definitions.append(
@@ -219,10 +245,14 @@ def test_expected_rows_equal_the_jvm_source_on_200_drawn_definitions_across_batc
     spark: SparkSession, tmp_path: Path, query_name: str
 ) -> None:
     definitions = drawn_definitions(200)
-    streams = [
-        spark.readStream.format(FORMAT).options(**options).load().withColumn("stream", lit(i))
-        for i, options in enumerate(definitions)
-    ]
+    streams = []
+    for i, options in enumerate(definitions):
+        df = spark.readStream.format(FORMAT).options(**options).load()
+        # The timestamp column as microseconds, so that streams with and without it union.
+        timestamp = unix_micros("timestamp") if "timestampColumn" in options else lit(None).cast("long")
+        streams.append(
+            df.select("value", "ts", "offset", "length", timestamp.alias("micros"), lit(i).alias("stream"))
+        )
     union = streams[0]
     for stream in streams[1:]:
         union = union.unionByName(stream)
@@ -239,8 +269,10 @@ def test_expected_rows_equal_the_jvm_source_on_200_drawn_definitions_across_batc
     batches = [f for f in (checkpoint / "commits").iterdir() if f.name.isdigit()]
     assert len(batches) >= 4, "the streams were read across batch boundaries"
     made: dict[int, list[list[Any]]] = {i: [] for i in range(len(definitions))}
+    micros: dict[int, list[int | None]] = {i: [] for i in range(len(definitions))}
     for row in spark.table(query_name).orderBy("stream", "offset").collect():
         made[row.stream].append([row.value, row.ts, row.offset, row.length])
+        micros[row.stream].append(row.micros)
 
     by_seed = {int(options["seed"]): i for i, options in enumerate(definitions)}
     for source in range(len(definitions)):
@@ -248,7 +280,12 @@ def test_expected_rows_equal_the_jvm_source_on_200_drawn_definitions_across_batc
         i = by_seed[definition["seed"]]
         total = int(definitions[i]["totalRows"])
         assert len(made[i]) == total
-        assert as_lists(expected_rows(**definition, start=0, end=total)) == made[i], definitions[i]
+        expected = expected_rows(**definition, start=0, end=total)
+        assert as_lists(expected.select(["value", "ts", "offset", "length"])) == made[i], definitions[i]
+        if "timestampColumn" in definitions[i]:
+            assert expected["timestamp"].cast(pa.int64()).to_pylist() == micros[i], definitions[i]
+        else:
+            assert "timestamp" not in expected.column_names and set(micros[i]) == {None}
 
 
 def test_stream_definition_of_a_live_query_gives_the_rows_its_sink_holds(

@@ -1,5 +1,5 @@
 """A stream's definition in a checkpoint (the JVM source's ``DefinitionStore.scala``): the JSON
-file the jar's source keeps in its folder of the checkpoint, versions 1 and 2, read and written
+file the jar's source keeps in its folder of the checkpoint, versions 1 to 3, read and written
 here as the JVM reads and writes it; and the stream that an offset of the Python data source
 holds, in the same JSON.
 
@@ -10,11 +10,13 @@ fails is reported as a corrupt file.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from spark_random_strings._character_set import alphabet_set, named_set
 from spark_random_strings._option_range import LONG_MAX, LONG_MIN
+from spark_random_strings._rate_profile import parse_rate_profile
 from spark_random_strings._stream_definition import RowShape, StreamDefinition
 from spark_random_strings.options import (
     DISTINCT_VALUES,
@@ -23,13 +25,17 @@ from spark_random_strings.options import (
     LATE_ROW_FRACTION,
     MAX_DUPLICATE_DISTANCE,
     MAX_OUT_OF_ORDER_MS,
+    RATE_PROFILE,
+    START_TIMESTAMP,
+    TIMESTAMP_COLUMN,
     VALUE_DISTRIBUTION,
     ZIPF_EXPONENT,
 )
 
-#: The definition file's name in the source's folder of a checkpoint, and its newest layout.
+#: The definition file's name in the source's folder of a checkpoint, and its newest layout:
+#: version 2 added the shaping options, version 3 the options of time and the timestamp column.
 DEFINITION_FILE = "random-strings-source.json"
-DEFINITION_VERSION = 2
+DEFINITION_VERSION = 3
 
 
 class CorruptDefinitionError(ValueError):
@@ -55,7 +61,7 @@ def read_definition(path: Path) -> StreamDefinition:
 
 
 def definition_to_json(definition: StreamDefinition) -> dict[str, object]:
-    """A definition as the JSON object the JVM source stores in its checkpoint (version 2)."""
+    """A definition as the JSON object the JVM source stores in its checkpoint (version 3)."""
     stored: dict[str, object] = {
         "version": DEFINITION_VERSION,
         "seed": definition.seed,
@@ -66,12 +72,14 @@ def definition_to_json(definition: StreamDefinition) -> dict[str, object]:
         "characters": definition.characters.description,
     }
     stored.update(definition.shape.settings())
+    stored.update(definition.time_settings())
     return stored
 
 
 def definition_from_json(stored: object, where: str) -> StreamDefinition:
     """The definition a JSON object (parsed) holds, as :func:`definition_to_json` or the JVM
-    source writes it, version 1 or 2, checked as the JVM source checks it on a restart.
+    source writes it, version 1, 2 or 3 (an older version reads as none of the later options
+    set), checked as the JVM source checks it on a restart.
 
     Args:
         stored: the parsed JSON.
@@ -106,11 +114,21 @@ def definition_from_json(stored: object, where: str) -> StreamDefinition:
             raise corrupt(f"'{name}' is not a number")
         return float(value)
 
+    def optional_text(name: str) -> str | None:
+        value = get(name)
+        if value is not None and not isinstance(value, str):
+            raise corrupt(f"'{name}' is not a string")
+        return value
+
+    def boolean(name: str) -> bool:
+        value = get(name)
+        if not isinstance(value, bool):
+            raise corrupt(f"'{name}' is not true or false")
+        return value
+
     version = whole("version")
-    if version not in (1, DEFINITION_VERSION):
-        raise corrupt(
-            f"version {version} is neither 1 nor {DEFINITION_VERSION}, the versions this source reads"
-        )
+    if version not in range(1, DEFINITION_VERSION + 1):
+        raise corrupt(f"version {version} is not 1 to {DEFINITION_VERSION}, the versions this source reads")
     described = get("characters")
     try:
         if isinstance(described, str) and described.startswith("charset="):
@@ -120,7 +138,7 @@ def definition_from_json(stored: object, where: str) -> StreamDefinition:
         else:
             raise corrupt(f"'characters' is '{described}', neither a charset nor an alphabet")
         shape = RowShape()
-        if version == DEFINITION_VERSION:
+        if version >= 2:
             shape = RowShape(
                 distinct_values=whole(DISTINCT_VALUES, optional=True),
                 value_distribution=str(get(VALUE_DISTRIBUTION)),
@@ -139,7 +157,16 @@ def definition_from_json(stored: object, where: str) -> StreamDefinition:
             whole("maxLength"),
             characters,
             shape,
-        ).validated()
+        )
+        if version >= 3:
+            profile = optional_text(RATE_PROFILE)
+            definition = replace(
+                definition,
+                timestamp_column=boolean(TIMESTAMP_COLUMN),
+                start_timestamp=whole(START_TIMESTAMP, optional=True),
+                rate_profile=None if profile is None else parse_rate_profile(profile),
+            )
+        definition = definition.validated()
     except CorruptDefinitionError:
         raise
     except ValueError as error:

@@ -46,6 +46,9 @@ class StreamDefinitionKeywords(TypedDict, total=False):
     late_by_ms: int
     duplicate_fraction: float
     max_duplicate_distance: int
+    timestamp_column: bool
+    start_timestamp: int
+    rate_profile: str
 
 
 def expected_rows(*, start: int, end: int, **definition: Unpack[StreamDefinitionKeywords]) -> pa.Table:
@@ -54,9 +57,10 @@ def expected_rows(*, start: int, end: int, **definition: Unpack[StreamDefinition
     lengths that the ``InMemoryRandomStrings`` source makes for that stream.
 
     A row is a pure function of (seed, offset) and of the stream's definition, so a test can
-    assert exact results: give the seed the query read with, and the time it first started
-    (``ts`` of row 0), which [`stream_definition`][spark_random_strings.stream_definition] reads
-    from the query's checkpoint with the rest of the definition.
+    assert exact results: give the seed the query read with and, unless the stream fixed its
+    event times with ``start_timestamp``, the time it first started (``ts`` of row 0), which
+    [`stream_definition`][spark_random_strings.stream_definition] reads from the query's
+    checkpoint with the rest of the definition.
 
     >>> expected_rows(seed=42, start=0, end=3, max_length=8, charset="hex").to_pylist()  # doctest: +SKIP
     [{'value': '3a9', 'ts': 0, 'offset': 0, 'length': 3}, ...]
@@ -66,16 +70,17 @@ def expected_rows(*, start: int, end: int, **definition: Unpack[StreamDefinition
         end: the offset after the last one, >= start.
         **definition: ``seed`` (required: the stream's seed, a 64-bit integer),
             ``start_time_ms`` (when the stream first started, in epoch milliseconds: row 0's
-            ``ts``; default 0) and the options that shape rows, under their
-            ``read_random_strings`` keywords: ``rows_per_second`` (it spaces the event times),
-            ``min_length``, ``max_length``, ``charset``, ``alphabet`` and ``distinct_values`` to
-            ``max_duplicate_distance``
+            ``ts`` unless ``start_timestamp`` is given; default 0) and the options that shape
+            rows, under their ``read_random_strings`` keywords: ``rows_per_second`` or
+            ``rate_profile`` (they space the event times), ``min_length``, ``max_length``,
+            ``charset``, ``alphabet``, ``distinct_values`` to ``max_duplicate_distance``,
+            ``timestamp_column`` and ``start_timestamp``
             ([`StreamDefinitionKeywords`][spark_random_strings.StreamDefinitionKeywords]).
 
     Returns:
         A ``pyarrow.Table`` of ``end - start`` rows in offset order, with the source's columns:
-        ``value`` (string), ``ts`` (int64), ``offset`` (int64) and ``length`` (int32), none
-        nullable.
+        ``value`` (string), ``ts`` (int64), ``offset`` (int64) and ``length`` (int32), and with
+        ``timestamp_column``, ``timestamp`` (timestamp[us, UTC]); none nullable.
 
     Raises:
         TypeError: ``seed`` is missing, or a keyword is unknown, changes no row (``num_partitions``,
@@ -221,4 +226,11 @@ def definition_keywords(definition: StreamDefinition) -> StreamDefinitionKeyword
     if shape.duplicate_fraction > 0.0:
         keywords["duplicate_fraction"] = shape.duplicate_fraction
         keywords["max_duplicate_distance"] = shape.max_duplicate_distance
+    if definition.timestamp_column:
+        keywords["timestamp_column"] = True
+    if definition.start_timestamp is not None:
+        keywords["start_timestamp"] = definition.start_timestamp
+    if definition.rate_profile is not None:
+        keywords["rate_profile"] = definition.rate_profile.text
+        del keywords["rows_per_second"]
     return keywords

@@ -1,12 +1,18 @@
 """When rows exist and their in-order event times (the JVM source's ``RowClock.scala``), in exact
-integer arithmetic that saturates at the 64-bit bounds as the JVM's does."""
+integer arithmetic that saturates at the 64-bit bounds as the JVM's does: at one rate here, by a
+rate profile in ``_rate_profile``."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from spark_random_strings._counter_random import I64
 from spark_random_strings._option_range import LONG_MAX
+
+if TYPE_CHECKING:
+    from spark_random_strings._rate_profile import RateProfile
 
 
 def rows_available(elapsed_ms: int, rows_per_second: int) -> int:
@@ -15,9 +21,15 @@ def rows_available(elapsed_ms: int, rows_per_second: int) -> int:
     return min(max(0, elapsed_ms) * rows_per_second // 1000, LONG_MAX)
 
 
-def event_times(start_time_ms: int, offsets: I64, rows_per_second: int) -> I64:
-    """Each offset's in-order event time: start + floor(offset * 1000 / rowsPerSecond)."""
-    return saturated_add(start_time_ms, mul_div_floor(offsets, 1000, rows_per_second))
+def event_times(
+    origin_ms: int, offsets: I64, rows_per_second: int, profile: RateProfile | None = None
+) -> I64:
+    """Each offset's in-order event time: origin + floor(offset * 1000 / rowsPerSecond), or by
+    the profile (``RateProfile.opens``)."""
+    since_origin = (
+        mul_div_floor(offsets, 1000, rows_per_second) if profile is None else profile.opens(offsets)
+    )
+    return saturated_add(origin_ms, since_origin)
 
 
 def mul_div_floor(a: I64, b: int, c: int) -> I64:

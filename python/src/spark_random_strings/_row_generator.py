@@ -32,7 +32,7 @@ from spark_random_strings._stream_definition import StreamDefinition
 from spark_random_strings._utf8 import utf8
 from spark_random_strings._value_pool import ValuePool
 from spark_random_strings._zipf_sampler import ZipfSampler
-from spark_random_strings.options import SCHEMA, ZIPF
+from spark_random_strings.options import ZIPF, schema_of
 
 
 class RowGenerator:
@@ -55,6 +55,8 @@ class RowGenerator:
         self.pool_characters_seed = derived_seed(seed, POOL_CHARACTERS)
         self.picks_seed = derived_seed(seed, PICKS)
         self.disorder = RowDisorder(seed, shape)
+        #: The columns of the rows: the source's, and ``timestamp`` if the definition asks.
+        self.schema = schema_of(definition.timestamp_column)
 
     def batches(self, start: int, end: int) -> Iterator[pa.RecordBatch]:
         """The rows at offsets [start, end), in order, as record batches of the source's schema."""
@@ -71,15 +73,11 @@ class RowGenerator:
             lengths, values = self.fresh_values(originals)
         else:
             lengths, values = self.pool_values(self.entries(originals))
-        return pa.RecordBatch.from_arrays(
-            [
-                values,
-                pa.array(self.event_times(originals), pa.int64()),
-                pa.array(offsets),
-                pa.array(lengths.astype(np.int32)),
-            ],
-            schema=SCHEMA,
-        )
+        ts = self.event_times(originals)
+        columns = [values, pa.array(ts, pa.int64()), pa.array(offsets), pa.array(lengths.astype(np.int32))]
+        if self.definition.timestamp_column:
+            columns.append(as_timestamps(ts))
+        return pa.RecordBatch.from_arrays(columns, schema=self.schema)
 
     # Values.
 
@@ -168,7 +166,7 @@ class RowGenerator:
     def event_times(self, originals: I64) -> I64:
         """Each original's event time: in order, then moved back as the shape says."""
         d = self.definition
-        in_order = event_times(d.start_time_ms, originals, d.rows_per_second)
+        in_order = event_times(d.event_time_origin, originals, d.rows_per_second, d.rate_profile)
         if not d.shape.moves_event_times:
             return in_order
         return self.disorder.event_times(in_order, originals)
@@ -176,4 +174,12 @@ class RowGenerator:
 
 def expected_table(definition: StreamDefinition, start: int, end: int) -> pa.Table:
     """The rows at offsets [start, end) of the stream ``definition`` describes."""
-    return pa.Table.from_batches(list(RowGenerator(definition).batches(start, end)), schema=SCHEMA)
+    generator = RowGenerator(definition)
+    return pa.Table.from_batches(list(generator.batches(start, end)), schema=generator.schema)
+
+
+def as_timestamps(ts: I64) -> pa.Array:
+    """Event times in ms as Spark's TIMESTAMP: microseconds, saturating at the 64-bit bounds."""
+    low, high = -(2**63 // 1000), (2**63 - 1) // 1000
+    micros = np.where(ts > high, np.int64(2**63 - 1), np.where(ts < low, np.int64(-(2**63)), ts * 1000))
+    return pa.array(micros, pa.timestamp("us", tz="UTC"))

@@ -14,6 +14,7 @@ from typing import cast
 
 from spark_random_strings._character_set import NAMED_SETS, CharacterSet, alphabet_set, named_set
 from spark_random_strings._option_range import Real, Whole, java_trim
+from spark_random_strings._rate_profile import RateProfile, parse_rate_profile
 from spark_random_strings._stream_definition import RowShape, StreamDefinition, distribution_error, validate
 from spark_random_strings.options import (
     ALPHABET,
@@ -40,10 +41,14 @@ from spark_random_strings.options import (
     NAMES,
     NUM_PARTITIONS,
     NUM_PARTITIONS_RANGE,
+    RATE_PROFILE,
     ROWS_PER_SECOND,
     ROWS_PER_SECOND_RANGE,
     SEED,
     SEED_RANGE,
+    START_TIMESTAMP,
+    START_TIMESTAMP_RANGE,
+    TIMESTAMP_COLUMN,
     TOTAL_ROWS,
     TOTAL_ROWS_RANGE,
     VALUE_DISTRIBUTION,
@@ -67,6 +72,9 @@ class SourceOptions:
     max_rows_per_trigger: int | None
     total_rows: int | None
     shape: RowShape
+    timestamp_column: bool = False
+    start_timestamp: int | None = None
+    rate_profile: RateProfile | None = None
 
     def definition(self, seed: int, start_time_ms: int) -> StreamDefinition:
         """The definition of a stream of these options, with this seed and start time."""
@@ -78,6 +86,9 @@ class SourceOptions:
             self.max_length,
             self.characters,
             self.shape,
+            self.timestamp_column,
+            self.start_timestamp,
+            self.rate_profile,
         )
 
     def restarting(self, stored: StreamDefinition) -> StreamDefinition:
@@ -135,6 +146,11 @@ def parse_options(parameters: Mapping[str, str]) -> SourceOptions:
     duplicate_fraction = real(DUPLICATE_FRACTION, DUPLICATE_FRACTION_RANGE)
     max_distance = whole(MAX_DUPLICATE_DISTANCE, MAX_DUPLICATE_DISTANCE_RANGE)
     max_out_of_order_ms = whole(MAX_OUT_OF_ORDER_MS, MAX_OUT_OF_ORDER_MS_RANGE)
+    timestamp_text = text(TIMESTAMP_COLUMN)
+    timestamp_column = None if timestamp_text is None else _boolean(TIMESTAMP_COLUMN, timestamp_text)
+    start_timestamp = whole(START_TIMESTAMP, START_TIMESTAMP_RANGE)
+    profile_text = text(RATE_PROFILE)
+    rate_profile = None if profile_text is None else parse_rate_profile(profile_text)
 
     # The rules about which options were given together; the definition's own are validate's.
     def stated(name: str) -> str:
@@ -164,6 +180,11 @@ def parse_options(parameters: Mapping[str, str]) -> SourceOptions:
                 f"{stated(dependent)}, but '{fraction}' is {said}, so {none}. Set '{fraction}' above 0, or "
                 f"remove '{dependent}'"
             )
+    if rate_profile is not None and rows_per_second is not None:
+        raise unfit(
+            f"{stated(ROWS_PER_SECOND)}, but '{RATE_PROFILE}' is set. The profile sets the rate: remove "
+            f"'{ROWS_PER_SECOND}', or remove '{RATE_PROFILE}'"
+        )
     late = cast(float, or_default(LATE_ROW_FRACTION, late_fraction))
     shape = RowShape(
         distinct_values=distinct_values,
@@ -185,9 +206,22 @@ def parse_options(parameters: Mapping[str, str]) -> SourceOptions:
         max_rows_per_trigger=max_rows,
         total_rows=total_rows,
         shape=shape,
+        timestamp_column=cast(bool, or_default(TIMESTAMP_COLUMN, timestamp_column)),
+        start_timestamp=start_timestamp,
+        rate_profile=rate_profile,
     )
     validate(parsed.rows_per_second, parsed.min_length, parsed.max_length, characters, shape, written=text)
     return parsed
+
+
+def _boolean(name: str, text: str) -> bool:
+    """A boolean option's value: true or false, case-insensitive."""
+    value = {"true": True, "false": False}.get(java_trim(text).lower())
+    if value is None:
+        raise ValueError(
+            f"Invalid value '{text}' for option '{name}'. Allowed: true or false (case-insensitive)."
+        )
+    return value
 
 
 def _reject_unknown_names(parameters: Mapping[str, str]) -> None:

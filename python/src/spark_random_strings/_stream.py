@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame
     from pyspark.sql.streaming.query import StreamingQuery
 
+    from spark_random_strings._rate_profile import RateProfile
+
 #: How often the query is triggered: rows appear in the terminal once a second.
 TRIGGER_INTERVAL = "1 second"
 
@@ -52,13 +54,16 @@ def run_until_done(
     return elapsed
 
 
-def _status(position: StreamPosition | None, elapsed_s: float) -> Text:
-    """The status line: rows, rows/s, batch id, rows behind, run time."""
+def _status(position: StreamPosition | None, elapsed_s: float, profile: RateProfile | None = None) -> Text:
+    """The status line: rows, rows/s, with a rate profile the rate it sets now, batch id, rows
+    behind, run time."""
     if position is None:
         return Text(f"waiting for the first batch ... {elapsed_s:4.0f} s", style="dim")
     rate = position.rows_read / elapsed_s if elapsed_s > 0 else 0.0
+    # The stream starts with the query, so the profile has run for about as long.
+    now = "" if profile is None else f" | profile rate now {profile.rate_at(int(elapsed_s * 1000)):,} rows/s"
     return Text(
-        f"rows {position.rows_read:,} | {rate:,.1f} rows/s | batch {position.batch_id} | "
+        f"rows {position.rows_read:,} | {rate:,.1f} rows/s{now} | batch {position.batch_id} | "
         f"rows behind {position.rows_behind:,} | {elapsed_s:,.0f} s",
         style="bold",
     )
@@ -71,8 +76,10 @@ def stream_to_terminal(
     rows_shown: int,
     duration_s: float | None,
     stop: threading.Event,
+    profile: RateProfile | None = None,
 ) -> str:
-    """Print each batch's first rows until ``duration_s`` passes or ``stop`` is set.
+    """Print each batch's first rows until ``duration_s`` passes or ``stop`` is set; with the
+    stream's rate ``profile``, the status line shows the rate it sets now.
 
     Returns the one-line summary. Raises the query's exception if it failed.
     """
@@ -97,7 +104,7 @@ def stream_to_terminal(
         def update(elapsed: float) -> None:
             nonlocal position
             position = current_position(query) or position
-            live.update(_status(position, elapsed))
+            live.update(_status(position, elapsed, profile))
 
         elapsed = run_until_done(query, started=started, duration_s=duration_s, stop=stop, every_tick=update)
     position = current_position(query) or position

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from spark_random_strings._character_set import CharacterSet
+from spark_random_strings._rate_profile import RateProfile
+from spark_random_strings._row_clock import rows_available
 from spark_random_strings._value_pool import pool_capacity
 from spark_random_strings.options import (
     DISTINCT_VALUES,
@@ -32,9 +34,12 @@ from spark_random_strings.options import (
     MAX_OUT_OF_ORDER_MS_RANGE,
     MIN_LENGTH,
     PYTHON_FORMAT,
+    RATE_PROFILE,
     ROWS_PER_SECOND,
     ROWS_PER_SECOND_RANGE,
     SEED,
+    START_TIMESTAMP,
+    TIMESTAMP_COLUMN,
     VALUE_DISTRIBUTION,
     ZIPF_EXPONENT,
     ZIPF_EXPONENT_RANGE,
@@ -88,6 +93,33 @@ class StreamDefinition:
     max_length: int
     characters: CharacterSet
     shape: RowShape = field(default_factory=RowShape)
+    #: Whether rows carry the ``timestamp`` column.
+    timestamp_column: bool = False
+    #: The event time of offset 0, if fixed; else the first start's time.
+    start_timestamp: int | None = None
+    #: The phases the rate follows, in place of ``rows_per_second``.
+    rate_profile: RateProfile | None = None
+
+    @property
+    def event_time_origin(self) -> int:
+        """The event time of offset 0: ``start_timestamp``, or when the stream first started."""
+        return self.start_time_ms if self.start_timestamp is None else self.start_timestamp
+
+    def rows_available_at(self, now_ms: int) -> int:
+        """How many rows exist at wall-clock time ``now_ms``: by the rate or the profile, from
+        the first start."""
+        elapsed = now_ms - self.start_time_ms
+        if self.rate_profile is None:
+            return rows_available(elapsed, self.rows_per_second)
+        return self.rate_profile.rows_available(elapsed)
+
+    def time_settings(self) -> list[tuple[str, object]]:
+        """The options of time and schema, as the checkpoint's file holds them (None: not set)."""
+        return [
+            (TIMESTAMP_COLUMN, self.timestamp_column),
+            (START_TIMESTAMP, self.start_timestamp),
+            (RATE_PROFILE, None if self.rate_profile is None else self.rate_profile.text),
+        ]
 
     def validated(self) -> StreamDefinition:
         """This definition, if it passes :func:`validate` (a stored one: every value counts as
@@ -200,6 +232,8 @@ def check_restart(stored: StreamDefinition, requested: StreamDefinition, where: 
     """
 
     def shown(setting: object) -> str:
+        if isinstance(setting, bool):
+            return str(setting).lower()
         return "none" if setting is None else str(setting)
 
     differences: list[tuple[str, object, object]] = [
@@ -211,7 +245,11 @@ def check_restart(stored: StreamDefinition, requested: StreamDefinition, where: 
     ]
     differences += [
         (name, shown(was), shown(now))
-        for (name, was), (_, now) in zip(stored.shape.settings(), requested.shape.settings(), strict=True)
+        for (name, was), (_, now) in zip(
+            stored.shape.settings() + stored.time_settings(),
+            requested.shape.settings() + requested.time_settings(),
+            strict=True,
+        )
     ]
     contradictions = [
         f"{name}: the checkpoint has {was}, the query sets {now}"
@@ -223,7 +261,7 @@ def check_restart(stored: StreamDefinition, requested: StreamDefinition, where: 
             f"The options of this query contradict the stream stored in its checkpoint ({where}): "
             + "; ".join(contradictions)
             + ". A checkpoint's seed, rowsPerSecond, lengths, characters and the options that shape "
-            "rows (distinctValues to maxDuplicateDistance) are fixed when its query first starts, so "
+            "rows (distinctValues to rateProfile) are fixed when its query first starts, so "
             "that every batch can be replayed identically. Restart with the stored values (the seed "
             "may simply be left out), or use a new checkpoint location to start a different stream."
         )
@@ -236,13 +274,20 @@ def describe_stream(definition: StreamDefinition) -> str:
     characters = definition.characters.description
     shown = characters if len(characters) <= 40 else characters[:37] + "..."
     plain = dict(RowShape().settings())
+    shaping = [(n, v) for n, v in definition.shape.settings() if v is not None and v != plain[n]]
+    timing = [
+        (n, v)
+        for n, v in definition.time_settings()
+        if v is not None and v is not False and n != RATE_PROFILE
+    ]
     shape = "".join(
-        f", {name}={value}"
-        for name, value in definition.shape.settings()
-        if value is not None and value != plain[name]
+        f", {name}={str(value).lower() if isinstance(value, bool) else value}"
+        for name, value in shaping + timing
     )
+    profile = definition.rate_profile
+    rate = f"rowsPerSecond={definition.rows_per_second}" if profile is None else f"rateProfile={profile.text}"
     return (
-        f"{PYTHON_FORMAT}[rowsPerSecond={definition.rows_per_second}, "
+        f"{PYTHON_FORMAT}[{rate}, "
         f"minLength={definition.min_length}, maxLength={definition.max_length}, {shown}, "
         f"seed={definition.seed}{shape}]"
     )

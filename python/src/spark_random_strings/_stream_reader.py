@@ -47,11 +47,10 @@ from spark_random_strings._definition_store import (
     definition_from_json,
     definition_to_json,
 )
-from spark_random_strings._row_clock import rows_available
 from spark_random_strings._row_generator import RowGenerator
 from spark_random_strings._source_options import SourceOptions, parse_options
 from spark_random_strings._stream_definition import StreamDefinition, check_restart
-from spark_random_strings.options import PYTHON_FORMAT, SCHEMA
+from spark_random_strings.options import PYTHON_FORMAT, schema_of
 
 try:  # pyspark 4.2 and later: read limits and Trigger.AvailableNow for Python readers.
     from pyspark.sql.streaming.datasource import (  # type: ignore[import-not-found, unused-ignore]
@@ -70,9 +69,9 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 
-def source_schema() -> StructType:
-    """The source's columns (``options.SCHEMA``), as Spark types them: none nullable."""
-    return from_arrow_schema(SCHEMA)
+def source_schema(timestamp_column: bool = False) -> StructType:
+    """The source's columns (``options.schema_of``), as Spark types them: none nullable."""
+    return from_arrow_schema(schema_of(timestamp_column))
 
 
 @dataclass(frozen=True)
@@ -139,7 +138,7 @@ class RandomStringsStreamReader(DataSourceStreamReader, _AvailableNow):  # type:
     def _existing(self) -> int:
         """How many rows exist now: by the clock since the stream started, and totalRows."""
         stream = self._stream()
-        exist = rows_available(self.now_ms() - stream.start_time_ms, stream.rows_per_second)
+        exist = stream.rows_available_at(self.now_ms())
         total = self.options.total_rows
         return exist if total is None else min(exist, total)
 
@@ -215,16 +214,17 @@ class RandomStringsStreamReader(DataSourceStreamReader, _AvailableNow):  # type:
 def checked_schema(options: Mapping[str, str]) -> StructType:
     """The source's schema, once ``options`` pass (Spark asks for it at ``load()``: the options
     are checked there, as the jar's are)."""
-    parse_options(options)
-    return source_schema()
+    return source_schema(parse_options(options).timestamp_column)
 
 
 def stream_reader(options: Mapping[str, str], schema: StructType) -> RandomStringsStreamReader:
     """The reader of a query's stream, for the schema Spark asks for: the source's own only."""
-    if schema != source_schema():
+    parsed = parse_options(options)
+    expected = source_schema(parsed.timestamp_column)
+    if schema != expected:
         raise ValueError(
-            f"The {PYTHON_FORMAT} source has a fixed schema, {source_schema().simpleString()}, "
+            f"The {PYTHON_FORMAT} source has a fixed schema, {expected.simpleString()}, "
             f"and cannot read {schema.simpleString()}: leave out .schema(...), and select or "
             "cast the columns after load()."
         )
-    return RandomStringsStreamReader(parse_options(options))
+    return RandomStringsStreamReader(parsed)

@@ -97,6 +97,8 @@ def _add_source_flags(
     """A flag for each source option; ``defaults`` are the command's own, which its help shows."""
     for row in OPTIONS:
         settings: dict[str, Any] = {"type": row.kind, "help": row.described, "metavar": row.option.metavar}
+        if row.kind is bool:  # a switch: given, true; left out, the source's default
+            settings = {"action": "store_const", "const": True, "help": row.described}
         if defaults and row.keyword in defaults:
             value = defaults[row.keyword]
             settings.update(default=value, help=f"{row.option.help} (default: {value})")
@@ -196,6 +198,9 @@ def open_stream(spark: SparkSession, args: argparse.Namespace) -> DataFrame:
     from pyspark.errors import IllegalArgumentException
 
     keywords = {row.keyword: getattr(args, row.keyword) for row in OPTIONS}
+    if args.run is _run_demo and keywords["rate_profile"] is not None:
+        # The demo's own rate yields to a profile (the two exclude each other).
+        keywords["rows_per_second"] = None
     try:
         return read_random_strings(spark, engine=args.engine, **keywords)
     except IllegalArgumentException as error:
@@ -226,9 +231,12 @@ def _first_interrupt_sets(stop: threading.Event) -> Iterator[None]:
 
 
 def _run_stream(args: argparse.Namespace, strings: DataFrame, console: Console) -> int:
+    from spark_random_strings._rate_profile import parse_rate_profile
     from spark_random_strings._stream import stream_to_terminal
 
     stop = threading.Event()
+    # load() has checked the profile already: parsing it again cannot fail.
+    profile = None if args.rate_profile is None else parse_rate_profile(args.rate_profile)
     with _first_interrupt_sets(stop):
         summary = stream_to_terminal(
             strings,
@@ -236,6 +244,7 @@ def _run_stream(args: argparse.Namespace, strings: DataFrame, console: Console) 
             rows_shown=args.rows_shown,
             duration_s=args.duration,
             stop=stop,
+            profile=profile,
         )
     console.print(summary, soft_wrap=True)
     return 0

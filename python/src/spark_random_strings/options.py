@@ -39,6 +39,14 @@ SCHEMA = pa.schema(
         pa.field("length", pa.int32(), nullable=False),
     ]
 )
+#: The column ``timestampColumn`` adds, last: ``ts`` as Spark's TIMESTAMP (microseconds, UTC).
+TIMESTAMP_FIELD = pa.field("timestamp", pa.timestamp("us", tz="UTC"), nullable=False)
+
+
+def schema_of(timestamp_column: bool) -> pa.Schema:
+    """The source's columns, with the ``timestamp`` column or without it."""
+    return SCHEMA.append(TIMESTAMP_FIELD) if timestamp_column else SCHEMA
+
 
 ROWS_PER_SECOND = "rowsPerSecond"
 MIN_LENGTH = "minLength"
@@ -57,6 +65,9 @@ LATE_ROW_FRACTION = "lateRowFraction"
 LATE_BY_MS = "lateByMs"
 DUPLICATE_FRACTION = "duplicateFraction"
 MAX_DUPLICATE_DISTANCE = "maxDuplicateDistance"
+TIMESTAMP_COLUMN = "timestampColumn"
+START_TIMESTAMP = "startTimestamp"
+RATE_PROFILE = "rateProfile"
 
 UNIFORM, ZIPF = "uniform", "zipf"
 #: The values of ``valueDistribution``.
@@ -77,6 +88,12 @@ LATE_ROW_FRACTION_RANGE = Real(0.0, True, 1.0, True)
 LATE_BY_MS_RANGE = Whole(1)
 DUPLICATE_FRACTION_RANGE = Real(0.0, True, 1.0, False)
 MAX_DUPLICATE_DISTANCE_RANGE = Whole(1)
+START_TIMESTAMP_RANGE = Whole(LONG_MIN)
+
+
+def _text(value: object) -> str:
+    """A value as an option's text: ``true``/``false`` for a boolean, as Spark writes them."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 @dataclass(frozen=True)
@@ -98,7 +115,7 @@ class Option:
     @property
     def default(self) -> str:
         """The default, as the documentation states it: the value, or what happens without one."""
-        return self.unset if self.value is None else str(self.value)
+        return self.unset if self.value is None else _text(self.value)
 
 
 class SourceKeywords(TypedDict, total=False):
@@ -183,6 +200,25 @@ class SourceKeywords(TypedDict, total=False):
         int | None,
         Option(MAX_DUPLICATE_DISTANCE, 1000, "how many offsets back a repeated row may be"),
     ]
+    timestamp_column: Annotated[
+        bool | None,
+        Option(TIMESTAMP_COLUMN, False, "add a last column, timestamp: ts as a TIMESTAMP", "BOOL"),
+    ]
+    start_timestamp: Annotated[
+        int | None,
+        Option(
+            START_TIMESTAMP, None, "the event time of offset 0, in epoch ms (default: the first start)", "MS"
+        ),
+    ]
+    rate_profile: Annotated[
+        str | None,
+        Option(
+            RATE_PROFILE,
+            None,
+            "phases the rate follows, e.g. '60s@1000, 30s@1000..20000, repeat'; not with rowsPerSecond",
+            "PHASES",
+        ),
+    ]
 
 
 @dataclass(frozen=True)
@@ -192,8 +228,9 @@ class SourceOption:
 
     #: The keyword of ``read_random_strings`` (and, with dashes, the command-line flag).
     keyword: str
-    #: The Python type the keyword takes: ``int``, ``float`` (an ``int`` is taken too) or ``str``.
-    kind: type[int] | type[float] | type[str]
+    #: The Python type the keyword takes: ``int``, ``float`` (an ``int`` is taken too), ``str`` or
+    #: ``bool``.
+    kind: type[int] | type[float] | type[str] | type[bool]
     #: The source's option name, its documented default and what it does.
     option: Option
 
@@ -269,10 +306,10 @@ def source_options(keywords: Mapping[str, object], caller: str = "read_random_st
             continue
         # bool is a subclass of int, but True is no row count; a float keyword takes an int too.
         accepted = (int, float) if row.kind is float else row.kind
-        if not isinstance(value, accepted) or isinstance(value, bool):
+        if not isinstance(value, accepted) or isinstance(value, bool) != (row.kind is bool):
             raise TypeError(
                 f"{caller}: {keyword} must be {row.kind.__name__} or None, "
                 f"got {type(value).__name__} {value!r}"
             )
-        options[row.name] = str(value)
+        options[row.name] = _text(value)
     return options

@@ -1,0 +1,153 @@
+"""Time as pipelines use it: the ``timestamp`` column, a fixed event-time start and a rate profile,
+through the jar's source and the Python data source.
+
+Each engine's rows equal ``expected_rows`` of the same options, with no checkpoint needed when
+the event times start at ``start_timestamp``; under a processing-time trigger, a profiled stream
+hands on no row before the profile makes it exist, and every row that existed when a batch was
+planned; and a restart that changes any of the three options is refused, naming it.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, cast
+
+import pyarrow as pa
+import pytest
+from pyspark.errors import StreamingQueryException
+from pyspark.sql import SparkSession
+from pyspark.sql.types import TimestampType
+
+from helpers.support import run_available_now
+from spark_random_strings import Engine, expected_rows, read_random_strings, stream_definition
+from spark_random_strings._rate_profile import parse_rate_profile
+from spark_random_strings._reader import pyspark_line
+
+PYSPARK = pyspark_line()
+#: The engines under test: the Python data source reads limits and AvailableNow from 4.2 on.
+ENGINES: list[Engine] = ["jvm", "python"] if PYSPARK >= (4, 2) else ["jvm"]
+#: A stream with all three options, and shaping that moves event times.
+TIMED: dict[str, Any] = {
+    "seed": 20261125,
+    "max_length": 6,
+    "timestamp_column": True,
+    "start_timestamp": 1_767_225_600_000,  # 2026-01-01T00:00:00Z
+    "rate_profile": "1500ms@40, 2s@10..4000, 700ms@0, repeat",
+    "max_out_of_order_ms": 30,
+    "duplicate_fraction": 0.1,
+}
+
+
+def table_rows(spark: SparkSession, name: str) -> list[dict[str, Any]]:
+    return cast(list[dict[str, Any]], [row.asDict() for row in spark.table(name).orderBy("offset").collect()])
+
+
+def as_dicts(table: pa.Table) -> list[dict[str, Any]]:
+    """expected_rows as Spark collects them: a TIMESTAMP as a naive local datetime."""
+    rows: list[dict[str, Any]] = table.to_pylist()
+    for row in rows:
+        if "timestamp" in row:
+            row["timestamp"] = row["timestamp"].astimezone().replace(tzinfo=None)
+    return rows
+
+
+@pytest.mark.every_line
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_timed_stream_reads_whole_under_available_now_with_the_profiles_event_times(
+    spark: SparkSession, tmp_path: Path, query_name: str, engine: Engine
+) -> None:
+    df = read_random_strings(spark, engine=engine, total_rows=3_000, max_rows_per_trigger=1_000, **TIMED)
+    assert df.schema.fieldNames() == ["value", "ts", "offset", "length", "timestamp"]
+    assert isinstance(df.schema["timestamp"].dataType, TimestampType)
+    assert not df.schema["timestamp"].nullable
+    run_available_now(df, query_name, tmp_path)
+    rows = table_rows(spark, query_name)
+    # Nothing from the checkpoint: the event times start at start_timestamp.
+    assert rows == as_dicts(expected_rows(start=0, end=3_000, **TIMED))
+    assert {k: v for k, v in stream_definition(tmp_path).items() if k != "start_time_ms"} == {
+        **{k: v for k, v in TIMED.items() if k != "rate_profile"},
+        "rate_profile": "1500ms@40,2s@10..4000,700ms@0,repeat",
+        "min_length": 0,
+        "charset": "alphanumeric",
+        "max_duplicate_distance": 1000,
+    }
+
+
+@pytest.mark.every_line
+def test_two_fresh_runs_with_a_start_timestamp_give_identical_rows_ts_included(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    options: dict[str, Any] = {
+        "seed": 5,
+        "total_rows": 200,
+        "rows_per_second": 1_000_000,
+        "start_timestamp": 0,
+    }
+    first, _ = run_available_now(read_random_strings(spark, **options), "fixed_start_1", tmp_path / "1")
+    second, _ = run_available_now(read_random_strings(spark, **options), "fixed_start_2", tmp_path / "2")
+    assert first == second
+    assert [ts for _, ts, _, _ in first] == [o // 1000 for o in range(200)]  # 1000 o / 10^6 ms
+
+
+def test_under_a_processing_time_trigger_rows_exist_no_earlier_than_the_profile_allows(
+    spark: SparkSession, tmp_path: Path, query_name: str
+) -> None:
+    text = "1s@200, 1s@3000, 500ms@0, repeat"
+    profile = parse_rate_profile(text)
+    df = read_random_strings(spark, seed=1, rate_profile=text)
+    query = (
+        df.writeStream.format("memory")
+        .queryName(query_name)
+        .trigger(processingTime="150 milliseconds")
+        .option("checkpointLocation", str(tmp_path))
+        .start()
+    )
+    try:
+        query.awaitTermination(6)
+    finally:
+        query.stop()
+    progress = [p for p in query.recentProgress if p["sources"][0]["endOffset"] is not None]
+    start_ms = stream_definition(tmp_path)["start_time_ms"]
+    checked = 0
+    for report in progress:
+        planned = datetime.fromisoformat(report["timestamp"].replace("Z", "+00:00")).astimezone(UTC)
+        planned_ms = int(planned.timestamp() * 1000)
+        took_ms = int(report["durationMs"]["triggerExecution"])
+        rows_read = int(str(report["sources"][0]["endOffset"])) + 1
+        # The batch's end was fixed between the trigger's start and its end: it holds every row
+        # that existed at the start, and none that did not exist yet at the end.
+        assert profile.rows_available(planned_ms - start_ms) <= rows_read, report["batchId"]
+        assert rows_read <= profile.rows_available(planned_ms + took_ms - start_ms), report["batchId"]
+        checked += 1
+    assert checked >= 10
+    assert spark.table(query_name).count() == rows_read
+
+
+@pytest.mark.every_line
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    ("changed", "said"),
+    [
+        ({"timestamp_column": True}, "timestampColumn: the checkpoint has false, the query sets true"),
+        ({"start_timestamp": 7}, "startTimestamp: the checkpoint has none, the query sets 7"),
+        ({"rate_profile": "1s@5"}, "rateProfile: the checkpoint has none, the query sets 1s@5"),
+    ],
+)
+def test_a_restart_that_changes_a_time_option_is_refused_naming_it(
+    spark: SparkSession, tmp_path: Path, engine: Engine, changed: dict[str, Any], said: str
+) -> None:
+    base: dict[str, Any] = {"seed": 3, "total_rows": 10, "max_length": 3}
+    run_available_now(read_random_strings(spark, engine=engine, **base), f"time_restart_{engine}", tmp_path)
+    options = {**base, **changed}
+    if "rate_profile" in changed:
+        options["total_rows"] = 20
+    df = read_random_strings(spark, engine=engine, **options)
+    query = df.writeStream.format("noop").option("checkpointLocation", str(tmp_path)).start()
+    try:
+        with pytest.raises(StreamingQueryException) as error:
+            query.awaitTermination(60)
+    finally:
+        query.stop()
+    assert said in str(error.value)
+    assert "(distinctValues to rateProfile)" in str(error.value)
