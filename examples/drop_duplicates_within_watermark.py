@@ -3,9 +3,10 @@
     python examples/drop_duplicates_within_watermark.py
 
 The stream has 6,000 rows, 2% of them exact repeats (value and ts) of a row up to 500 offsets
-before. Values are 16 random letters, so no two originals share one. Deduplicating on `value`
-within a 10-second watermark must keep every original once and drop every repeat. Prints one
-JSON object: the rows read and the offsets kept.
+before. Values are 16 random letters, so no two originals share one. Its event times start at
+2025-01-01 00:00:00 UTC and come as a TIMESTAMP column too. Deduplicating on `value` within a
+10-second watermark must keep every original once and drop every repeat. Prints one JSON object:
+the rows read and the offsets kept.
 
 Needs Spark 3.5 or later (dropDuplicatesWithinWatermark).
 """
@@ -17,7 +18,6 @@ import tempfile
 from typing import Any
 
 from pyspark.sql import DataFrame, SparkSession
-from pyspark.sql import functions as F
 
 from spark_random_strings import configure_spark_with_random_strings, read_random_strings
 
@@ -31,15 +31,15 @@ STREAM: dict[str, Any] = dict(
     charset="letters",
     duplicate_fraction=0.02,
     max_duplicate_distance=500,
+    timestamp_column=True,
+    start_timestamp=1_735_689_600_000,
 )
 
 
 def deduplicated(spark: SparkSession, checkpoint: str) -> dict[str, Any]:
     """Runs the pipeline over the whole stream; returns rows read and the offsets kept."""
-    events = read_random_strings(spark, **STREAM).withColumn(
-        "event_time", F.expr("timestamp_millis(ts)")
-    )
-    unique = events.withWatermark("event_time", "10 seconds").dropDuplicatesWithinWatermark(
+    events = read_random_strings(spark, **STREAM)
+    unique = events.withWatermark("timestamp", "10 seconds").dropDuplicatesWithinWatermark(
         ["value"]
     )
     kept: list[int] = []

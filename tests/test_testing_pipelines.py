@@ -1,26 +1,32 @@
 """The recipes of docs/testing-pipelines.md: each example's pipeline, run in this session, gives
-exactly what the same seeded stream, read here row by row, says it must."""
+exactly what its stream, computed here row by row from its keywords alone (``expected_rows``: no
+Spark run, no checkpoint), says it must."""
 
 from __future__ import annotations
 
 import ast
 import importlib.util
-import json
 import re
 from collections import Counter
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import pyarrow as pa
 from pyspark.sql import SparkSession
 
-from helpers.support import EXAMPLES, run_available_now
-from spark_random_strings import read_random_strings
-
-Row4 = tuple[str, int, int, int]
+from helpers.support import EXAMPLES
+from spark_random_strings import expected_rows
 
 #: The recipes, in the guide's order.
-RECIPES = ["watermark_drops_late_rows", "drop_duplicates_within_watermark", "hot_keys_state"]
+RECIPES = [
+    "watermark_drops_late_rows",
+    "drop_duplicates_within_watermark",
+    "hot_keys_state",
+    "burst_catches_up",
+]
+#: Keywords of a recipe's stream that say how it is read, not what it holds.
+DELIVERY = ("total_rows", "max_rows_per_trigger", "num_partitions")
 
 
 def _example(name: str) -> ModuleType:
@@ -32,12 +38,10 @@ def _example(name: str) -> ModuleType:
     return module
 
 
-def _raw(spark: SparkSession, stream: dict[str, Any], name: str, checkpoint: Path) -> tuple[list[Row4], int]:
-    """Every row of the stream, by offset, and the start time its checkpoint stored."""
-    rows, _ = run_available_now(read_random_strings(spark, **stream), name, checkpoint)
-    assert [offset for _, _, offset, _ in rows] == list(range(stream["total_rows"]))
-    definition = json.loads((checkpoint / "sources/0/random-strings-source.json").read_text())
-    return rows, definition["startTimeMs"]
+def _rows(stream: dict[str, Any]) -> pa.Table:
+    """Every row of a recipe's stream, from its keywords alone."""
+    shaping = {keyword: value for keyword, value in stream.items() if keyword not in DELIVERY}
+    return expected_rows(start=0, end=stream["total_rows"], **shaping)
 
 
 def test_a_watermarked_windowed_count_counts_every_out_of_order_row_and_drops_exactly_the_late_ones(
@@ -45,22 +49,18 @@ def test_a_watermarked_windowed_count_counts_every_out_of_order_row_and_drops_ex
 ) -> None:
     recipe = _example("watermark_drops_late_rows")
     stream = recipe.STREAM
-    rows, start = _raw(spark, stream, "recipe_late_raw", tmp_path / "raw")
-    # 1,000 rows/s: row o's in-order time is start + o ms; a late row is 60 s behind it, on top.
-    # How far behind a row is does not depend on when its stream started.
-    behind = {offset: start + offset - ts for _, ts, offset, _ in rows}
+    ts = _rows(stream).column("ts").to_pylist()
+    # 1,000 rows/s: row o's in-order time is startTimestamp + o ms; a late row is 60 s behind it,
+    # on top.
+    behind = {offset: stream["start_timestamp"] + offset - t for offset, t in enumerate(ts)}
     late = {o for o, ms in behind.items() if ms > stream["max_out_of_order_ms"]}
     assert all(0 <= ms <= 2000 or 60000 <= ms <= 62000 for ms in behind.values())
     assert len(late) == 47
     assert min(late) >= 2 * stream["max_rows_per_trigger"], "no late row in the first two batches"
+    windows = Counter(t // 10000 * 10000 for o, t in enumerate(ts) if o not in late)
 
     result = recipe.windowed_counts(spark, str(tmp_path / "pipeline"))
 
-    # The pipeline's own stream started at its own time: place each row counted in its window.
-    pipeline_start = json.loads((tmp_path / "pipeline/sources/0/random-strings-source.json").read_text())
-    windows = Counter(
-        (pipeline_start["startTimeMs"] + o - ms) // 10000 * 10000 for o, ms in behind.items() if o not in late
-    )
     assert result == {
         "read": 6000,
         "counted": 6000 - len(late),
@@ -72,12 +72,12 @@ def test_drop_duplicates_within_watermark_keeps_exactly_the_first_of_each_repeat
     spark: SparkSession, tmp_path: Path
 ) -> None:
     recipe = _example("drop_duplicates_within_watermark")
-    rows, _ = _raw(spark, recipe.STREAM, "recipe_duplicates_raw", tmp_path / "raw")
+    rows = _rows(recipe.STREAM)
     first: dict[tuple[str, int], int] = {}
-    for value, ts, offset, _ in rows:
-        first.setdefault((value, ts), offset)
+    for row in rows.select(["value", "ts", "offset"]).to_pylist():
+        first.setdefault((row["value"], row["ts"]), row["offset"])
     originals = sorted(first.values())
-    assert len({value for value, *_ in rows}) == len(first), "equal values are exact repeats"
+    assert len(set(rows.column("value").to_pylist())) == len(first), "equal values are exact repeats"
     assert len(rows) - len(originals) == 103
 
     result = recipe.deduplicated(spark, str(tmp_path / "pipeline"))
@@ -89,8 +89,7 @@ def test_a_stateful_count_over_zipf_keys_gives_the_hottest_counts_and_one_state_
     spark: SparkSession, tmp_path: Path
 ) -> None:
     recipe = _example("hot_keys_state")
-    rows, _ = _raw(spark, recipe.STREAM, "recipe_zipf_raw", tmp_path / "raw")
-    counts = Counter(value for value, *_ in rows)
+    counts = Counter(_rows(recipe.STREAM).column("value").to_pylist())
     hottest = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:5]
     assert len(counts) <= 1000
 
@@ -99,14 +98,66 @@ def test_a_stateful_count_over_zipf_keys_gives_the_hottest_counts_and_one_state_
     assert result == {"hottest": [list(kv) for kv in hottest], "state_rows": len(counts)}
 
 
-def test_the_guide_shows_each_recipe_with_the_stream_its_example_runs() -> None:
+#: The burst recipe's profile, phase by phase: (ms, rows per second).
+BURST = [(3000, 100), (3000, 2000), (2000, 100)]
+
+
+def test_a_burst_makes_exactly_its_rows_per_window_and_the_query_catches_up_when_max_rows_per_trigger_says(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    recipe = _example("burst_catches_up")
+    stream = recipe.STREAM
+    assert stream["rate_profile"] == ", ".join(f"{ms // 1000}s@{rate}" for ms, rate in BURST)
+    # The profile's arithmetic: a whole second at the steady rate r makes r rows, whose event
+    # times fall in that second.
+    by_profile = [rate for ms, rate in BURST for _ in range(ms // 1000)]
+    windows = {str(stream["start_timestamp"] + 1000 * second): n for second, n in enumerate(by_profile)}
+    total = sum(by_profile)
+    assert total == stream["total_rows"] == 6500
+    ts = _rows(stream).column("ts").to_pylist()
+    assert {str(s): n for s, n in sorted(Counter(t // 1000 * 1000 for t in ts).items())} == windows
+
+    result = recipe.burst(spark, str(tmp_path / "pipeline"), "recipe_burst")
+
+    assert result["windows"] == windows
+    # From the burst on, rows come faster than a trigger reads them (2,000 a second against 800 a
+    # trigger), so the query reads maxRowsPerTrigger rows a trigger until it has read every row.
+    # The rows left when the burst starts, read 800 a trigger, one trigger a second, predict
+    # when, within one trigger interval (a trigger comes up to one interval after the rows it
+    # reads exist). That is after the profile's end, so no row comes while it catches up.
+    most, interval = stream["max_rows_per_trigger"], recipe.TRIGGER_MS
+    burst_at = BURST[0][0]
+    before = BURST[0][1] * burst_at // 1000
+    predicted = burst_at + (total - before) * interval / most
+    assert predicted == 10750 and predicted - interval >= sum(ms for ms, _ in BURST)
+    batches = result["batches"]
+    assert sum(b["rows"] for b in batches) == total
+    caught_up = [b for b in batches if b["at_ms"] >= burst_at and b["rows_behind"] == 0]
+    assert caught_up == batches[-1:], batches
+    assert predicted - interval <= caught_up[0]["at_ms"] <= predicted + interval, batches
+    behind = [b for b in batches[:-1] if b["at_ms"] >= burst_at + interval]
+    assert len(behind) >= 5, batches
+    assert all(b["rows"] == most and b["rows_behind"] > 0 for b in behind), batches
+
+
+def _calls(function: str) -> list[dict[str, Any]]:
+    """The keywords of each call of ``function`` in the guide's Python blocks, in order."""
     guide = (EXAMPLES.parent / "docs" / "testing-pipelines.md").read_text()
     blocks = re.findall(r"```python\n(.*?)```", guide, re.S)
     calls = [
         node
         for block in blocks
         for node in ast.walk(ast.parse(block))
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "read_random_strings"
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == function
     ]
-    shown = [{k.arg: ast.literal_eval(k.value) for k in call.keywords} for call in calls]
-    assert shown == [_example(name).STREAM for name in RECIPES]
+    return [{str(k.arg): ast.literal_eval(k.value) for k in call.keywords} for call in calls]
+
+
+def test_the_guide_shows_each_recipe_with_the_stream_its_example_runs() -> None:
+    assert _calls("read_random_strings") == [_example(name).STREAM for name in RECIPES]
+
+
+def test_the_guide_computes_the_first_recipes_rows_from_its_keywords_alone() -> None:
+    stream = _example("watermark_drops_late_rows").STREAM
+    shaping = {keyword: value for keyword, value in stream.items() if keyword not in DELIVERY}
+    assert _calls("expected_rows") == [{"start": 0, "end": stream["total_rows"], **shaping}]
