@@ -66,6 +66,11 @@ def write_report(
             _median_rate(runs["shaped"]) >= 1.5 * _median_rate(runs["randstr"]),
         ),
         (
+            "this source with a rate profile >= 0.9x this source",
+            f"{_median_rate(runs['profiled']) / ours:.2f}x",
+            _median_rate(runs["profiled"]) >= 0.9 * ours,
+        ),
+        (
             "this source >= 1x rate-micro-batch alone",
             f"{ours / _median_rate(runs['rate alone']):.2f}x",
             ours >= _median_rate(runs["rate alone"]),

@@ -5,6 +5,7 @@ strings:
   ours          InMemoryRandomStrings, maxRowsPerTrigger = the batch size
   shaped        the same with every shaping option on: a Zipf pool of 1,000,000 values, up to
                 5 s out of order, 1% late rows, 1% repeats
+  profiled      the same with a rate profile (PROFILE) in place of one rowsPerSecond
   randstr       Spark's rate-micro-batch + randstr(10): the closest thing Spark has built in
   rate alone    rate-micro-batch with no string: the ceiling of the micro-batch machinery
   python        a pure-Python DataSourceStreamReader doing the same job (bench/python_source.py)
@@ -112,11 +113,12 @@ def ours(
     engine: Engine = "jvm",
     **shape: Any,
 ) -> DataFrame:
-    # A rate no batch can reach: maxRowsPerTrigger alone sets the batch size.
+    # A rate no batch can reach: maxRowsPerTrigger alone sets the batch size. A profile sets
+    # its own rate, and excludes rowsPerSecond.
     return read_random_strings(
         spark,
         engine=engine,
-        rows_per_second=10**12,
+        rows_per_second=None if "rate_profile" in shape else 10**12,
         max_rows_per_trigger=rows,
         min_length=length,
         max_length=length,
@@ -144,6 +146,18 @@ def shaped(spark: SparkSession, rows: int) -> DataFrame:
     )
 
 
+#: Steady phases and ramps of a few ms, repeated: every batch crosses phases, and the stream
+#: goes round its cycle (3,400,000 rows in 5 ms) again and again. Its rates, 200,000,000 to
+#: 1,000,000,000 rows/s (the most a profile allows), are 20 to 100 times what this source reads
+#: here, so rows exist long before a batch asks for them, as in "ours": maxRowsPerTrigger alone
+#: sets the batch size. A ramp shorter than a second is one step, at the rate of its middle.
+PROFILE = "2ms@1000000000, 1ms@1000000000..200000000, 1ms@200000000, 1ms@200000000..1000000000, repeat"
+
+
+def profiled(spark: SparkSession, rows: int) -> DataFrame:
+    return ours(spark, rows, rate_profile=PROFILE)
+
+
 def rate_alone(spark: SparkSession, rows: int) -> DataFrame:
     return spark.readStream.format("rate-micro-batch").option("rowsPerBatch", rows).load()
 
@@ -167,6 +181,7 @@ def python_reader(spark: SparkSession, rows: int) -> DataFrame:
 PIPELINES: dict[str, Callable[[SparkSession, int], DataFrame]] = {
     "ours": ours,
     "shaped": shaped,
+    "profiled": profiled,
     "randstr": rate_randstr,
     "rate alone": rate_alone,
     "python": python_reader,
@@ -175,6 +190,7 @@ PIPELINES: dict[str, Callable[[SparkSession, int], DataFrame]] = {
 DESCRIPTIONS = {
     "ours": "InMemoryRandomStrings (this source)",
     "shaped": "this source, every shaping option on",
+    "profiled": "this source with a rate profile",
     "randstr": "rate-micro-batch + randstr(10)",
     "rate alone": "rate-micro-batch alone, no string",
     "python": "pure-Python DataSourceStreamReader",

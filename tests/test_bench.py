@@ -28,6 +28,7 @@ def test_the_benchmarks_smoke_run_reports_every_pipeline_target_and_curve(tmp_pa
     for pipeline in [
         "InMemoryRandomStrings (this source)",
         "this source, every shaping option on",
+        "this source with a rate profile",
         "rate-micro-batch + randstr(10)",
         "rate-micro-batch alone, no string",
         "pure-Python DataSourceStreamReader",
@@ -37,7 +38,7 @@ def test_the_benchmarks_smoke_run_reports_every_pipeline_target_and_curve(tmp_pa
         assert row, pipeline
         assert int(row.group(1).replace(",", "")) > 0
     targets = report.split("## Targets")[1].split("## ")[0]
-    assert len(re.findall(r"^\| .* \| (yes|\*\*no\*\*) \|$", targets, re.M)) == 6
+    assert len(re.findall(r"^\| .* \| (yes|\*\*no\*\*) \|$", targets, re.M)) == 7
     for length in (4, 16, 64, 256):
         assert re.search(rf"\| {length} \| [\d,]+ \| [\d,]+ \|$", report, re.M), length
     assert (tmp_path / "benchmarks.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
