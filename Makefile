@@ -128,6 +128,9 @@ wheel: $(WHEEL)
 
 $(WHEEL): $(JARS_BUILT) $(shell find python/src -name '*.py' -o -name py.typed) python/pyproject.toml python/README.md
 	@mkdir -p $(DIST) && rm -f $(DIST)/spark_random_strings-*.whl
+	@# setuptools reuses python/build/lib: a build interrupted before its clean-up would leave
+	@# older jars there for the next wheel to pick up.
+	@rm -rf python/build
 	$(PY) -m build --quiet --wheel --outdir $(DIST) python
 	@rm -rf python/build
 	@test -f $(WHEEL) && echo "built $(WHEEL)"

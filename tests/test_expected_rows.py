@@ -52,7 +52,9 @@ def test_expected_rows_of_a_stored_definition_are_the_rows_the_release_made(
 ) -> None:
     definition = stream_definition(checkpoint_with(tmp_path, {0: stream["definition"]}))
     assert definition["seed"] == json.loads(stream["definition"])["seed"]
-    assert as_lists(expected_rows(**definition, start=0, end=len(stream["rows"]))) == stream["rows"]
+    expected = expected_rows(**definition, start=0, end=len(stream["rows"]))
+    # A release's rows are value, ts, offset and length; a timestamp column is ts again.
+    assert as_lists(expected.select(["value", "ts", "offset", "length"])) == stream["rows"]
 
 
 def test_expected_rows_have_the_source_schema_and_any_range_is_a_slice_of_the_whole() -> None:
