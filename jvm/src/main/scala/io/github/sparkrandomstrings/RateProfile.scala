@@ -19,7 +19,9 @@ import java.util.regex.Pattern
  *  - [[rowsAvailable]]: floor(C(t) / 1000) rows exist t ms after the first start;
  *  - [[eventOffsetMs]]: row o's event time is E(o) = min { k >= 0 : C(k + 1) > 1000 o } ms after
  *    the origin, the ms in which its interval opens. For one steady rate r that is
- *    floor(1000 o / r), the formula of a stream without a profile ([[RowClock]]).
+ *    floor(1000 o / r), the formula of a stream without a profile ([[RowClock]]);
+ *  - [[existsAfterMs]]: row o comes to exist at the first t with floor(C(t) / 1000) > o, the
+ *    moment a real-time read hands it on.
  * Inside a stretch of one rate r > 0 (a steady phase, or one step of a ramp) that starts at ms T
  * with C(T) = C0, E(o) = T + floor((1000 o - C0) / r): [[ProfileCursor]] steps consecutive
  * offsets through it as [[EventTimeCursor]] does, with no division per row.
@@ -96,14 +98,8 @@ final class RateProfile private (
    */
   def eventOffsetMs(offset: Long): Long = {
     require(offset >= 0L, s"an offset is >= 0, not $offset")
-    if (offset <= EventTimeCursor.MaxStepped) {
-      val x = offset * 1000L
-      if (repeats) {
-        val cycles = x / cycleCount
-        RowClock.saturatedAdd(saturatedProduct(cycles, cycleMs), withinCycle(x - cycles * cycleCount))
-      } else if (x < cycleCount) withinCycle(x)
-      else RowClock.saturatedAdd(cycleMs, (x - cycleCount) / lastRate)
-    } else {
+    if (offset <= EventTimeCursor.MaxStepped) firstMsAbove(offset * 1000L)
+    else {
       val x = BigInt(offset) * 1000
       if (repeats) {
         val cycles = x / cycleCount
@@ -111,6 +107,26 @@ final class RateProfile private (
       } else saturated((x - cycleCount) / lastRate + cycleMs) // x > Long.MaxValue > C(P)
     }
   }
+
+  /**
+   * When the row at `offset` (>= 0) comes to exist, in ms after the first start: the first t
+   * with floor(C(t) / 1000) > offset, min { t : C(t) >= 1000 (o + 1) } = 1 + min { k : C(k + 1)
+   * > 1000 (o + 1) - 1 }. For one steady rate r that is ceil(1000 (o + 1) / r)
+   * ([[RowClock.existsAfterMs]]). Saturates at Long.MaxValue (a row that never comes).
+   */
+  def existsAfterMs(offset: Long): Long = {
+    require(offset >= 0L, s"an offset is >= 0, not $offset")
+    if (offset >= EventTimeCursor.MaxStepped) Long.MaxValue
+    else RowClock.saturatedAdd(1L, firstMsAbove((offset + 1L) * 1000L - 1L))
+  }
+
+  /** min { k >= 0 : C(k + 1) > x } for an amount 0 <= x (rows x 1000), saturating. */
+  private def firstMsAbove(x: Long): Long =
+    if (repeats) {
+      val cycles = x / cycleCount
+      RowClock.saturatedAdd(saturatedProduct(cycles, cycleMs), withinCycle(x - cycles * cycleCount))
+    } else if (x < cycleCount) withinCycle(x)
+    else RowClock.saturatedAdd(cycleMs, (x - cycleCount) / lastRate)
 
   /** C(t) for 0 <= t <= P. */
   private[sparkrandomstrings] def countWithin(elapsedMs: Long): Long =

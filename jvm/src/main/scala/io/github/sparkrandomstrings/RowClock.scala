@@ -17,6 +17,17 @@ private[sparkrandomstrings] object RowClock {
   def rowsAvailable(elapsedMs: Long, rowsPerSecond: Long): Long =
     if (elapsedMs <= 0) 0L else mulDivFloor(elapsedMs, rowsPerSecond, 1000L)
 
+  /**
+   * How long after the start the row at `offset` comes to exist: the first elapsed ms with
+   * [[rowsAvailable]] > offset, ceil((offset + 1) * 1000 / rowsPerSecond), saturating.
+   */
+  def existsAfterMs(offset: Long, rowsPerSecond: Long): Long =
+    if (offset >= Long.MaxValue / 1000L) Long.MaxValue
+    else {
+      val amount = (offset + 1L) * 1000L
+      amount / rowsPerSecond + (if (amount % rowsPerSecond == 0L) 0L else 1L)
+    }
+
   /** The event time of the row at `offset`: startTimeMs + floor(offset * 1000 / rowsPerSecond). */
   def eventTimeMs(startTimeMs: Long, offset: Long, rowsPerSecond: Long): Long =
     saturatedAdd(startTimeMs, mulDivFloor(offset, 1000L, rowsPerSecond))

@@ -42,6 +42,18 @@ final case class StreamDefinition(
     case Some(profile) => profile.rowsAvailable(nowMs - startTimeMs)
   }
 
+  /**
+   * The wall-clock time (epoch ms) at which the row at `offset` comes to exist: the first ms at
+   * which [[rowsAvailableAt]] counts it. A real-time read hands the row on then, and reports it
+   * as the row's arrival time. Saturates at Long.MaxValue.
+   */
+  def existsAtMs(offset: Long): Long = RowClock.saturatedAdd(
+    startTimeMs,
+    rateProfile match {
+      case None => RowClock.existsAfterMs(offset, rowsPerSecond)
+      case Some(profile) => profile.existsAfterMs(offset)
+    })
+
   /** The event time of offset 0 (epoch ms): `startTimestamp`, or else the first start's time. */
   def eventTimeOriginMs: Long = startTimestamp.getOrElse(startTimeMs)
 
