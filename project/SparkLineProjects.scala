@@ -70,7 +70,9 @@ object SparkLineProjects extends AutoPlugin {
         Compile / unmanagedSourceDirectories :=
           (sharedMain.value / "scala") +: line.versionFolders(sharedMain.value / "versioned"),
         Compile / unmanagedResourceDirectories := Seq(sharedMain.value / "resources"),
-        Test / unmanagedSourceDirectories := Seq(sharedTest.value / "scala"),
+        // The suites of an API that moved have version folders too (jvm/src/test/versioned/<api>).
+        Test / unmanagedSourceDirectories :=
+          (sharedTest.value / "scala") +: line.versionFolders(sharedTest.value / "versioned"),
         // The table of invalid inputs, shared with the Python tests.
         Test / unmanagedResourceDirectories :=
           Seq(sharedTest.value / "resources", (ThisBuild / baseDirectory).value / "tests" / "vectors"),

@@ -2,6 +2,7 @@ package io.github.sparkrandomstrings
 
 import java.io.{FileNotFoundException, IOException}
 import java.nio.charset.StandardCharsets
+import java.security.SecureRandom
 
 import scala.io.{Codec, Source}
 import scala.util.control.NonFatal
@@ -9,6 +10,7 @@ import scala.util.control.NonFatal
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{ChecksumException, FileAlreadyExistsException, FileSystem, Path}
+import org.apache.spark.sql.SparkSession
 
 import io.github.sparkrandomstrings.SparkCheckpointFiles.CheckpointFileManager
 
@@ -257,4 +259,13 @@ object DefinitionStore {
   /** The layout of the file this source writes; it also reads versions 1 and 2, and refuses others. */
   val Version = 3
   private val Mapper = new ObjectMapper()
+
+  /**
+   * The definition of the stream a query starts, in the source's metadata folder of its
+   * checkpoint: read back and checked against `options`, or fixed now (the first start), with
+   * the seed given or a new one drawn. The V1 source and the `realTime` stream both start here.
+   */
+  def atStart(spark: SparkSession, metadataPath: String, options: SourceOptions): StreamDefinition =
+    new DefinitionStore(metadataPath, spark.sparkContext.hadoopConfiguration)
+      .loadOrCreate(options, System.currentTimeMillis(), () => new SecureRandom().nextLong())
 }

@@ -50,6 +50,7 @@ object RandomStrings {
   val TIMESTAMP_COLUMN = "timestampColumn"
   val START_TIMESTAMP = "startTimestamp"
   val RATE_PROFILE = "rateProfile"
+  val REAL_TIME = "realTime"
 
   /** Every option this source takes, in the order the documentation lists them. */
   val Names: Seq[String] = Seq(
@@ -72,7 +73,8 @@ object RandomStrings {
     MAX_DUPLICATE_DISTANCE,
     TIMESTAMP_COLUMN,
     START_TIMESTAMP,
-    RATE_PROFILE)
+    RATE_PROFILE,
+    REAL_TIME)
 
   val DefaultRowsPerSecond: Long = 10L
   val DefaultMinLength: Int = 0
@@ -109,4 +111,7 @@ object RandomStrings {
 
   /** The highest rate of a `rateProfile`'s phase, in rows per second. */
   val MaxPhaseRate: Long = 1000000000L
+
+  /** The first Spark line with real-time mode (`realTime`). */
+  val RealTimeSpark = "4.1"
 }

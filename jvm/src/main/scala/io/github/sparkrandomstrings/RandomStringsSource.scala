@@ -177,8 +177,16 @@ private[sparkrandomstrings] object RandomStringsSource {
     case LongOffset(value) => value
     case other =>
       val json = other.json()
-      scala.util.Try(json.trim.toLong).toOption.filter(_ >= 0).getOrElse(throw new IllegalArgumentException(
-        s"'$json' is not an offset of the ${RandomStrings.ShortName} source, " +
-          "whose offsets are whole numbers >= 0. Was this checkpoint written by another source?"))
+      scala.util.Try(json.trim.toLong).toOption.filter(_ >= 0).getOrElse {
+        if (json.contains(s""""${InterleavedOffset.Field}"""")) {
+          throw new IllegalArgumentException(
+            s"'$json' is an offset of the ${RandomStrings.ShortName} source read with '${RandomStrings.REAL_TIME}' " +
+              s"(per partition), and this query reads it without. Restart it with '${RandomStrings.REAL_TIME}' " +
+              "set to true, or start a new checkpoint.")
+        }
+        throw new IllegalArgumentException(
+          s"'$json' is not an offset of the ${RandomStrings.ShortName} source, " +
+            "whose offsets are whole numbers >= 0. Was this checkpoint written by another source?")
+      }
   }
 }

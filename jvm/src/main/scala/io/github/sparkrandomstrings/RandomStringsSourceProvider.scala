@@ -1,11 +1,16 @@
 package io.github.sparkrandomstrings
 
-import java.security.SecureRandom
+import java.util.{Map => JMap}
+
+import scala.jdk.CollectionConverters._
 
 import org.apache.spark.sql.SQLContext
+import org.apache.spark.sql.connector.catalog.{Table, TableProvider}
+import org.apache.spark.sql.connector.expressions.Transform
 import org.apache.spark.sql.execution.streaming.Source
 import org.apache.spark.sql.sources.{DataSourceRegister, StreamSourceProvider}
 import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 /**
  * A streaming source of random strings, for testing, benchmarking and demonstrating streaming
@@ -63,6 +68,11 @@ import org.apache.spark.sql.types.StructType
  *    per second; at most 1000 phases. After the last phase its last rate holds, unless the last
  *    item is `repeat`, which starts over: e.g. `60s@1000, 30s@1000..20000, 10s@20000, 20s@0,
  *    repeat`. Not with `rowsPerSecond`.
+ *  - `realTime` (e.g. true, default: false): reads the stream through Spark's DSv2 streaming
+ *    interfaces, which real-time mode (`Trigger.RealTime`, Spark 4.1+) needs: each partition
+ *    hands its rows on as they come to exist ([[RandomStringsStream]]). Micro-batch triggers read
+ *    it too (not with `maxRowsPerTrigger` in real-time mode). Refused at `load()` before Spark 4.1.
+ *    Its offsets are per partition, so `numPartitions` is then fixed for the checkpoint.
  *
  * The shaping options (`distinctValues` to `maxDuplicateDistance`) move only `value` and `ts`:
  * `offset` stays each row's unique position, `length` matches `value`, and rows still become
@@ -75,7 +85,7 @@ import org.apache.spark.sql.types.StructType
  * `rowsPerSecond`, the lengths, the characters, the shaping options, `timestampColumn`,
  * `startTimestamp` and `rateProfile`; a restart must not contradict them.
  */
-class RandomStringsSourceProvider extends StreamSourceProvider with DataSourceRegister {
+class RandomStringsSourceProvider extends StreamSourceProvider with TableProvider with DataSourceRegister {
   import RandomStringsSourceProvider._
 
   override def shortName(): String = ShortName
@@ -93,6 +103,7 @@ class RandomStringsSourceProvider extends StreamSourceProvider with DataSourceRe
       parameters: Map[String, String]): (String, StructType) = {
     val options = SourceOptions.parse(parameters)
     rejectUserSchema(schema, options)
+    if (options.realTime) RealTimeMode.requireAvailable()
     val spark = sqlContext.sparkSession
     if (!RandomStringsExtensions.configuredOn(spark.sparkContext)) RandomStringsScanStrategy.addTo(spark)
     (ShortName, RandomStrings.schemaOf(options.timestampColumn))
@@ -108,12 +119,26 @@ class RandomStringsSourceProvider extends StreamSourceProvider with DataSourceRe
     val options = SourceOptions.parse(parameters)
     rejectUserSchema(schema, options)
     val spark = sqlContext.sparkSession
-    val store = new DefinitionStore(metadataPath, spark.sparkContext.hadoopConfiguration)
-    val definition =
-      store.loadOrCreate(options, System.currentTimeMillis(), () => new SecureRandom().nextLong())
-    val numPartitions = options.numPartitions.getOrElse(spark.sparkContext.defaultParallelism)
-    new RandomStringsSource(spark, definition, options, numPartitions, () => System.currentTimeMillis())
+    val definition = DefinitionStore.atStart(spark, metadataPath, options)
+    new RandomStringsSource(spark, definition, options, options.partitionsIn(spark), () => System.currentTimeMillis())
   }
+
+  /**
+   * DSv2: the schema of the table the options describe. Spark asks for it after `sourceSchema`
+   * has validated the same options (and refused a user-specified schema).
+   */
+  override def inferSchema(options: CaseInsensitiveStringMap): StructType =
+    RandomStrings.schemaOf(SourceOptions.parse(options.asCaseSensitiveMap().asScala.toMap).timestampColumn)
+
+  /** Spark passes a user-specified schema here only after `sourceSchema` has accepted it. */
+  override def supportsExternalMetadata(): Boolean = true
+
+  /**
+   * DSv2: the table Spark reads a stream from if it reports `MICRO_BATCH_READ`, which it does
+   * with `realTime=true` only ([[RandomStringsTable]]); otherwise Spark uses [[createSource]].
+   */
+  override def getTable(schema: StructType, partitioning: Array[Transform], properties: JMap[String, String]): Table =
+    new RandomStringsTable(SourceOptions.parse(properties.asScala.toMap))
 
   private def rejectUserSchema(schema: Option[StructType], options: SourceOptions): Unit = schema.foreach { given =>
     throw new IllegalArgumentException(

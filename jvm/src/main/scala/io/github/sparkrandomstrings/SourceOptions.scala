@@ -3,6 +3,7 @@ package io.github.sparkrandomstrings
 import java.util.Locale
 
 import org.apache.commons.text.similarity.LevenshteinDistance
+import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap
 
 /**
@@ -25,6 +26,8 @@ import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap
  * @param timestampColumn    whether rows carry a last column `timestamp`, `ts` as a TIMESTAMP
  * @param startTimestamp     the event time of offset 0, if given (otherwise the first start's)
  * @param rateProfile        the phases the rate follows, if given (then `rowsPerSecond` is unused)
+ * @param realTime           whether `load()` reads the stream through Spark's DSv2 interfaces,
+ *                           which real-time mode needs (Spark 4.1+), rather than the V1 `Source`
  */
 final case class SourceOptions(
     rowsPerSecond: Long,
@@ -38,7 +41,11 @@ final case class SourceOptions(
     shape: RowShape = RowShape.Plain,
     timestampColumn: Boolean = false,
     startTimestamp: Option[Long] = None,
-    rateProfile: Option[RateProfile] = None) {
+    rateProfile: Option[RateProfile] = None,
+    realTime: Boolean = false) {
+
+  /** The partitions of each batch: `numPartitions`, or else the session's default parallelism. */
+  def partitionsIn(spark: SparkSession): Int = numPartitions.getOrElse(spark.sparkContext.defaultParallelism)
 
   /**
    * The definition of the stream these options describe, starting at `startTimeMs`: with the
@@ -102,6 +109,7 @@ object SourceOptions {
     val timestampColumn = options.get(TIMESTAMP_COLUMN).map(boolean(TIMESTAMP_COLUMN, _))
     val startTimestamp = long(START_TIMESTAMP, StartTimestampRange)
     val rateProfile = options.get(RATE_PROFILE).map(RateProfile.parse)
+    val realTime = options.get(REAL_TIME).map(boolean(REAL_TIME, _))
 
     // The rules about which options were given: a stored definition has every value, so only
     // options have these.
@@ -150,7 +158,8 @@ object SourceOptions {
         maxDuplicateDistance = maxDuplicateDistance.getOrElse(DefaultMaxDuplicateDistance)),
       timestampColumn = timestampColumn.getOrElse(false),
       startTimestamp = startTimestamp,
-      rateProfile = rateProfile)
+      rateProfile = rateProfile,
+      realTime = realTime.getOrElse(false))
     StreamDefinition.validate(
       parsed.rowsPerSecond,
       parsed.minLength,

@@ -1,0 +1,115 @@
+package io.github.sparkrandomstrings
+
+import java.util.concurrent.TimeUnit
+import java.util.concurrent.locks.LockSupport
+
+import org.apache.spark.{TaskContext, TaskKilledException}
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
+
+/**
+ * The share of a batch of a `realTime` stream that one task reads: partition `partition` of
+ * `numPartitions` reads its offsets (congruent to `partition` modulo `numPartitions`, see
+ * [[InterleavedOffset]]) from `from` until `until` (exclusive; Long.MaxValue in real-time mode,
+ * whose batches are open-ended, or `totalRows` for a bounded stream).
+ */
+private[sparkrandomstrings] final case class InterleavedPartition(
+    partition: Int,
+    numPartitions: Int,
+    from: Long,
+    until: Long)
+    extends InputPartition
+
+/** Makes each task's reader, on the executor, from the definition it carries. */
+private[sparkrandomstrings] final class InterleavedReaderFactory(definition: StreamDefinition)
+    extends PartitionReaderFactory {
+  override def createReader(partition: InputPartition): PartitionReader[InternalRow] =
+    new InterleavedReader(definition, partition.asInstanceOf[InterleavedPartition], () => System.currentTimeMillis())
+}
+
+/**
+ * Reads one [[InterleavedPartition]]: its rows in offset order, each made on the executor by
+ * the [[RowGenerator]] from (definition, offset), as the V1 source's partitions make theirs.
+ *
+ * Two ways to read, one position:
+ *  - a micro-batch (`next`): every row of the partition's range, which all exist already (the
+ *    batch's end was chosen from the clock);
+ *  - real-time mode ([[nextBy]], which each Spark line's `nextWithTimeout` calls, see
+ *    [[TimedRead]]): the next row once it comes to exist ([[StreamDefinition.existsAtMs]]),
+ *    blocking until then, with that moment as its arrival time; or, if it does not exist by the
+ *    batch's deadline (or the stream has ended), nothing, once the deadline has passed. The
+ *    thread parks until the moment it waits for: it neither spins nor polls. Spark ends the
+ *    task at the first "nothing", so answering early would end the batch early.
+ *
+ * [[position]] is the next offset to read, whichever way it was read: Spark records it as the
+ * partition's end in real-time mode.
+ */
+private[sparkrandomstrings] final class InterleavedReader(
+    definition: StreamDefinition,
+    partition: InterleavedPartition,
+    nowMs: () => Long)
+    extends PartitionReader[InternalRow] with TimedRead {
+
+  private val generator = new RowGenerator(definition)
+  private val step = partition.numPartitions.toLong
+  private var nextOffset = partition.from
+  private var current: InternalRow = _
+  private var currentArrivalMs = 0L
+
+  /** The clock as last read: a row that existed then needs no new reading. */
+  private var lastNowMs = Long.MinValue
+
+  override def next(): Boolean =
+    if (nextOffset >= partition.until) false
+    else {
+      handOn(existsAt = 0L) // no arrival time: a micro-batch reads rows that exist already
+      true
+    }
+
+  override def get(): InternalRow = current
+
+  /**
+   * The next row, if it comes to exist by `deadlineMs` (epoch ms): waits until it exists and
+   * makes it current. Otherwise waits until the deadline and answers false.
+   */
+  def nextBy(deadlineMs: Long): Boolean = {
+    val existsAt = if (nextOffset >= partition.until) Long.MaxValue else definition.existsAtMs(nextOffset)
+    if (existsAt > deadlineMs) {
+      waitUntil(deadlineMs)
+      false
+    } else {
+      waitUntil(existsAt)
+      handOn(existsAt)
+      true
+    }
+  }
+
+  /** When the current row came to exist (epoch ms): its arrival time. */
+  def arrivalMs: Long = currentArrivalMs
+
+  /** This partition's position: the next offset it reads. */
+  def position: PartitionPosition = PartitionPosition(partition.partition, nextOffset)
+
+  override def close(): Unit = ()
+
+  private def handOn(existsAt: Long): Unit = {
+    current = generator.row(nextOffset)
+    currentArrivalMs = existsAt
+    nextOffset = RowClock.saturatedAdd(nextOffset, step)
+  }
+
+  /** Parks the thread until the clock reads `momentMs`; returns at once if it already has. */
+  private def waitUntil(momentMs: Long): Unit = {
+    if (momentMs <= lastNowMs) return
+    lastNowMs = nowMs()
+    while (lastNowMs < momentMs) {
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(momentMs - lastNowMs))
+      // A killed task is interrupted (or flagged): end the wait with the kill's exception.
+      Option(TaskContext.get()).filter(_.isInterrupted()).foreach { task =>
+        throw new TaskKilledException(s"task ${task.taskAttemptId()} was killed while waiting for offset $nextOffset")
+      }
+      if (Thread.interrupted()) throw new InterruptedException(s"interrupted while waiting for offset $nextOffset")
+      lastNowMs = nowMs()
+    }
+  }
+}

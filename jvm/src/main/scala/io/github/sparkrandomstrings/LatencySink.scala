@@ -1,0 +1,127 @@
+package io.github.sparkrandomstrings
+
+import java.time.Instant
+import java.util.concurrent.ConcurrentHashMap
+import java.util.concurrent.atomic.{AtomicLong, AtomicLongArray, AtomicReferenceArray}
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.spark.sql.{ForeachWriter, Row}
+
+/**
+ * A `foreach` sink that measures a pipeline fed by this source: for each row that reaches it,
+ * the moment it arrived minus the moment the row came to exist
+ * ([[StreamDefinition.existsAtMs]], which it reads from the query's checkpoint). It runs in
+ * real-time mode (Spark allows `foreach` sinks there) as under micro-batch triggers, so the two
+ * can be compared on the same stream.
+ *
+ * {{{
+ *   df.writeStream.foreach(new LatencySink("rt", checkpoint))
+ *     .option("checkpointLocation", checkpoint).trigger(Trigger.RealTime("5 seconds")).start()
+ *   LatencySink.summary("rt") // count, p50, p99, max (ms), the rows of each partition, the last rows
+ * }}}
+ *
+ * The measurements are kept in the JVM that runs the tasks, under `name`: read them with
+ * [[LatencySink.summary]] from the driver in local mode (a cluster's executors keep their own).
+ * Rows need the `offset` column. Latencies are counted in buckets of 0.1 ms up to 60 s (the
+ * percentiles are the bucket's upper edge; the maximum is exact).
+ *
+ * @param name       the name the measurements are kept under
+ * @param checkpoint the query's checkpoint location (the source is its first: `sources/0`)
+ */
+final class LatencySink(name: String, checkpoint: String) extends ForeachWriter[Row] {
+  @transient private var definition: StreamDefinition = _
+  @transient private var latencies: LatencySink.Latencies = _
+
+  override def open(partitionId: Long, epochId: Long): Boolean = {
+    if (definition == null) {
+      val store = new DefinitionStore(s"${checkpoint.stripSuffix("/")}/sources/0", new Configuration())
+      definition = store.read().getOrElse(throw new IllegalStateException(
+        s"LatencySink $name: the checkpoint $checkpoint holds no ${RandomStrings.ShortName} definition at sources/0"))
+    }
+    latencies = LatencySink.latenciesOf(name)
+    true
+  }
+
+  override def process(row: Row): Unit = {
+    val now = Instant.now()
+    val nowMicros = now.getEpochSecond * 1000000L + now.getNano / 1000L
+    val offset = row.getAs[Long]("offset")
+    latencies.record(nowMicros - definition.existsAtMs(offset) * 1000L, row)
+  }
+
+  override def close(errorOrNull: Throwable): Unit = ()
+}
+
+object LatencySink {
+
+  /** Bucket width, in µs, and how many buckets: 0.1 ms up to 60 s, then one for the rest. */
+  private val BucketMicros = 100L
+  private val Buckets = 600000
+
+  /** How many of the last rows a summary shows. */
+  private val RecentRows = 20
+
+  private val registry = new ConcurrentHashMap[String, Latencies]()
+
+  private def latenciesOf(name: String): Latencies = registry.computeIfAbsent(name, _ => new Latencies)
+
+  /**
+   * What the sink named `name` has measured so far, in this JVM: `count`, `p50Ms`, `p99Ms`,
+   * `maxMs`, `firstMs` and `lastMs` (epoch ms of the first and last row's arrival), and
+   * `recent`: the last rows that arrived, one per line, their columns separated by tabs.
+   */
+  def summary(name: String): java.util.Map[String, String] = latenciesOf(name).summary()
+
+  /** Forgets what the sink named `name` has measured. */
+  def reset(name: String): Unit = registry.remove(name)
+
+  private[sparkrandomstrings] final class Latencies {
+    private val counts = new AtomicLongArray(Buckets + 1)
+    private val total = new AtomicLong()
+    private val maxMicros = new AtomicLong(Long.MinValue)
+    private val firstMs = new AtomicLong(Long.MaxValue)
+    private val lastMs = new AtomicLong(Long.MinValue)
+    private val recent = new AtomicReferenceArray[Row](RecentRows)
+    private val arrived = new AtomicLong()
+
+    def record(latencyMicros: Long, row: Row): Unit = {
+      val bucket = math.min(math.max(0L, latencyMicros) / BucketMicros, Buckets.toLong).toInt
+      counts.incrementAndGet(bucket)
+      total.incrementAndGet()
+      maxMicros.accumulateAndGet(latencyMicros, math.max)
+      val nowMs = System.currentTimeMillis()
+      firstMs.accumulateAndGet(nowMs, math.min)
+      lastMs.accumulateAndGet(nowMs, math.max)
+      recent.set((arrived.getAndIncrement() % RecentRows).toInt, row)
+    }
+
+    /** The latency (ms) below which `fraction` of the rows lie: the upper edge of its bucket. */
+    private def percentileMs(fraction: Double, n: Long): Double = {
+      val rank = math.max(1L, math.ceil(fraction * n).toLong)
+      var seen = 0L
+      var bucket = 0
+      while (bucket <= Buckets && seen + counts.get(bucket) < rank) {
+        seen += counts.get(bucket)
+        bucket += 1
+      }
+      (bucket + 1) * BucketMicros / 1000.0
+    }
+
+    def summary(): java.util.Map[String, String] = {
+      val n = total.get()
+      val result = new java.util.LinkedHashMap[String, String]()
+      result.put("count", n.toString)
+      if (n > 0) {
+        result.put("p50Ms", percentileMs(0.5, n).toString)
+        result.put("p99Ms", percentileMs(0.99, n).toString)
+        result.put("maxMs", (maxMicros.get() / 1000.0).toString)
+        result.put("firstMs", firstMs.get().toString)
+        result.put("lastMs", lastMs.get().toString)
+      }
+      val last = arrived.get()
+      val rows = (math.max(0L, last - RecentRows) until last).flatMap(i => Option(recent.get((i % RecentRows).toInt)))
+      result.put("recent", rows.map(_.toSeq.mkString("\t")).mkString("\n"))
+      result
+    }
+  }
+}

@@ -1,0 +1,21 @@
+package io.github.sparkrandomstrings
+
+import org.apache.spark.SPARK_VERSION
+
+/** Spark 3.5 and 4.0 have no real-time mode: `realTime=true` fails at `load()`, naming the Spark it needs. */
+class RealTimeRefusalSuite extends SparkSessionSuite {
+
+  test("realTime=true fails at load() saying real-time mode needs Spark 4.1 or later") {
+    val error = intercept[IllegalArgumentException] {
+      spark.readStream.format(RandomStrings.ShortName).option("REALTIME", "true").load()
+    }
+    assert(error.getMessage ==
+      s"Option 'realTime' is true, but this is Spark $SPARK_VERSION, which has no real-time mode: it needs " +
+      "Spark 4.1 or later. Remove 'realTime' to read the stream with micro-batch triggers, or run on a later Spark.")
+  }
+
+  test("realTime=false reads the V1 source as before") {
+    val df = spark.readStream.format(RandomStrings.ShortName).option("realTime", "false").load()
+    assert(df.isStreaming && df.schema == RandomStrings.Schema)
+  }
+}

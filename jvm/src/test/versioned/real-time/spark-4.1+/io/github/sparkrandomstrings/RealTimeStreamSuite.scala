@@ -1,0 +1,235 @@
+package io.github.sparkrandomstrings
+
+import java.io.File
+import java.util.concurrent.{ConcurrentHashMap, ConcurrentLinkedQueue}
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.spark.sql.{DataFrame, ForeachWriter, Row}
+import org.apache.spark.sql.catalyst.encoders.{ExpressionEncoder, RowEncoder}
+import org.apache.spark.sql.streaming.{OutputMode, StreamingQuery, Trigger}
+
+/**
+ * `realTime=true`: the same stream through Spark's DSv2 interfaces, in real-time mode and under
+ * micro-batch triggers, and its restarts.
+ */
+class RealTimeStreamSuite extends SparkSessionSuite {
+  import RandomStrings.ShortName
+
+  // Real-time batches of half a second (5 s by default), so that a test sees several.
+  override protected def sessionConfig: Map[String, String] =
+    Map("spark.sql.streaming.realTimeMode.minBatchDuration" -> "500ms")
+
+  private val origin = 1700000000000L
+
+  private def reader(options: (String, String)*) = spark.readStream.format(ShortName).options(options.toMap)
+
+  /** Starts `df` in real-time mode into a [[KeepingWriter]] named `name`. */
+  private def startRealTime(df: DataFrame, name: String, checkpoint: File): StreamingQuery =
+    df.writeStream.foreach(new KeepingWriter(name)).outputMode(OutputMode.Update())
+      .trigger(Trigger.RealTime("500 milliseconds"))
+      .option("checkpointLocation", checkpoint.getPath).start()
+
+  /** Runs `query` until its sink has kept `rows` rows (or the query fails), then stops it. */
+  private def runUntil(query: StreamingQuery, name: String, rows: Int): Unit = {
+    val deadline = System.currentTimeMillis() + 60000L
+    while (KeepingWriter.kept(name).size < rows && query.isActive && System.currentTimeMillis() < deadline) {
+      Thread.sleep(50L)
+    }
+    query.exception.foreach(e => throw e)
+    query.stop()
+    assert(KeepingWriter.kept(name).size >= rows, s"$name kept ${KeepingWriter.kept(name).size} rows, not $rows")
+  }
+
+  private def definitionIn(checkpoint: File): StreamDefinition =
+    new DefinitionStore(new File(checkpoint, "sources/0").getPath, new Configuration()).read().get
+
+  /** The rows the generator makes for `offsets`, as Spark's external rows. */
+  private def generated(definition: StreamDefinition, offsets: Seq[Long]): Seq[Row] = {
+    val generator = new RowGenerator(definition)
+    val toRow = encoderFor(definition).createDeserializer()
+    offsets.map(o => toRow(generator.row(o).copy()))
+  }
+
+  private def encoderFor(definition: StreamDefinition): ExpressionEncoder[Row] =
+    ExpressionEncoder(RowEncoder.encoderFor(definition.schema)).resolveAndBind()
+
+  /** Each partition's offsets are p, p + n, p + 2n, ... with no gap. */
+  private def assertInterleavedWithoutGaps(offsets: Seq[Long], n: Int): Unit =
+    offsets.groupBy(o => (o % n).toInt).foreach { case (p, seen) =>
+      val distinct = seen.distinct.sorted
+      assert(distinct == distinct.indices.map(i => p + i.toLong * n), s"partition $p read ${distinct.take(20)}...")
+    }
+
+  test(
+    "a real-time query hands on each partition's rows in offset order, no earlier than they exist, the generator's rows") {
+    withTempDir { dir =>
+      val checkpoint = new File(dir, "checkpoint")
+      val query = startRealTime(
+        reader(
+          "realTime" -> "true",
+          "seed" -> "3",
+          "rowsPerSecond" -> "400",
+          "numPartitions" -> "2",
+          "startTimestamp" -> origin.toString,
+          "maxLength" -> "12",
+          "distinctValues" -> "50",
+          "duplicateFraction" -> "0.1",
+          "timestampColumn" -> "true").load(),
+        "in-order",
+        checkpoint)
+      runUntil(query, "in-order", 800)
+      val kept = KeepingWriter.kept("in-order")
+      val definition = definitionIn(checkpoint)
+      // In order within each partition, each row once (no batch ran twice), every partition moving.
+      kept.groupBy { case (row, _) => row.getAs[Long]("offset") % 2 }.foreach { case (p, rows) =>
+        val offsets = rows.map(_._1.getAs[Long]("offset"))
+        assert(offsets == offsets.indices.map(i => p + 2L * i), s"partition $p")
+      }
+      assert(kept.map(_._1.getAs[Long]("offset")).toSet.size == kept.size)
+      for ((row, gotAtMs) <- kept) {
+        val offset = row.getAs[Long]("offset")
+        assert(gotAtMs >= definition.existsAtMs(offset), s"offset $offset reached the sink before it existed")
+      }
+      val sorted = kept.map(_._1).sortBy(_.getAs[Long]("offset"))
+      assert(sorted == generated(definition, sorted.map(_.getAs[Long]("offset"))))
+    }
+  }
+
+  test("a restarted real-time query continues from the committed offsets: no offset skipped, repeats identical") {
+    withTempDir { dir =>
+      val checkpoint = new File(dir, "checkpoint")
+      val options = Seq("realTime" -> "true", "seed" -> "4", "rowsPerSecond" -> "300", "numPartitions" -> "2")
+      runUntil(startRealTime(reader(options: _*).load(), "restart-1", checkpoint), "restart-1", 300)
+      runUntil(startRealTime(reader(options: _*).load(), "restart-2", checkpoint), "restart-2", 300)
+      val first = KeepingWriter.kept("restart-1").map(_._1)
+      val second = KeepingWriter.kept("restart-2").map(_._1)
+      val both = first ++ second
+      assertInterleavedWithoutGaps(both.map(_.getAs[Long]("offset")), 2)
+      both.groupBy(_.getAs[Long]("offset")).foreach { case (offset, rows) =>
+        assert(rows.distinct.size == 1, s"offset $offset was handed on with different rows")
+      }
+      val offsetsSecond = second.map(_.getAs[Long]("offset")).toSet
+      assert(offsetsSecond.exists(o => !first.exists(_.getAs[Long]("offset") == o)), "the second run read on")
+    }
+  }
+
+  test("under micro-batch triggers the same stream reads whole, the V1 source's rows, within maxRowsPerTrigger") {
+    withTempDir { dir =>
+      val options = Seq(
+        "seed" -> "5",
+        "totalRows" -> "900",
+        "rowsPerSecond" -> "100000",
+        "numPartitions" -> "3",
+        "maxRowsPerTrigger" -> "250",
+        "startTimestamp" -> origin.toString,
+        "maxOutOfOrderMs" -> "40")
+      val (realTime, batches) =
+        readAvailableNow(reader(options :+ ("realTime" -> "true"): _*).load(), new File(dir, "v2"))
+      val (v1, _) = readAvailableNow(reader(options: _*).load(), new File(dir, "v1"))
+      assert(realTime.map(_.getAs[Long]("offset")) == (0L until 900L))
+      assert(realTime == v1)
+      assert(batches.forall(_ <= 250L) && batches.sum == 900L, s"batches of $batches rows")
+    }
+  }
+
+  test("realTime with maxRowsPerTrigger fails when a real-time query starts, naming the option") {
+    withTempDir { dir =>
+      val query = startRealTime(
+        reader("realTime" -> "true", "maxRowsPerTrigger" -> "100").load(),
+        "limited",
+        new File(dir, "checkpoint"))
+      val error = intercept[Exception](query.awaitTermination(60000L))
+      assert(
+        error.getMessage.contains(
+          "Option 'maxRowsPerTrigger' is 100, but this query runs in real-time mode, whose batches read each row as " +
+            "it comes to exist and have no row limit."),
+        error.getMessage)
+    }
+  }
+
+  test("a checkpoint's realTime stream refuses another numPartitions, and a V1 query refuses its offsets") {
+    withTempDir { dir =>
+      val checkpoint = new File(dir, "checkpoint")
+      val options = Seq("seed" -> "6", "totalRows" -> "40", "rowsPerSecond" -> "100000")
+      readAvailableNow(reader(options ++ Seq("realTime" -> "true", "numPartitions" -> "2"): _*).load(), checkpoint)
+      val more = Seq("seed" -> "6", "totalRows" -> "80", "rowsPerSecond" -> "100000")
+      val partitions = intercept[Exception] {
+        readAvailableNow(reader(more ++ Seq("realTime" -> "true", "numPartitions" -> "3"): _*).load(), checkpoint)
+      }
+      assert(
+        partitions.getMessage.contains("'numPartitions' is 3, but this checkpoint's realTime stream was read in 2"))
+      val v1 = intercept[Exception](readAvailableNow(reader(more: _*).load(), checkpoint))
+      assert(v1.getMessage.contains(
+        """'{"next":[40,41]}' is an offset of the InMemoryRandomStrings source read with 'realTime'"""))
+    }
+  }
+
+  test("a checkpoint of the V1 source continues with realTime after the last row it read") {
+    withTempDir { dir =>
+      val checkpoint = new File(dir, "checkpoint")
+      val options = Seq("seed" -> "7", "rowsPerSecond" -> "100000", "numPartitions" -> "2")
+      val (v1, _) = readAvailableNow(reader(options :+ ("totalRows" -> "50"): _*).load(), checkpoint)
+      val (realTime, _) =
+        readAvailableNow(reader(options ++ Seq("totalRows" -> "120", "realTime" -> "true"): _*).load(), checkpoint)
+      assert(v1.map(_.getAs[Long]("offset")) == (0L until 50L))
+      assert(realTime.map(_.getAs[Long]("offset")) == (50L until 120L))
+    }
+  }
+
+  test("LatencySink counts each row that reaches it, with percentiles in order, and shows the last rows") {
+    withTempDir { dir =>
+      val checkpoint = new File(dir, "checkpoint").getPath
+      val query = reader("realTime" -> "true", "seed" -> "8", "rowsPerSecond" -> "500", "numPartitions" -> "2").load()
+        .writeStream.foreach(new LatencySink("probe", checkpoint)).outputMode(OutputMode.Update())
+        .trigger(Trigger.RealTime("500 milliseconds")).option("checkpointLocation", checkpoint).start()
+      val deadline = System.currentTimeMillis() + 60000L
+      while (LatencySink.summary("probe").get("count").toLong < 400L && System.currentTimeMillis() < deadline) {
+        Thread.sleep(50L)
+      }
+      query.stop()
+      val summary = LatencySink.summary("probe").asScala
+      assert(summary("count").toLong >= 400L)
+      val (p50, p99, max) = (summary("p50Ms").toDouble, summary("p99Ms").toDouble, summary("maxMs").toDouble)
+      assert(0.1 <= p50 && p50 <= p99 && p99 <= max + 0.1, summary)
+      val recent = summary("recent").split("\n").toSeq
+      assert(recent.size == 20 && recent.forall(_.split("\t").length == 4), recent)
+      LatencySink.reset("probe")
+      assert(LatencySink.summary("probe").asScala == Map("count" -> "0", "recent" -> ""))
+    }
+  }
+
+  /** Every row of `df` under Trigger.AvailableNow, in offset order, and each batch's row count. */
+  private def readAvailableNow(df: DataFrame, checkpoint: File): (Seq[Row], Seq[Long]) = {
+    val rows = new ConcurrentLinkedQueue[Row]()
+    val counts = new ConcurrentLinkedQueue[Long]()
+    val collect: (DataFrame, Long) => Unit = { (batch, _) =>
+      val got = batch.collect()
+      rows.addAll(got.toSeq.asJava)
+      counts.add(got.length.toLong)
+    }
+    val query = df.writeStream.foreachBatch(collect).trigger(Trigger.AvailableNow())
+      .option("checkpointLocation", checkpoint.getPath).start()
+    assert(query.awaitTermination(120000L), "an AvailableNow query stops by itself")
+    query.exception.foreach(e => throw e)
+    (rows.asScala.toSeq.sortBy(_.getAs[Long]("offset")), counts.asScala.toSeq.filter(_ > 0))
+  }
+}
+
+/** A foreach sink that keeps each row it gets, with the moment it got it, under its name. */
+final class KeepingWriter(name: String) extends ForeachWriter[Row] {
+  override def open(partitionId: Long, epochId: Long): Boolean = true
+  override def process(row: Row): Unit = KeepingWriter.queue(name).add((row, System.currentTimeMillis()))
+  override def close(errorOrNull: Throwable): Unit = ()
+}
+
+object KeepingWriter {
+  private val queues = new ConcurrentHashMap[String, ConcurrentLinkedQueue[(Row, Long)]]()
+
+  private def queue(name: String): ConcurrentLinkedQueue[(Row, Long)] =
+    queues.computeIfAbsent(name, _ => new ConcurrentLinkedQueue[(Row, Long)]())
+
+  /** What the sink named `name` has kept so far, in the order it got it. */
+  def kept(name: String): Seq[(Row, Long)] = queue(name).asScala.toSeq
+}
