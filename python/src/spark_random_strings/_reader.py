@@ -6,7 +6,7 @@ import warnings
 from typing import TYPE_CHECKING, Literal, Unpack
 
 from spark_random_strings._jar import UnsupportedSparkError, jar_path
-from spark_random_strings._source_options import parse_options
+from spark_random_strings._source_options import parse_options, python_real_time_error
 from spark_random_strings.options import (
     FORMAT,
     NUM_PARTITIONS,
@@ -215,7 +215,8 @@ def _python_stream(spark: SparkSession, given: dict[str, str]) -> DataFrame:
     try:
         # Checked here too, so that a bad option reads as the jar's does, not as a Python
         # worker's traceback.
-        parse_options(given)
+        if parse_options(given).real_time:
+            raise python_real_time_error()
     except ValueError as error:
         raise IllegalArgumentException(message=str(error)) from None
     if not any(name.lower() == NUM_PARTITIONS.lower() for name in given):

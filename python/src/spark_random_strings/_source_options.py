@@ -41,7 +41,9 @@ from spark_random_strings.options import (
     NAMES,
     NUM_PARTITIONS,
     NUM_PARTITIONS_RANGE,
+    PYTHON_FORMAT,
     RATE_PROFILE,
+    REAL_TIME,
     ROWS_PER_SECOND,
     ROWS_PER_SECOND_RANGE,
     SEED,
@@ -75,6 +77,7 @@ class SourceOptions:
     timestamp_column: bool = False
     start_timestamp: int | None = None
     rate_profile: RateProfile | None = None
+    real_time: bool = False
 
     def definition(self, seed: int, start_time_ms: int) -> StreamDefinition:
         """The definition of a stream of these options, with this seed and start time."""
@@ -151,6 +154,8 @@ def parse_options(parameters: Mapping[str, str]) -> SourceOptions:
     start_timestamp = whole(START_TIMESTAMP, START_TIMESTAMP_RANGE)
     profile_text = text(RATE_PROFILE)
     rate_profile = None if profile_text is None else parse_rate_profile(profile_text)
+    real_time_text = text(REAL_TIME)
+    real_time = None if real_time_text is None else _boolean(REAL_TIME, real_time_text)
 
     # The rules about which options were given together; the definition's own are validate's.
     def stated(name: str) -> str:
@@ -209,9 +214,21 @@ def parse_options(parameters: Mapping[str, str]) -> SourceOptions:
         timestamp_column=cast(bool, or_default(TIMESTAMP_COLUMN, timestamp_column)),
         start_timestamp=start_timestamp,
         rate_profile=rate_profile,
+        real_time=cast(bool, or_default(REAL_TIME, real_time)),
     )
     validate(parsed.rows_per_second, parsed.min_length, parsed.max_length, characters, shape, written=text)
     return parsed
+
+
+def python_real_time_error() -> ValueError:
+    """Why the Python data source refuses ``realTime=true``: Spark runs real-time mode on JVM
+    DSv2 streams only."""
+    return ValueError(
+        f"Option '{REAL_TIME}' is true, but the {PYTHON_FORMAT} source is a Python data source, and "
+        "Spark's Python data sources cannot run in real-time mode: it reads only JVM streams that "
+        f"implement its real-time interfaces. Read the jar's source (engine='jvm') with '{REAL_TIME}', "
+        f"or remove '{REAL_TIME}'."
+    )
 
 
 def _boolean(name: str, text: str) -> bool:

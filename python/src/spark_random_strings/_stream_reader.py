@@ -48,7 +48,7 @@ from spark_random_strings._definition_store import (
     definition_to_json,
 )
 from spark_random_strings._row_generator import RowGenerator
-from spark_random_strings._source_options import SourceOptions, parse_options
+from spark_random_strings._source_options import SourceOptions, parse_options, python_real_time_error
 from spark_random_strings._stream_definition import StreamDefinition, check_restart
 from spark_random_strings.options import PYTHON_FORMAT, schema_of
 
@@ -214,7 +214,10 @@ class RandomStringsStreamReader(DataSourceStreamReader, _AvailableNow):  # type:
 def checked_schema(options: Mapping[str, str]) -> StructType:
     """The source's schema, once ``options`` pass (Spark asks for it at ``load()``: the options
     are checked there, as the jar's are)."""
-    return source_schema(parse_options(options).timestamp_column)
+    parsed = parse_options(options)
+    if parsed.real_time:
+        raise python_real_time_error()
+    return source_schema(parsed.timestamp_column)
 
 
 def stream_reader(options: Mapping[str, str], schema: StructType) -> RandomStringsStreamReader:

@@ -68,6 +68,7 @@ MAX_DUPLICATE_DISTANCE = "maxDuplicateDistance"
 TIMESTAMP_COLUMN = "timestampColumn"
 START_TIMESTAMP = "startTimestamp"
 RATE_PROFILE = "rateProfile"
+REAL_TIME = "realTime"
 
 UNIFORM, ZIPF = "uniform", "zipf"
 #: The values of ``valueDistribution``.
@@ -217,6 +218,15 @@ class SourceKeywords(TypedDict, total=False):
             None,
             "phases the rate follows, e.g. '60s@1000, 30s@1000..20000, repeat'; not with rowsPerSecond",
             "PHASES",
+        ),
+    ]
+    real_time: Annotated[
+        bool | None,
+        Option(
+            REAL_TIME,
+            False,
+            "read through Spark's DSv2 interfaces, which real-time mode needs (Spark 4.1+)",
+            "BOOL",
         ),
     ]
 
