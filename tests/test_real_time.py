@@ -1,0 +1,223 @@
+"""``realTime=true`` end to end through PySpark: the same stream through Spark's DSv2 interfaces,
+in real-time mode (PySpark's ``trigger(realTime=...)``, from Spark 4.2) and under micro-batch
+triggers, its restart after SIGKILL, and its refusals where Spark has no real-time mode.
+
+The Scala suites (RealTimeStreamSuite, on every line from 4.1) pin down the rest: rows handed on
+no earlier than they exist, offsets per partition, the refusals of a changed ``numPartitions``
+and of ``maxRowsPerTrigger`` in real-time mode. Spark 4.1's PySpark has no real-time trigger:
+there the Scala shell test below runs it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pyspark
+import pytest
+from pyspark.errors import IllegalArgumentException
+from pyspark.sql import SparkSession
+
+from helpers import real_time_child
+from helpers.support import (
+    group_gone,
+    pyspark_bin,
+    run_available_now,
+    run_child,
+    start_child,
+    stop_group,
+    wait_for,
+)
+from spark_random_strings import (
+    expected_rows,
+    installed_spark,
+    jar_path,
+    read_random_strings,
+    stream_definition,
+)
+from spark_random_strings._reader import pyspark_line
+
+pytestmark = pytest.mark.every_line
+
+REAL_TIME_LINE = (4, 1)
+CHILD = Path(real_time_child.__file__)
+
+
+def sink_rows(output: Path) -> list[tuple[str, dict[str, Any]]]:
+    """Every row the child's sink wrote, with the name of the file it is in."""
+    rows = []
+    for file in sorted(output.glob("*.jsonl")):
+        for line in file.read_text().splitlines():
+            if line.endswith("}"):  # a line cut short by SIGKILL is not a row the sink got
+                rows.append((file.name, json.loads(line)))
+    return rows
+
+
+def last_committed_offset(checkpoint: Path) -> list[int]:
+    """The source's offset at the end of the last committed batch: each partition's next offset."""
+    commits = [int(f.name) for f in (checkpoint / "commits").iterdir() if f.name.isdigit()]
+    entry = (checkpoint / "offsets" / str(max(commits))).read_text().splitlines()
+    (source,) = (line for line in entry[2:] if line.startswith('{"next"'))
+    offsets: list[int] = json.loads(source)["next"]
+    return offsets
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(pyspark_line() < (4, 2), reason="PySpark's real-time trigger arrived in Spark 4.2")
+def test_a_real_time_query_killed_with_sigkill_continues_no_offset_skipped_repeats_identical(
+    tmp_path: Path,
+) -> None:
+    checkpoint, output = tmp_path / "checkpoint", tmp_path / "rows"
+    command = [sys.executable, str(CHILD), str(checkpoint), str(output)]
+    first = start_child(command, tmp_path / "first.log")
+    try:
+        # Killed at a random moment after the first batch committed and 300 rows reached the sink.
+        wait_for(
+            lambda: (
+                ((checkpoint / "commits" / "0").exists() and len(sink_rows(output)) >= 300)
+                or first.poll() is not None
+            ),
+            "the first batch to commit",
+        )
+        time.sleep(random.uniform(0.2, 0.8))
+        assert first.poll() is None, (tmp_path / "first.log").read_text()[-3000:]
+        os.killpg(first.pid, signal.SIGKILL)
+        assert group_gone(first, 30), "a process of the killed query (its JVM) survived SIGKILL"
+    finally:
+        stop_group(first)
+    before = sink_rows(output)
+    committed = last_committed_offset(checkpoint)
+
+    second = start_child(command, tmp_path / "second.log")
+    try:
+        wait_for(
+            lambda: len(sink_rows(output)) >= len(before) + 300 or second.poll() is not None,
+            "the restart's rows",
+        )
+        assert second.poll() is None, (tmp_path / "second.log").read_text()[-3000:]
+    finally:
+        stop_group(second)
+    files_before = {name for name, _ in before}
+    after = [(name, row) for name, row in sink_rows(output) if name not in files_before]
+
+    definition = stream_definition(str(checkpoint))
+    seen = [row for _, row in before + after]
+    last = max(int(row["offset"]) for row in seen)
+    expected = {row["offset"]: row for row in expected_rows(start=0, end=last + 1, **definition).to_pylist()}
+    for row in seen:
+        assert row == expected[row["offset"]], f"offset {row['offset']} differs from the stream's row"
+    partitions = real_time_child.PARTITIONS
+    for p in range(partitions):
+        offsets = sorted({int(row["offset"]) for row in seen if int(row["offset"]) % partitions == p})
+        assert offsets == list(range(p, offsets[-1] + 1, partitions)), f"partition {p} skipped an offset"
+        # The restart goes on from the last committed batch's end: the killed batch's rows again.
+        restarted = [int(row["offset"]) for _, row in after if int(row["offset"]) % partitions == p]
+        assert min(restarted) == committed[p]
+    # What the killed batch had handed on (past the last commit) reaches the sink again. PySpark's
+    # foreach sink gets a real-time batch's rows in groups (here, as the batch ends), so a batch
+    # killed before its end may have handed on none of them.
+    killed_batch = [
+        row for _, row in before if int(row["offset"]) >= committed[int(row["offset"]) % partitions]
+    ]
+    again = [row for _, row in after]
+    assert all(row in again for row in killed_batch)
+    print(f"{len(killed_batch)} rows of the killed batch reached the sink again after the restart")
+
+
+@pytest.mark.skipif(pyspark_line() < REAL_TIME_LINE, reason="real-time mode needs Spark 4.1")
+def test_a_real_time_stream_under_available_now_reads_the_rows_of_expected_rows(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    df = read_random_strings(
+        spark,
+        real_time=True,
+        seed=5,
+        total_rows=600,
+        rows_per_second=1_000_000,
+        num_partitions=3,
+        max_rows_per_trigger=250,
+        start_timestamp=1_700_000_000_000,
+        max_out_of_order_ms=30,
+    )
+    rows, _ = run_available_now(df, "real_time_available_now", tmp_path / "checkpoint")
+    expected = expected_rows(start=0, end=600, **stream_definition(tmp_path / "checkpoint")).to_pylist()
+    assert [tuple(row.values()) for row in expected] == rows
+
+
+@pytest.mark.skipif(pyspark_line() >= REAL_TIME_LINE, reason="Spark 4.1 and later have real-time mode")
+def test_real_time_fails_at_load_before_spark_4_1_naming_the_spark_it_needs(spark: SparkSession) -> None:
+    with pytest.raises(IllegalArgumentException) as raised:
+        read_random_strings(spark, real_time=True, engine="jvm")
+    assert str(raised.value).strip().splitlines()[0] == (
+        f"Option 'realTime' is true, but this is Spark {pyspark.__version__}, which has no real-time "
+        "mode: it needs Spark 4.1 or later. Remove 'realTime' to read the stream with micro-batch "
+        "triggers, or run on a later Spark."
+    )
+
+
+@pytest.mark.skipif(pyspark_line() < (4, 0), reason="Spark 3.5 has no Python data sources")
+def test_real_time_with_the_python_engine_fails_saying_python_sources_cannot_run_in_real_time_mode(
+    spark: SparkSession,
+) -> None:
+    with pytest.raises(IllegalArgumentException) as raised:
+        read_random_strings(spark, real_time=True, engine="python")
+    assert str(raised.value).strip().splitlines()[0] == (
+        "Option 'realTime' is true, but the InMemoryRandomStringsPython source is a Python data source, "
+        "and Spark's Python data sources cannot run in real-time mode: it reads only JVM streams that "
+        "implement its real-time interfaces. Read the jar's source (engine='jvm') with 'realTime', or "
+        "remove 'realTime'."
+    )
+
+
+SCALA_REAL_TIME = """
+import org.apache.spark.sql.streaming.Trigger
+import io.github.sparkrandomstrings.LatencySink
+spark.conf.set("spark.sql.streaming.realTimeMode.minBatchDuration", "1s")
+val checkpoint = "CHECKPOINT"
+val query = spark.readStream.format("InMemoryRandomStrings")
+  .option("realTime", "true").option("seed", "33").option("rowsPerSecond", "200")
+  .option("numPartitions", "1").option("startTimestamp", "1700000000000").load()
+  .writeStream.foreach(new LatencySink("shell", checkpoint))
+  .outputMode("update").trigger(Trigger.RealTime("1 second"))
+  .option("checkpointLocation", checkpoint).start()
+while (LatencySink.summary("shell").get("count").toLong < 400L) Thread.sleep(100L)
+query.stop()
+println("LAST ROWS")
+println(LatencySink.summary("shell").get("recent"))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(installed_spark().spark_line != "4.1", reason="PySpark's real-time trigger covers 4.2 on")
+def test_scalas_real_time_trigger_reads_the_stream_on_spark_4_1(tmp_path: Path) -> None:
+    checkpoint = tmp_path / "checkpoint"
+    script = tmp_path / "real_time.scala"
+    script.write_text(SCALA_REAL_TIME.replace("CHECKPOINT", str(checkpoint)))
+    done = run_child(
+        [
+            str(pyspark_bin("spark-shell")),
+            "--master",
+            "local[2]",
+            "--jars",
+            str(jar_path()),
+            "-I",
+            str(script),
+        ],
+        cwd=tmp_path,
+        typed=":quit\n",
+    )
+    printed = done.stdout.split("LAST ROWS\n", 1)[1].splitlines()
+    shown = [line.split("\t") for line in printed if re.fullmatch(r"\S*\t\d+\t\d+\t\d+", line)]
+    assert len(shown) == 20, done.stdout[-3000:]
+    definition = stream_definition(str(checkpoint))
+    offsets = [int(offset) for _, _, offset, _ in shown]
+    assert offsets == list(range(offsets[0], offsets[0] + 20)), "one partition hands its rows on in order"
+    expected = expected_rows(start=offsets[0], end=offsets[0] + 20, **definition).to_pylist()
+    assert [[str(row[k]) for k in ("value", "ts", "offset", "length")] for row in expected] == shown
