@@ -25,7 +25,7 @@ import org.apache.spark.sql.connector.read.streaming.{Offset => StreamOffset, Pa
  * @param next the next offset each partition reads, partition p's at index p, congruent to p
  *             modulo n
  */
-final case class InterleavedOffset(next: IndexedSeq[Long]) extends StreamOffset {
+private[sparkrandomstrings] final case class InterleavedOffset(next: IndexedSeq[Long]) extends StreamOffset {
   require(next.nonEmpty, "an interleaved offset has at least one partition")
 
   def numPartitions: Int = next.length
@@ -48,7 +48,7 @@ final case class InterleavedOffset(next: IndexedSeq[Long]) extends StreamOffset 
       math.max(next(p), InterleavedOffset.firstAtOrAfter(frontier, p, numPartitions))))
 }
 
-object InterleavedOffset {
+private[sparkrandomstrings] object InterleavedOffset {
 
   /** The field of the offset's JSON form. */
   val Field = "next"
@@ -128,4 +128,4 @@ object InterleavedOffset {
  * the next offset it reads. Spark gathers these from the tasks and hands them, without their
  * partition, to `mergeOffsets`, so each carries its partition.
  */
-final case class PartitionPosition(partition: Int, next: Long) extends PartitionOffset
+private[sparkrandomstrings] final case class PartitionPosition(partition: Int, next: Long) extends PartitionOffset

@@ -72,8 +72,11 @@ object LatencySink {
    */
   def summary(name: String): java.util.Map[String, String] = latenciesOf(name).summary()
 
-  /** Forgets what the sink named `name` has measured. */
-  def reset(name: String): Unit = registry.remove(name)
+  /**
+   * Forgets what the sink named `name` has measured so far (after a warm-up, say): from now on
+   * it counts afresh, also in the tasks that are running.
+   */
+  def reset(name: String): Unit = Option(registry.get(name)).foreach(_.clear())
 
   private[sparkrandomstrings] final class Latencies {
     private val counts = new AtomicLongArray(Buckets + 1)
@@ -83,6 +86,16 @@ object LatencySink {
     private val lastMs = new AtomicLong(Long.MinValue)
     private val recent = new AtomicReferenceArray[Row](RecentRows)
     private val arrived = new AtomicLong()
+
+    def clear(): Unit = {
+      (0 to Buckets).foreach(counts.set(_, 0L))
+      total.set(0L)
+      maxMicros.set(Long.MinValue)
+      firstMs.set(Long.MaxValue)
+      lastMs.set(Long.MinValue)
+      arrived.set(0L)
+      (0 until RecentRows).foreach(recent.set(_, null))
+    }
 
     def record(latencyMicros: Long, row: Row): Unit = {
       val bucket = math.min(math.max(0L, latencyMicros) / BucketMicros, Buckets.toLong).toInt
