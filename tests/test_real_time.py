@@ -221,3 +221,28 @@ def test_scalas_real_time_trigger_reads_the_stream_on_spark_4_1(tmp_path: Path) 
     assert offsets == list(range(offsets[0], offsets[0] + 20)), "one partition hands its rows on in order"
     expected = expected_rows(start=offsets[0], end=offsets[0] + 20, **definition).to_pylist()
     assert [[str(row[k]) for k in ("value", "ts", "offset", "length")] for row in expected] == shown
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(pyspark_line() < (4, 3), reason="real-time mode runs stateful queries from Spark 4.3")
+def test_the_real_time_deduplication_example_keeps_exactly_each_original_and_no_repeat(
+    tmp_path: Path,
+) -> None:
+    example = Path(__file__).parent.parent / "examples" / "real_time_deduplicate.py"
+    done = run_child([sys.executable, str(example), "14", str(tmp_path)])
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    kept, committed_until = result["kept"], result["committed_until"]
+    assert committed_until is not None and committed_until > 0, "a real-time batch committed"
+    definition = stream_definition(tmp_path / "_checkpoint")
+    stream = expected_rows(start=0, end=max(kept) + 1, **definition).to_pylist()
+    seen: set[tuple[str, int]] = set()
+    originals = []
+    for row in stream:
+        if (row["value"], row["ts"]) not in seen:
+            seen.add((row["value"], row["ts"]))
+            originals.append(row["offset"])
+    assert len(originals) < len(stream), "the stream repeats rows"
+    # No repeat ever reaches the sink, and every original of the committed batches does.
+    assert set(kept) <= set(originals)
+    assert [o for o in kept if o < committed_until] == [o for o in originals if o < committed_until]
