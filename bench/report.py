@@ -24,6 +24,61 @@ class Run:
         return self.rows / self.seconds
 
 
+@dataclass(frozen=True)
+class LatencyConfig:
+    """One measured configuration of the real-time section: a rate and a trigger."""
+
+    rate: int
+    real_time: bool
+
+    @property
+    def trigger(self) -> str:
+        return "real-time" if self.real_time else "micro-batch"
+
+    @property
+    def label(self) -> str:
+        return f"{self.trigger}, {self.rate:,} rows/s"
+
+
+@dataclass
+class LatencyRun:
+    """One run's window of the real-time section: what its sink recorded."""
+
+    #: The rows that reached the sink in the window, over the seconds from its first row to the
+    #: first row after it (whole batch periods, the pauses between batches included).
+    rows: int
+    seconds: float
+    p50_ms: float
+    p99_ms: float
+    max_ms: float
+    #: The trigger time (`triggerExecution`, ms) of the window's batches.
+    trigger_ms: list[int] = field(default_factory=list)
+    #: Whether the window ended in a pause between two batches, as it should.
+    aligned: bool = True
+
+    @property
+    def rows_per_s(self) -> float:
+        return self.rows / self.seconds
+
+
+@dataclass
+class RealTimeResults:
+    """The real-time section: what one partition hands on, and each configuration's runs."""
+
+    batch_s: float
+    batches: int
+    capacity_batches: int
+    micro_batch_warmup_s: float
+    micro_batch_window_s: float
+    repetitions: int
+    capacity_offered: int
+    capacity: list[LatencyRun]
+    high_fraction: float
+    high_rate: int
+    low_rate: int
+    runs: dict[LatencyConfig, list[LatencyRun]]
+
+
 def _median_rate(runs: list[Run]) -> float:
     return float(statistics.median(run.rows_per_s for run in runs))
 
@@ -47,6 +102,7 @@ def write_report(
     by_partitions: dict[int, Run],
     by_length: dict[int, Run],
     descriptions: dict[str, str],
+    real_time: RealTimeResults,
     minutes: float,
 ) -> bool:
     """Write benchmarks.md and benchmarks.png into ``out``; return whether every target is met."""
@@ -91,6 +147,7 @@ def write_report(
             f"{_median_ms(tiny['ours']):.0f} ms vs {_median_ms(tiny['rate alone']):.0f} ms",
             _median_ms(tiny["ours"]) <= _median_ms(tiny["rate alone"]),
         ),
+        *real_time_targets(real_time),
     ]
 
     lines = [
@@ -99,8 +156,9 @@ def write_report(
         "Made by `make bench` (`bench/run_bench.py`)"
         + (" in its smoke mode (tiny batches: these numbers say nothing about speed)" if smoke else "")
         + f"; the run took {minutes:.1f} min. "
-        "Every pipeline runs in one process and one session into the noop sink; a rate is the "
-        "rows of the measured batches over the time Spark spent on them (`triggerExecution`), "
+        "Everything runs in one process and one session. The throughput pipelines write into the "
+        "noop sink; a rate is the rows of the measured batches over the time Spark spent on them "
+        "(`triggerExecution`), "
         f"after {settings.warmup} warm-up batches. Batches of {settings.batch_rows:,} rows "
         f"(the pure-Python reader: {settings.python_batch_rows:,}), 10-character alphanumeric strings. "
         "Repetitions interleave the pipelines in a rotating order.",
@@ -188,6 +246,7 @@ def write_report(
         )
         lines.append(f"| {left} | | {right} |")
     lines += ["", "![rows/s against numPartitions and string length](benchmarks.png)", ""]
+    lines += real_time_lines(real_time, info["session"])
     (out / "benchmarks.md").write_text("\n".join(lines))
     _plot(out / "benchmarks.png", by_partitions, by_length, runs, descriptions)
     return all(met for _, _, met in targets)
@@ -234,3 +293,203 @@ def _plot(
     figure.tight_layout()
     figure.savefig(path, dpi=100)
     plt.close(figure)
+
+
+def _median(values: list[float]) -> float:
+    return float(statistics.median(values))
+
+
+def _latencies(runs: list[LatencyRun]) -> tuple[float, float, float]:
+    """The medians, over the runs, of their p50, p99 and max (ms)."""
+    return (
+        _median([run.p50_ms for run in runs]),
+        _median([run.p99_ms for run in runs]),
+        _median([run.max_ms for run in runs]),
+    )
+
+
+def _ms(value: float) -> str:
+    return f"{value:,.1f}"
+
+
+def real_time_targets(rt: RealTimeResults) -> list[tuple[str, str, bool]]:
+    """The real-time section's targets, at 10,000 rows/s: its p99, and against micro-batch's."""
+    _, p99_rt, _ = _latencies(rt.runs[LatencyConfig(rt.low_rate, real_time=True)])
+    _, p99_mb, _ = _latencies(rt.runs[LatencyConfig(rt.low_rate, real_time=False)])
+    return [
+        (
+            f"real-time p99 <= 100 ms at {rt.low_rate:,} rows/s, one partition (median of the repetitions)",
+            f"{_ms(p99_rt)} ms",
+            p99_rt <= 100,
+        ),
+        (
+            f"real-time p99 >= 5x below the micro-batch p99 of the same run, at {rt.low_rate:,} rows/s",
+            f"{p99_mb / p99_rt:.1f}x ({_ms(p99_rt)} ms vs {_ms(p99_mb)} ms)",
+            p99_mb >= 5 * p99_rt,
+        ),
+    ]
+
+
+def _plural(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
+def real_time_lines(rt: RealTimeResults, session: str) -> list[str]:
+    """The real-time section of the report, from its heading on."""
+    reps = rt.repetitions
+    batch_ms = rt.batch_s * 1000
+    capacity = _median([run.rows_per_s for run in rt.capacity])
+    low_rt, low_mb = LatencyConfig(rt.low_rate, True), LatencyConfig(rt.low_rate, False)
+    high_rt, high_mb = LatencyConfig(rt.high_rate, True), LatencyConfig(rt.high_rate, False)
+    p50_low, p99_low, gap = _latencies(rt.runs[low_rt])
+    p50_mb, p99_mb, _ = _latencies(rt.runs[low_mb])
+    p50_high, p99_high, gap_high = _latencies(rt.runs[high_rt])
+    _, p99_mb_high, _ = _latencies(rt.runs[high_mb])
+    spare = capacity - rt.high_rate
+    # After a gap of g ms at rate r, the r * g rows made in it drain at the spare rows/s only.
+    catch_up_ms = gap_high * rt.high_rate / spare if spare > 0 else float("inf")
+
+    def trigger_ms(runs: list[LatencyRun]) -> float:
+        times = [ms for run in runs for ms in run.trigger_ms]
+        return _median([float(ms) for ms in times]) if times else float("nan")
+
+    def cells(values: list[str]) -> str:
+        return " | ".join(values)
+
+    lines = [
+        "## Real-time mode: latency from a row's existence to a foreach sink",
+        "",
+        "One stateless query: this source (`realTime=true`, numPartitions 1, 10-character "
+        'alphanumeric strings) -> `selectExpr("value", "offset", "length")` -> a `foreach` sink, the '
+        "jar's `LatencySink`, which records for each row the moment it reached the sink minus the "
+        "moment the row came to exist (in buckets of 0.1 ms; the max exactly). The same DataFrame "
+        f"runs in real-time mode (`Trigger.RealTime`, batches of {rt.batch_s:g} s) and under the "
+        f"default micro-batch trigger (`ProcessingTime(0)`), in the session above ({session}): a "
+        "real-time batch runs each partition as one long-running task, which holds a task slot "
+        "for the batch's whole duration, and the sink runs inside that task. "
+        f"A real-time run's window is {_plural(rt.batches, 'whole batch', 'whole batches')} after "
+        "a warm-up batch (the first batch also hands on the rows that existed before its task "
+        "started, hundreds of ms late); a micro-batch run's, the whole batches of "
+        f"{rt.micro_batch_window_s:g} s after {rt.micro_batch_warmup_s:g} s of warm-up. Rows/s is a "
+        "window's rows over the time from its first row to the first row after it, the pauses "
+        "between batches included. The runs interleave, in a rotating order, over "
+        f"{_plural(reps, 'repetition')}.",
+        "",
+        "### What one partition hands on",
+        "",
+        f"Real-time mode, offered {rt.capacity_offered:,} rows/s, far more than one partition hands "
+        "on: the rows/s that reached the sink over "
+        f"{_plural(rt.capacity_batches, 'whole batch', 'whole batches')} after the warm-up batch.",
+        "",
+        "| | " + cells([f"rep. {i + 1} rows/s" for i in range(reps)]) + " | median rows/s |",
+        "|---|" + "---|" * (reps + 1),
+        f"| one partition, real-time mode | {cells([f'{run.rows_per_s:,.0f}' for run in rt.capacity])} "
+        f"| {capacity:,.0f} |",
+        "",
+        f"The high rate below is {rt.high_fraction:.0%} of that median, to 3 significant figures: "
+        f"{rt.high_rate:,} rows/s.",
+        "",
+        "### Latency, every repetition",
+        "",
+        "p50 / p99 / max in ms of each run's window; the median column is the median of each over "
+        "the repetitions.",
+        "",
+        "| offered rows/s | trigger | "
+        + cells([f"rep. {i + 1} p50 / p99 / max" for i in range(reps)])
+        + " | median p50 / p99 / max |",
+        "|---|---|" + "---|" * (reps + 1),
+    ]
+    for config, runs in rt.runs.items():
+        each = [f"{_ms(r.p50_ms)} / {_ms(r.p99_ms)} / {_ms(r.max_ms)}" for r in runs]
+        p50, p99, top = _latencies(runs)
+        lines.append(
+            f"| {config.rate:,} | {config.trigger} | {cells(each)} | {_ms(p50)} / {_ms(p99)} / {_ms(top)} |"
+        )
+    lines += [
+        "",
+        "### Rows/s per partition, every repetition",
+        "",
+        "Rows that reached the sink per second; the last column is the median `triggerExecution` of "
+        "the windows' batches (a real-time batch's is its whole duration).",
+        "",
+        "| offered rows/s | trigger | "
+        + cells([f"rep. {i + 1} rows/s" for i in range(reps)])
+        + " | median rows/s | of offered | median batch, ms |",
+        "|---|---|" + "---|" * (reps + 3),
+    ]
+    for config, runs in rt.runs.items():
+        rate = _median([run.rows_per_s for run in runs])
+        lines.append(
+            f"| {config.rate:,} | {config.trigger} | {cells([f'{run.rows_per_s:,.0f}' for run in runs])} "
+            f"| {rate:,.0f} | {rate / config.rate:.1%} | {trigger_ms(runs):,.0f} |"
+        )
+    unaligned = sum(not run.aligned for runs in [rt.capacity, *rt.runs.values()] for run in runs)
+    if unaligned:
+        lines += [
+            "",
+            f"{_plural(unaligned, 'window')} did not end in a pause between two batches (the "
+            "sink's rows paused earlier, or no pause came): there the last batch is cut short, or "
+            "a few rows of the next one are in.",
+        ]
+    lines += [
+        "",
+        "### What limits it",
+        "",
+        "- The clock. A row comes to exist at a whole millisecond, and the reader parks until the "
+        "clock shows that millisecond, so a row is handed on up to about a millisecond after it "
+        f"exists: the real-time p50 at {rt.low_rate:,} rows/s, {_ms(p50_low)} ms, is that wait and "
+        "the row's way through the projection to the sink.",
+        f"- Batch boundaries. A real-time batch ends at its deadline, every {rt.batch_s:g} s; the "
+        "driver merges the readers' offsets into the batch's end, plans the next batch and starts "
+        f"its task, which hands on its first row {_ms(gap)} ms later (the runs' max latency at "
+        f"{rt.low_rate:,} rows/s, median). The rows made in between wait for it: "
+        f"{gap / (batch_ms + gap):.1%} of the rows. They set the p99 ({_ms(p99_low)} ms) whenever a "
+        f"gap is longer than 1% of a batch ({batch_ms / 100:g} ms), so a run's p99 moves from about "
+        "a millisecond to tens of ms with its gaps. The driver does this on the 2 cores that also "
+        "run the task and this benchmark's Python side. Longer batches have fewer gaps (Spark's "
+        "floor under a batch's duration, `spark.sql.streaming.realTimeMode.minBatchDuration`, is "
+        "5 s by default).",
+        f"- One partition, one thread. One partition hands on {capacity:,.0f} rows/s (median, the "
+        "gaps included): a single task thread makes each row, projects it and hands it to the "
+        f"sink. At {rt.high_rate:,} rows/s the {rt.high_rate / 1000:,.0f} rows of each millisecond "
+        f"take {rt.high_rate / capacity:.1f} ms of that thread (p50 {_ms(p50_high)} ms), and each "
+        f"gap leaves a backlog that the partition works off with its spare {max(spare, 0):,.0f} "
+        f"rows/s only, in about {catch_up_ms:,.0f} ms, so more of a batch's rows wait: p99 "
+        f"{_ms(p99_high)} ms there.",
+        "- Micro-batch. Under the default trigger a row waits for the next batch to be planned and "
+        f"then for that batch to run: batches took {trigger_ms(rt.runs[low_mb]):,.0f} ms (median) at "
+        f"{rt.low_rate:,} rows/s, for a p50 of {_ms(p50_mb)} ms and a p99 of {_ms(p99_mb)} ms, and "
+        f"{trigger_ms(rt.runs[high_mb]):,.0f} ms at {rt.high_rate:,} rows/s, for a p99 of "
+        f"{_ms(p99_mb_high)} ms.",
+        "",
+    ]
+    return lines
+
+
+def write_real_time_report(out: Path, rt: RealTimeResults, *, smoke: bool, info: dict[str, str]) -> bool:
+    """`run_bench.py --real-time-only`: the real-time section alone, in benchmarks-real-time.md."""
+    out.mkdir(parents=True, exist_ok=True)
+    targets = real_time_targets(rt)
+    lines = [
+        "# Benchmarks: real-time mode",
+        "",
+        "Made by `run_bench.py --real-time-only`"
+        + (" in its smoke mode (these numbers say nothing about speed)" if smoke else "")
+        + "; `make bench` runs this section with the rest.",
+        "",
+        "## Machine",
+        "",
+        "| | |",
+        "|---|---|",
+        *[f"| {key} | {value} |" for key, value in info.items()],
+        "",
+        "## Targets",
+        "",
+        "| target | measured | met |",
+        "|---|---|---|",
+        *[f"| {name} | {measured} | {'yes' if met else '**no**'} |" for name, measured, met in targets],
+        "",
+        *real_time_lines(rt, info["session"]),
+    ]
+    (out / "benchmarks-real-time.md").write_text("\n".join(lines))
+    return all(met for _, _, met in targets)

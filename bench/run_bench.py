@@ -16,8 +16,10 @@ A pipeline's rate is the rows of its measured batches over the time Spark spent 
 (`triggerExecution`), after warm-up batches. Repetitions interleave the pipelines, in a
 rotating order, so that machine noise hits all of them alike; every repetition is reported.
 Also measured: the driver's heap after a full GC, across many batches of this source; the
-per-trigger time of 1-row batches against rate-micro-batch; and this source's rate against
-numPartitions and string length. Writes a Markdown report and a PNG plot.
+per-trigger time of 1-row batches against rate-micro-batch; this source's rate against
+numPartitions and string length; and, last, the latency from a row's existence to a `foreach`
+sink in real-time mode and under the default micro-batch trigger (bench/real_time.py). Writes a
+Markdown report and a PNG plot.
 """
 
 from __future__ import annotations
@@ -34,10 +36,11 @@ from pathlib import Path
 from typing import Any
 
 import python_source
+import real_time
 from driver_facts import heap_after_gc_mb, machine
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
-from report import Run, write_report
+from report import Run, write_real_time_report, write_report
 
 from spark_random_strings import Engine, read_random_strings
 from spark_random_strings._local import local_session, stop_between_batches
@@ -209,13 +212,28 @@ def main(argv: list[str] | None = None) -> int:
         default=Path("docs"),
         help="where benchmarks.md and benchmarks.png go (default: docs)",
     )
+    parser.add_argument(
+        "--real-time-only",
+        action="store_true",
+        help="run only the real-time section, into benchmarks-real-time.md in --out (not benchmarks.md)",
+    )
     args = parser.parse_args(argv)
     settings = SMOKE if args.smoke else FULL
+    latency_settings = real_time.SMOKE if args.smoke else real_time.FULL
     # The Python reader's workers run this interpreter, which has pyarrow.
     os.environ["PYSPARK_PYTHON"] = sys.executable
 
     # Queries are stopped mid-batch on purpose; their failures surface through query.exception().
+    # local[2] holds the real-time section's one long-running task (one partition) and more.
     spark = local_session("spark-random-strings bench", cores=2, log_level="OFF", silent_jvm=True)
+    if args.real_time_only:
+        try:
+            results = real_time.run_real_time_section(spark, latency_settings)
+            info = machine(spark)
+        finally:
+            spark.stop()
+        met = write_real_time_report(args.out, results, smoke=args.smoke, info=info)
+        return 0 if met or args.smoke else 1
     from pyspark import cloudpickle
 
     # Pickled by value: the Python workers need nothing of bench/ on their path.
@@ -286,6 +304,9 @@ def main(argv: list[str] | None = None) -> int:
             n: measure(ours(spark, settings.batch_rows, length=n), settings.warmup, settings.curve_measured)
             for n in (4, 16, 64, 256)
         }
+
+        # Latency to a foreach sink, real-time mode against micro-batch: bench/real_time.py.
+        latency = real_time.run_real_time_section(spark, latency_settings)
         info = machine(spark)
     finally:
         spark.stop()
@@ -303,6 +324,7 @@ def main(argv: list[str] | None = None) -> int:
         by_partitions=by_partitions,
         by_length=by_length,
         descriptions=DESCRIPTIONS,
+        real_time=latency,
         minutes=(time.monotonic() - started) / 60,
     )
     return 0 if targets_met or args.smoke else 1

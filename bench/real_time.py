@@ -1,0 +1,263 @@
+"""`make bench`'s real-time section: how long rows take from the moment they come to exist to a
+`foreach` sink, in Spark's real-time mode and, on the same stream, under the default micro-batch
+trigger.
+
+The query is stateless: this source (realTime=true, numPartitions=1, 10-character alphanumeric
+strings) -> selectExpr("value", "offset", "length") -> the jar's LatencySink, a JVM
+ForeachWriter that records, for each row, the moment it reached the sink minus the moment it
+came to exist. Both triggers run the same DataFrame; only the trigger differs.
+
+First, what one partition hands on: real-time mode at a rate far above it, rows reaching the
+sink over whole batches. Then, interleaved over the repetitions in a rotating order, each
+trigger at 10,000 rows/s and at HIGH_FRACTION of that capacity.
+
+A run's window is whole batches, so that each of its batch boundaries is counted once:
+  real-time    the first batch is the warm-up (it also hands on the rows that existed before
+               its task started); the sink is reset during it, and takes its fresh record up at
+               the next batch's first row. The window ends in the pause after the last batch's
+               deadline, before the next batch's task hands anything on.
+  micro-batch  the warm-up is a time; the window runs from the first row of the first batch
+               after the reset to the pause after the batch running when the window's time is
+               up.
+Rows/s is the window's rows over the time from its first row to the first row after it: whole
+batch periods, the pauses between batches included.
+"""
+
+from __future__ import annotations
+
+import itertools
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass
+
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql.streaming.query import StreamingQuery
+from report import LatencyConfig, LatencyRun, RealTimeResults
+
+from spark_random_strings import read_random_strings
+from spark_random_strings._latency import latency_summary, reset_latency, start_measured
+
+#: The rate of the first configuration, and what the capacity runs offer: far above what one
+#: partition hands on, so that rows always exist before the reader asks for them.
+LOW_RATE = 10_000
+CAPACITY_OFFERED = 1_000_000_000
+#: The high rate: this fraction of the capacity's median, to 3 significant figures.
+HIGH_FRACTION = 0.8
+#: A pause in the sink's row count this long is the gap between two batches.
+QUIET_S = 0.010
+#: Spark's floor under a real-time batch's duration.
+MIN_BATCH_CONF = "spark.sql.streaming.realTimeMode.minBatchDuration"
+LENGTH = 10
+
+
+@dataclass(frozen=True)
+class LatencySettings:
+    #: A real-time batch's duration (Trigger.RealTime), and how many make a window.
+    batch_s: float
+    batches: int
+    capacity_batches: int
+    #: A micro-batch run's warm-up, and its window.
+    micro_batch_warmup_s: float
+    micro_batch_window_s: float
+    repetitions: int
+
+
+FULL = LatencySettings(
+    batch_s=5.0,
+    batches=3,
+    capacity_batches=1,
+    micro_batch_warmup_s=5.0,
+    micro_batch_window_s=10.0,
+    repetitions=3,
+)
+SMOKE = LatencySettings(
+    batch_s=0.5,
+    batches=1,
+    capacity_batches=1,
+    micro_batch_warmup_s=1.0,
+    micro_batch_window_s=1.0,
+    repetitions=1,
+)
+
+_names = itertools.count()
+
+
+def stream(spark: SparkSession, rate: int) -> DataFrame:
+    """The measured query's DataFrame: this source, one partition, then a projection."""
+    return read_random_strings(
+        spark,
+        engine="jvm",
+        real_time=True,
+        rows_per_second=rate,
+        num_partitions=1,
+        min_length=LENGTH,
+        max_length=LENGTH,
+        charset="alphanumeric",
+        seed=1,
+    ).selectExpr("value", "offset", "length")
+
+
+def _count(spark: SparkSession, name: str) -> int:
+    """The rows the sink named ``name`` has recorded: one call, cheaper than a whole summary."""
+    jvm = spark.sparkContext._jvm
+    assert jvm is not None
+    return int(jvm.io.github.sparkrandomstrings.LatencySink.summary(name).get("count"))
+
+
+def _wait_for_rows(
+    spark: SparkSession, name: str, above: int, patience_s: float, every_s: float = 0.002
+) -> float:
+    """Poll until the sink has recorded more than ``above`` rows; the moment it had."""
+    deadline = time.monotonic() + patience_s
+    while _count(spark, name) <= above:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{name}: no row reached the sink in {patience_s:.0f} s")
+        time.sleep(every_s)
+    return time.monotonic()
+
+
+def _wait_for_pause(spark: SparkSession, name: str, patience_s: float) -> tuple[int, bool]:
+    """Poll until the sink's count stays put for QUIET_S: a gap between two batches. The count
+    then, and whether the pause came within ``patience_s``."""
+    deadline = time.monotonic() + patience_s
+    last, since = _count(spark, name), time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.002)
+        now_count, now = _count(spark, name), time.monotonic()
+        if now_count != last:
+            last, since = now_count, now
+        elif now - since >= QUIET_S:
+            return last, True
+    return last, False
+
+
+def _last_batch(query: StreamingQuery) -> int:
+    progress = query.lastProgress
+    return -1 if progress is None else int(progress["batchId"])
+
+
+def _trigger_ms(query: StreamingQuery, after: int, patience_s: float) -> list[int]:
+    """The trigger times (ms) of the batches after batch ``after`` that are done, once at least
+    one is: the window's (the batch ``after`` ran when the sink was reset)."""
+    deadline = time.monotonic() + patience_s
+    while True:
+        done = [p for p in query.recentProgress if int(p.batchId) > after]
+        if done or time.monotonic() > deadline:
+            return [int(p.durationMs["triggerExecution"]) for p in done]
+        time.sleep(0.05)
+
+
+def measure_latency(
+    spark: SparkSession, rate: int, real_time: bool, settings: LatencySettings, batches: int | None = None
+) -> LatencyRun:
+    """One run: start the query, warm it up, reset the sink, and measure a window of whole
+    batches (``batches`` real-time batches, default ``settings.batches``)."""
+    name = f"bench-latency-{next(_names)}"
+    batch_ms = round(settings.batch_s * 1000)
+    if real_time:
+        # The reset lands during the first batch; the window starts at the next one's first row.
+        warmup_s = 0.6 * settings.batch_s
+        window_s = (batches or settings.batches) * settings.batch_s
+        # Where to start watching for the pause after the window's last batch: before its
+        # deadline, and after the start of that batch.
+        margin_s = min(0.5, settings.batch_s / 4)
+    else:
+        warmup_s, window_s, margin_s = settings.micro_batch_warmup_s, settings.micro_batch_window_s, 0.0
+    patience_s = 2 * settings.batch_s + 30
+    with tempfile.TemporaryDirectory() as checkpoint:
+        query = start_measured(
+            stream(spark, rate),
+            name=name,
+            checkpoint=checkpoint,
+            real_time=f"{batch_ms} milliseconds" if real_time else None,
+        )
+        try:
+            started = time.monotonic()
+            time.sleep(warmup_s)
+            reset_latency(spark, name)
+            before = _last_batch(query)
+            if real_time:
+                # Polls cost the driver's core, which plans the next batch: not before its time.
+                time.sleep(max(0.0, started + settings.batch_s - margin_s - time.monotonic()))
+            first = _wait_for_rows(spark, name, 0, patience_s, every_s=0.005)
+            time.sleep(max(0.0, first + window_s - margin_s - time.monotonic()))
+            rows, paused = _wait_for_pause(spark, name, patience_s)
+            summary = latency_summary(spark, name)
+            after = _wait_for_rows(spark, name, rows, patience_s)
+            error = query.exception()
+            if error is not None:
+                raise RuntimeError(f"{name} failed: {error}")
+            trigger_ms = _trigger_ms(query, after=before + 1, patience_s=patience_s)
+        finally:
+            query.stop()
+            reset_latency(spark, name)  # its buckets are a few MB
+    assert summary.p50_ms is not None and summary.p99_ms is not None and summary.max_ms is not None
+    return LatencyRun(
+        rows=rows,
+        seconds=after - first,
+        p50_ms=summary.p50_ms,
+        p99_ms=summary.p99_ms,
+        max_ms=summary.max_ms,
+        trigger_ms=trigger_ms,
+        aligned=paused and summary.count == rows,
+    )
+
+
+def _timed(spark: SparkSession, config: LatencyConfig, settings: LatencySettings, what: str) -> LatencyRun:
+    """measure_latency, with a line on standard output."""
+    started = time.monotonic()
+    batches = settings.capacity_batches if config.rate == CAPACITY_OFFERED else None
+    run = measure_latency(spark, config.rate, config.real_time, settings, batches)
+    took = time.monotonic() - started
+    print(
+        f"{what}: {config.label:<32} p50 {run.p50_ms:7.1f} ms  p99 {run.p99_ms:7.1f} ms  "
+        f"max {run.max_ms:8.1f} ms  {run.rows_per_s:>12,.0f} rows/s  (run of {took:.1f} s)"
+        + ("" if run.aligned else "  (the window did not end in a pause between batches)"),
+        flush=True,
+    )
+    return run
+
+
+def run_real_time_section(spark: SparkSession, settings: LatencySettings) -> RealTimeResults:
+    """The capacity runs, then every configuration, interleaved over the repetitions."""
+    previous = spark.conf.get(MIN_BATCH_CONF, None)
+    spark.conf.set(MIN_BATCH_CONF, f"{round(settings.batch_s * 1000)}ms")
+    try:
+        capacity_config = LatencyConfig(CAPACITY_OFFERED, real_time=True)
+        capacity = [
+            _timed(spark, capacity_config, settings, f"capacity, repetition {repetition + 1}")
+            for repetition in range(settings.repetitions)
+        ]
+        median_capacity = statistics.median(run.rows_per_s for run in capacity)
+        high_rate = int(float(f"{HIGH_FRACTION * median_capacity:.3g}"))
+        configs = [
+            LatencyConfig(LOW_RATE, real_time=True),
+            LatencyConfig(LOW_RATE, real_time=False),
+            LatencyConfig(high_rate, real_time=True),
+            LatencyConfig(high_rate, real_time=False),
+        ]
+        runs: dict[LatencyConfig, list[LatencyRun]] = {config: [] for config in configs}
+        for repetition in range(settings.repetitions):
+            shift = repetition % len(configs)
+            for config in configs[shift:] + configs[:shift]:
+                runs[config].append(_timed(spark, config, settings, f"latency, repetition {repetition + 1}"))
+    finally:
+        if previous is None:
+            spark.conf.unset(MIN_BATCH_CONF)
+        else:
+            spark.conf.set(MIN_BATCH_CONF, previous)
+    return RealTimeResults(
+        batch_s=settings.batch_s,
+        batches=settings.batches,
+        capacity_batches=settings.capacity_batches,
+        micro_batch_warmup_s=settings.micro_batch_warmup_s,
+        micro_batch_window_s=settings.micro_batch_window_s,
+        repetitions=settings.repetitions,
+        capacity_offered=CAPACITY_OFFERED,
+        capacity=capacity,
+        high_fraction=HIGH_FRACTION,
+        high_rate=high_rate,
+        low_rate=LOW_RATE,
+        runs=runs,
+    )
