@@ -6,6 +6,7 @@ import re
 import signal
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pyspark
@@ -14,8 +15,17 @@ from pyspark.sql import SparkSession
 
 import spark_random_strings
 from helpers.support import CLI, rows_as_dict, run_child, seeded_rows, start_child, stop_group, wait_for
-from spark_random_strings import jar_path, read_random_strings
+from spark_random_strings import expected_rows, jar_path, read_random_strings
+from spark_random_strings._latency import LatencySummary
 from spark_random_strings._reader import pyspark_line
+from spark_random_strings._real_time_stream import (
+    HandedOn,
+    ShownRow,
+    parse_recent,
+    real_time_cores,
+    status,
+    summary_line,
+)
 from spark_random_strings.options import OPTIONS
 
 CONSOLE_SCRIPT = str(Path(sys.executable).parent / "spark-random-strings")
@@ -68,18 +78,22 @@ def help_entries(help_text: str) -> dict[str, str]:
 
 
 @pytest.mark.parametrize(
-    ("name", "own_flags"),
+    ("name", "own_flags", "left_out"),
     [
-        ("stream", ["--duration", "--rows-shown"]),
-        ("write", ["--format", "--output", "--checkpoint"]),
-        ("demo", ["--duration"]),
+        ("stream", ["--duration", "--rows-shown"], []),
+        # They refuse --real-time, and do not list it.
+        ("write", ["--format", "--output", "--checkpoint"], ["--real-time"]),
+        ("demo", ["--duration"], ["--real-time"]),
     ],
 )
-def test_each_commands_help_documents_every_flag_with_its_default(name: str, own_flags: list[str]) -> None:
+def test_each_commands_help_documents_every_flag_with_its_default(
+    name: str, own_flags: list[str], left_out: list[str]
+) -> None:
     done = run(name, "--help")
     assert done.returncode == 0
     entries = help_entries(done.stdout)
-    expected = ["-h"] + [row.flag for row in OPTIONS] + own_flags + ["--engine", "--verbose"]
+    source_flags = [row.flag for row in OPTIONS if row.flag not in left_out]
+    expected = ["-h", *source_flags, *own_flags, "--engine", "--verbose"]
     assert sorted(entries) == sorted(expected)
     for each in expected[1:]:
         assert re.search(r"\((default: [^)]+|required)\)$", entries[each]), entries[each]
@@ -145,6 +159,48 @@ def test_on_spark_4_0_and_4_1_a_write_of_the_python_source_exits_2_and_writes_no
         "(see spark-random-strings write --help)"
     ]
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["stream", "--real-time", "--engine", "python"],
+            "spark-random-strings stream: error: argument --real-time: Spark's real-time mode reads "
+            "JVM streams only, and --engine python reads the Python data source. Use --engine jvm "
+            "or auto (the default: the jar's source, which comes with this package) with "
+            "--real-time. (see spark-random-strings stream --help)",
+        ),
+        (
+            ["stream", "--real-time", "--max-rows-per-trigger", "100"],
+            "spark-random-strings stream: error: argument --max-rows-per-trigger: 100 limits the "
+            "rows of a micro-batch, and --real-time runs real-time batches, which read each row as "
+            "it comes to exist and have no row limit. Leave out --max-rows-per-trigger or "
+            "--real-time. (see spark-random-strings stream --help)",
+        ),
+        (
+            ["write", "--real-time", "--total-rows", "5", "--output", "out"],
+            "spark-random-strings write: error: argument --real-time: write cannot run in Spark's "
+            "real-time mode (real-time mode writes to console, foreach and Kafka sinks, not to "
+            "files); only stream takes --real-time. (see spark-random-strings write --help)",
+        ),
+        (
+            ["demo", "--real-time"],
+            "spark-random-strings demo: error: argument --real-time: demo cannot run in Spark's "
+            "real-time mode (real-time mode runs in update output mode, and the demo counts by "
+            "length in complete mode); only stream takes --real-time. "
+            "(see spark-random-strings demo --help)",
+        ),
+    ],
+    ids=["python engine", "row limit", "write", "demo"],
+)
+def test_real_time_where_it_cannot_run_exits_2_with_a_usage_error_naming_the_flag(
+    args: list[str], message: str
+) -> None:
+    done = run(*args)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [message]
 
 
 def test_a_value_the_source_rejects_exits_2_naming_the_flag_in_one_line() -> None:
@@ -225,6 +281,178 @@ def test_ctrl_c_stops_the_stream_cleanly_with_a_summary(tmp_path: Path) -> None:
     lines = out.read_text().splitlines()
     assert re.fullmatch(r"streamed [\d,]+ rows in \d+ batches over [\d.]+ s \([\d.,]+ rows/s\)", lines[-1])
     assert err.read_text() == ""  # no stack trace, no Spark log
+
+
+# --- stream --real-time ---
+
+REAL_TIME_LINE = pytest.mark.skipif(pyspark_line() < (4, 1), reason="real-time mode: Spark 4.1+")
+# The summary of `stream --real-time`.
+REAL_TIME_SUMMARY = re.compile(
+    r"streamed ([\d,]+) rows in real-time mode \(5 s batches\) over ([\d.]+) s \(([\d.,]+) rows/s\); "
+    r"latency (since start|after warm-up): p50 ([\d.,]+) ms, p99 ([\d.,]+) ms, max ([\d.,]+) ms "
+    r"over ([\d,]+) rows"
+)
+# Its live status line, with the latency figures.
+STATUS = re.compile(
+    r"rows [\d,]+ \| [\d.,]+ rows/s \| latency since start: p50 [\d.,]+ ms, p99 [\d.,]+ ms, "
+    r"max [\d.,]+ ms \| \d+ s"
+)
+
+
+def clock(ts: int) -> str:
+    """An event time as `stream` prints it."""
+    return datetime.fromtimestamp(ts / 1000, tz=UTC).strftime("%H:%M:%S.%f")[:-3]
+
+
+@pytest.mark.slow
+@REAL_TIME_LINE
+def test_stream_real_time_prints_the_seeded_rows_as_they_come_and_their_latency_after_warm_up() -> None:
+    origin, seconds = 1_700_000_000_000, 14
+    done = run(
+        "stream",
+        "--real-time",
+        "--rows-per-second",
+        "10",
+        "--seed",
+        "42",
+        "--max-length",
+        "8",
+        "--charset",
+        "hex",
+        "--start-timestamp",
+        str(origin),
+        "--duration",
+        str(seconds),
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["offset", "ts", "(UTC)", "length", "value"]
+    rows = [ROW.fullmatch(line) for line in lines[1:-1]]
+    assert all(rows), lines
+    shown = {int(r.group(1).replace(",", "")): (r.group(2), int(r.group(3)), r.group(4)) for r in rows if r}
+    offsets = list(shown)
+    assert offsets == sorted(shown) and len(offsets) == len(rows)  # in order, each row once
+    summary = REAL_TIME_SUMMARY.fullmatch(lines[-1])
+    assert summary, lines[-1]
+    streamed, elapsed = int(summary.group(1).replace(",", "")), float(summary.group(2))
+    # One partition hands on offsets 0, 1, 2, ... in order: the last one shown is the last row.
+    assert streamed == offsets[-1] + 1
+    # Each refresh shows the sink's last 20 rows, and dropping the warm-up's measurements
+    # drops the rows not yet shown: at 10 rows/s, hardly a row is missed.
+    assert len(offsets) >= streamed - 6
+    expected = expected_rows(
+        seed=42,
+        start=0,
+        end=streamed,
+        rows_per_second=10,
+        max_length=8,
+        charset="hex",
+        start_timestamp=origin,
+    ).to_pylist()
+    assert shown == {
+        o: (clock(expected[o]["ts"]), expected[o]["length"], expected[o]["value"]) for o in offsets
+    }
+    # The figures leave out the first 5 s batch: they are of the rows that reached the sink in
+    # the last (elapsed - 5) s at most, and not of all of them.
+    assert summary.group(4) == "after warm-up"
+    p50, p99, top = (float(summary.group(i).replace(",", "")) for i in (5, 6, 7))
+    assert 0 < p50 <= p99 <= top
+    assert 0 < int(summary.group(8).replace(",", "")) <= min(streamed - 1, 10 * (elapsed - 5) + 1)
+    # Stopped at once, not at the end of a 5 s batch.
+    assert seconds <= elapsed < seconds + 2
+
+
+@REAL_TIME_LINE
+def test_ctrl_c_stops_the_real_time_stream_cleanly_after_a_live_latency_status(tmp_path: Path) -> None:
+    out, err = tmp_path / "out", tmp_path / "err"
+    # A wide terminal, as rich sees it, so that the status line is drawn whole (without colours).
+    terminal = {"TTY_COMPATIBLE": "1", "TTY_INTERACTIVE": "1", "NO_COLOR": "1", "COLUMNS": "200"}
+    command = [*CLI, "stream", "--real-time", "--rows-per-second", "100", "--seed", "1"]
+    process = start_child(command, out, err, env=terminal)
+    try:
+        wait_for(
+            lambda: STATUS.search(out.read_bytes().decode(errors="replace")) is not None,
+            "a status line with p50/p99",
+        )
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=30) == 0
+    finally:
+        stop_group(process)
+    assert err.read_text() == ""  # no stack trace, no Spark log
+    # Without the terminal's control sequences, the last line is the summary.
+    last = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\r", "", out.read_text()).strip().splitlines()[-1]
+    summary = REAL_TIME_SUMMARY.fullmatch(last)
+    assert summary, last
+    assert summary.group(4) == "since start"  # stopped within the warm-up
+
+
+def figures(count: int, p50: float | None, p99: float | None, top: float | None) -> LatencySummary:
+    """A LatencySink's summary with these figures (no row of its own)."""
+    return LatencySummary(count, p50, p99, top, first_ms=None, last_ms=None, recent=())
+
+
+def test_the_real_time_status_shows_rows_rate_and_latency_and_no_percentile_above_the_max() -> None:
+    # The sink gives a percentile as the upper edge of its 0.1 ms bucket: 50.1, above the max.
+    measured = figures(2_400, 0.6, 50.1, 49.98)
+    assert status(0, 1.4, None, False).plain == "waiting for the first rows ...    1 s"
+    assert status(30, 3.0, figures(30, 12.3, 800.1, 803.25), False).plain == (
+        "rows 30 | 10.0 rows/s | latency since start: p50 12.3 ms, p99 800.1 ms, max 803.2 ms | 3 s"
+    )
+    assert status(12_000, 12.5, measured, True).plain == (
+        "rows 12,000 | 960.0 rows/s | latency after warm-up: p50 0.6 ms, p99 50.0 ms, max 50.0 ms | 12 s"
+    )
+    assert status(12_000, 12.5, figures(0, None, None, None), True).plain == (
+        "rows 12,000 | 960.0 rows/s | latency after warm-up: none yet | 12 s"
+    )
+    assert summary_line(12_000, 12.5, measured, True) == (
+        "streamed 12,000 rows in real-time mode (5 s batches) over 12.5 s (960.0 rows/s); "
+        "latency after warm-up: p50 0.6 ms, p99 50.0 ms, max 50.0 ms over 2,400 rows"
+    )
+    assert summary_line(0, 6.0, figures(0, None, None, None), False) == (
+        "streamed 0 rows in real-time mode (5 s batches) over 6.0 s (0.0 rows/s); "
+        "latency since start: none yet"
+    )
+
+
+def test_the_sinks_last_rows_are_read_back_whole_even_with_tabs_and_line_breaks_in_values() -> None:
+    # LatencySink.recent: value, ts, offset, length (and the timestamp) joined by tabs, one row
+    # per line; pyspark's side splits the text at line breaks.
+    recent = (
+        "ab\t1700000000000\t0\t2",
+        "a\tb\t1700000000100\t1\t3",
+        "x",
+        "y\t1700000000200\t2\t3",
+        "\t-5\t3\t0",
+    )
+    assert parse_recent(recent, timestamp_column=False) == [
+        ShownRow(0, 1_700_000_000_000, 2, "ab"),
+        ShownRow(1, 1_700_000_000_100, 3, "a\tb"),
+        ShownRow(2, 1_700_000_000_200, 3, "x\ny"),
+        ShownRow(3, -5, 0, ""),
+    ]
+    stamped = ("cd\t1700000000000\t7\t2\t2023-11-14 22:13:20.0",)
+    assert parse_recent(stamped, timestamp_column=True) == [ShownRow(7, 1_700_000_000_000, 2, "cd")]
+
+
+def test_rows_handed_on_are_counted_per_partition_and_each_is_new_once() -> None:
+    def rows(*offsets: int) -> list[ShownRow]:
+        return [ShownRow(o, 0, 1, "v") for o in offsets]
+
+    handed_on = HandedOn(partitions=3)
+    assert handed_on.count == 0
+    # Partition 0 reads 0, 3, 6; partition 1 reads 1, 4; partition 2 has handed on nothing.
+    assert handed_on.take(rows(3, 1, 0)) == rows(0, 1, 3)
+    assert handed_on.count == 3  # 0, 3 and 1 (0 before 3: in order within a partition)
+    assert handed_on.take(rows(1, 3, 4, 6)) == rows(4, 6)
+    assert handed_on.count == 5
+    assert handed_on.take(rows(8)) == rows(8)
+    assert handed_on.count == 8  # partition 2's 8 says 2 and 5 went before it
+
+
+@pytest.mark.parametrize(("partitions", "cpus", "cores"), [(1, 2, 2), (2, 2, 3), (4, 2, 5), (1, 8, 8)])
+def test_a_real_time_session_has_more_cores_than_partitions(partitions: int, cpus: int, cores: int) -> None:
+    assert real_time_cores(partitions, cpus) == cores
 
 
 # --- write ---

@@ -32,9 +32,11 @@ def run_until_done(
     duration_s: float | None,
     stop: threading.Event,
     every_tick: Callable[[float], None] | None = None,
+    stop_query: Callable[[StreamingQuery], None] = stop_between_batches,
 ) -> float:
     """Let the query run until it ends, ``duration_s`` passes or ``stop`` is set, then stop it
-    between batches. ``every_tick`` gets the seconds since ``started`` four times a second.
+    with ``stop_query`` (by default between batches). ``every_tick`` gets the seconds since
+    ``started`` four times a second.
 
     The stream and the demo commands share this loop. Returns the seconds since ``started``
     (``time.monotonic()``). Raises the query's exception if it failed.
@@ -46,12 +48,24 @@ def run_until_done(
         if every_tick is not None:
             every_tick(elapsed)
         stop.wait(0.25)
-    stop_between_batches(query)
+    stop_query(query)
     elapsed = time.monotonic() - started
     failure = query.exception()
     if failure is not None:
         raise failure
     return elapsed
+
+
+def print_header(console: Console) -> None:
+    """The line above the rows: their columns."""
+    console.print(Text(f"{'offset':>12}  {'ts (UTC)':<12}  {'length':>6}  value", style="bold"))
+
+
+def print_row(console: Console, offset: int, ts: int, length: int, value: str) -> None:
+    """One row: its offset, its event time (UTC, to the ms), its length and its value."""
+    clock = datetime.fromtimestamp(ts / 1000, tz=UTC).strftime("%H:%M:%S.%f")
+    # Text, not markup: a random string may hold "[" or ":".
+    console.print(Text(f"{offset:>12,}  {clock[:-3]}  {length:>6}  {value}"), soft_wrap=True)
 
 
 def _status(position: StreamPosition | None, elapsed_s: float, profile: RateProfile | None = None) -> Text:
@@ -87,14 +101,9 @@ def stream_to_terminal(
     def show(batch: DataFrame, batch_id: int) -> None:
         rows = sorted(batch.limit(rows_shown).collect(), key=lambda row: row.offset)
         for row in rows:
-            clock = datetime.fromtimestamp(row.ts / 1000, tz=UTC).strftime("%H:%M:%S.%f")
-            # Text, not markup: a random string may hold "[" or ":".
-            console.print(
-                Text(f"{row.offset:>12,}  {clock[:-3]}  {row.length:>6}  {row.value}"),
-                soft_wrap=True,
-            )
+            print_row(console, row.offset, row.ts, row.length, row.value)
 
-    console.print(Text(f"{'offset':>12}  {'ts (UTC)':<12}  {'length':>6}  value", style="bold"))
+    print_header(console)
     started = time.monotonic()
     query = strings.writeStream.foreachBatch(show).trigger(processingTime=TRIGGER_INTERVAL).start()
     position: StreamPosition | None = None

@@ -1,6 +1,7 @@
 """The ``spark-random-strings`` command (also ``python -m spark_random_strings``).
 
-``spark-random-strings stream`` shows the live stream in the terminal under a one-line status;
+``spark-random-strings stream`` shows the live stream in the terminal under a one-line status
+(with ``--real-time``, in Spark's real-time mode, with the rows' latency);
 ``spark-random-strings write --total-rows N --format parquet --output PATH`` writes exactly N
 rows to files through a checkpointed streaming query, resumable after an interruption;
 ``spark-random-strings demo`` counts the strings by length, batch by batch (``make demo`` runs
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from rich.console import Console
 
 from spark_random_strings._reader import ENGINES, JVM_SPEEDUP, pyspark_line, read_random_strings
+from spark_random_strings._real_time_stream import BATCH_DURATION_S, real_time_cores
 from spark_random_strings.options import OPTIONS
 
 if TYPE_CHECKING:
@@ -34,6 +36,22 @@ WRITE_ROWS_PER_TRIGGER = 100_000
 DEMO_DEFAULTS: dict[str, Any] = {"rows_per_second": 50, "min_length": 1, "max_length": 8}
 DEMO_SECONDS = 20.0
 FORMATS = ("parquet", "json", "csv")
+#: The commands that do not run in real-time mode, and why (the usage error of --real-time).
+NOT_REAL_TIME = {
+    "write": "real-time mode writes to console, foreach and Kafka sinks, not to files",
+    "demo": "real-time mode runs in update output mode, and the demo counts by length in complete mode",
+}
+
+
+REAL_TIME_HELP = (
+    "run the query in Spark's real-time mode (Spark 4.1+), in batches of "
+    f"{BATCH_DURATION_S} s: each row reaches the terminal as it comes to exist, and the status "
+    "line shows how long rows took from existing to reaching the sink (p50, p99, max): since the "
+    "start at first, then after a warm-up of about two batches, whose first rows waited for the "
+    "query to start. Reads 1 partition unless --num-partitions says otherwise, on a local Spark "
+    "with more cores than partitions: each partition is a task that runs for the whole batch "
+    "(default: off)"
+)
 
 
 def _positive(kind: Callable[[str], Any]) -> Callable[[str], Any]:
@@ -120,9 +138,17 @@ def build_parser() -> argparse.ArgumentParser:
         "stream",
         help="show the live stream in the terminal",
         description="Show the live stream in the terminal: each second's rows (offset, event "
-        "time, length, value) under a one-line status. Ctrl-C stops it.",
+        "time, length, value) under a one-line status. With --real-time, each row as it comes "
+        "to exist, and how long rows take to reach the terminal's sink. Ctrl-C stops it.",
     )
-    _add_source_flags(stream)
+    _add_source_flags(
+        stream,
+        real_time={"help": REAL_TIME_HELP},
+        num_partitions={
+            "help": "partitions (tasks) per batch "
+            "(default: the session's default parallelism; 1 with --real-time)"
+        },
+    )
     stream.add_argument(
         "--duration",
         type=_positive(float),
@@ -134,7 +160,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive(int),
         default=20,
         metavar="N",
-        help="the most rows printed per batch; the status counts all (default: 20)",
+        help="the most rows printed per batch (with --real-time: per refresh, four a second, at "
+        "most the 20 the sink keeps); the status counts all (default: 20)",
     )
 
     write = commands.add_parser(
@@ -148,6 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
         write,
         {"max_rows_per_trigger": WRITE_ROWS_PER_TRIGGER},
         total_rows={"required": True, "help": "how many rows to write (required)"},
+        real_time={"help": argparse.SUPPRESS},  # refused in main, with why
     )
     write.add_argument(
         "--format",
@@ -169,7 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Stream random strings through a local Spark and print the count of "
         "strings per length after every batch, then a one-line summary. Ctrl-C stops it.",
     )
-    _add_source_flags(demo, DEMO_DEFAULTS)
+    _add_source_flags(demo, DEMO_DEFAULTS, real_time={"help": argparse.SUPPRESS})
     demo.add_argument(
         "--duration",
         type=_positive(float),
@@ -235,6 +263,21 @@ def _run_stream(args: argparse.Namespace, strings: DataFrame, console: Console) 
     from spark_random_strings._stream import stream_to_terminal
 
     stop = threading.Event()
+    if args.real_time:
+        from spark_random_strings._real_time_stream import stream_in_real_time
+
+        with _first_interrupt_sets(stop):
+            summary = stream_in_real_time(
+                strings,
+                console=console,
+                rows_shown=args.rows_shown,
+                duration_s=args.duration,
+                stop=stop,
+                partitions=args.num_partitions,
+                timestamp_column=bool(args.timestamp_column),
+            )
+        console.print(summary, soft_wrap=True, markup=False)
+        return 0
     # load() has checked the profile already: parsing it again cannot fail.
     profile = None if args.rate_profile is None else parse_rate_profile(args.rate_profile)
     with _first_interrupt_sets(stop):
@@ -285,6 +328,30 @@ def _run_write(args: argparse.Namespace, strings: DataFrame, console: Console) -
     return 0
 
 
+def _check_real_time(args: argparse.Namespace, command: argparse.ArgumentParser) -> None:
+    """Refuse --real-time, before Spark starts, where it cannot run: the commands other than
+    stream, the Python data source, and a row limit per batch (which the source would refuse
+    only once the query started)."""
+    name = args.command
+    if name in NOT_REAL_TIME:
+        command.error(
+            f"argument --real-time: {name} cannot run in Spark's real-time mode "
+            f"({NOT_REAL_TIME[name]}); only stream takes --real-time."
+        )
+    if args.engine == "python":
+        command.error(
+            "argument --real-time: Spark's real-time mode reads JVM streams only, and --engine "
+            "python reads the Python data source. Use --engine jvm or auto (the default: the "
+            "jar's source, which comes with this package) with --real-time."
+        )
+    if args.max_rows_per_trigger is not None:
+        command.error(
+            f"argument --max-rows-per-trigger: {args.max_rows_per_trigger} limits the rows of a "
+            "micro-batch, and --real-time runs real-time batches, which read each row as it comes "
+            "to exist and have no row limit. Leave out --max-rows-per-trigger or --real-time."
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command; return its exit status (2 for a bad flag, 130 after Ctrl-C)."""
     from spark_random_strings._local import local_session
@@ -300,10 +367,16 @@ def main(argv: list[str] | None = None) -> int:
             f"source has from Spark 4.2 on; this is Spark {'.'.join(map(str, pyspark_line()))}. "
             "Use --engine jvm (its jar comes with this package)."
         )
+    cores = None
+    if args.real_time:
+        _check_real_time(args, command)
+        if args.num_partitions is None:  # one by default: its task takes a core for the whole batch
+            args.num_partitions = 1
+        cores = real_time_cores(args.num_partitions)
     spark = None
     try:
         spark = local_session(
-            PROG, cores=None, log_level="WARN" if args.verbose else "OFF", silent_jvm=not args.verbose
+            PROG, cores=cores, log_level="WARN" if args.verbose else "OFF", silent_jvm=not args.verbose
         )
         return run(args, open_stream(spark, args), Console(highlight=False))
     except UsageError as error:
