@@ -79,6 +79,24 @@ class RealTimeResults:
     runs: dict[LatencyConfig, list[LatencyRun]]
 
 
+def machine_and_targets(info: dict[str, str], targets: list[tuple[str, str, bool]]) -> list[str]:
+    """The report's tables of the machine and of the targets, each with its heading."""
+    return [
+        "## Machine",
+        "",
+        "| | |",
+        "|---|---|",
+        *[f"| {key} | {value} |" for key, value in info.items()],
+        "",
+        "## Targets",
+        "",
+        "| target | measured | met |",
+        "|---|---|---|",
+        *[f"| {name} | {measured} | {'yes' if met else '**no**'} |" for name, measured, met in targets],
+        "",
+    ]
+
+
 def _median_rate(runs: list[Run]) -> float:
     return float(statistics.median(run.rows_per_s for run in runs))
 
@@ -163,18 +181,7 @@ def write_report(
         f"(the pure-Python reader: {settings.python_batch_rows:,}), 10-character alphanumeric strings. "
         "Repetitions interleave the pipelines in a rotating order.",
         "",
-        "## Machine",
-        "",
-        "| | |",
-        "|---|---|",
-        *[f"| {key} | {value} |" for key, value in info.items()],
-        "",
-        "## Targets",
-        "",
-        "| target | measured | met |",
-        "|---|---|---|",
-        *[f"| {name} | {measured} | {'yes' if met else '**no**'} |" for name, measured, met in targets],
-        "",
+        *machine_and_targets(info, targets),
         "## Throughput, every repetition",
         "",
         "| pipeline | "
@@ -477,18 +484,7 @@ def write_real_time_report(out: Path, rt: RealTimeResults, *, smoke: bool, info:
         + (" in its smoke mode (these numbers say nothing about speed)" if smoke else "")
         + "; `make bench` runs this section with the rest.",
         "",
-        "## Machine",
-        "",
-        "| | |",
-        "|---|---|",
-        *[f"| {key} | {value} |" for key, value in info.items()],
-        "",
-        "## Targets",
-        "",
-        "| target | measured | met |",
-        "|---|---|---|",
-        *[f"| {name} | {measured} | {'yes' if met else '**no**'} |" for name, measured, met in targets],
-        "",
+        *machine_and_targets(info, targets),
         *real_time_lines(rt, info["session"]),
     ]
     (out / "benchmarks-real-time.md").write_text("\n".join(lines))
