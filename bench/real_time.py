@@ -11,14 +11,11 @@ First, what one partition hands on: real-time mode at a rate far above it, rows 
 sink over whole batches. Then, interleaved over the repetitions in a rotating order, each
 trigger at 10,000 rows/s and at HIGH_FRACTION of that capacity.
 
-A run's window is whole batches, so that each of its batch boundaries is counted once:
-  real-time    the first batch is the warm-up (it also hands on the rows that existed before
-               its task started); the sink is reset during it, and takes its fresh record up at
-               the next batch's first row. The window ends in the pause after the last batch's
-               deadline, before the next batch's task hands anything on.
-  micro-batch  the warm-up is a time; the window runs from the first row of the first batch
-               after the reset to the pause after the batch running when the window's time is
-               up.
+A run's window is whole batches, so that each of its batch boundaries is counted once: after
+a warm-up (real-time: the first batch, which also hands on the rows that existed before its task
+started; micro-batch: a time), the sink is reset in a pause between two batches, and the window
+runs from the next batch's first row to the pause after the batch running when the window's time
+is up.
 Rows/s is the window's rows over the time from its first row to the first row after it: whole
 batch periods, the pauses between batches included.
 """
@@ -156,12 +153,12 @@ def measure_latency(
     name = f"bench-latency-{next(_names)}"
     batch_ms = round(settings.batch_s * 1000)
     if real_time:
-        # The reset lands during the first batch; the window starts at the next one's first row.
-        warmup_s = 0.6 * settings.batch_s
         window_s = (batches or settings.batches) * settings.batch_s
-        # Where to start watching for the pause after the window's last batch: before its
-        # deadline, and after the start of that batch.
+        # Where to start watching for the pause after a batch: before its deadline, and after
+        # the start of that batch.
         margin_s = min(0.5, settings.batch_s / 4)
+        # The first batch is the warm-up; the reset waits for the pause after it.
+        warmup_s = settings.batch_s - margin_s
     else:
         warmup_s, window_s, margin_s = settings.micro_batch_warmup_s, settings.micro_batch_window_s, 0.0
     patience_s = 2 * settings.batch_s + 30
@@ -173,13 +170,13 @@ def measure_latency(
             real_time=f"{batch_ms} milliseconds" if real_time else None,
         )
         try:
-            started = time.monotonic()
+            # Polls cost the driver's core, which plans the next batch: not before their time.
             time.sleep(warmup_s)
+            # The sink counts afresh from a pause between two batches: the window's first row is
+            # the next batch's first.
+            _wait_for_pause(spark, name, patience_s)
             reset_latency(spark, name)
             before = _last_batch(query)
-            if real_time:
-                # Polls cost the driver's core, which plans the next batch: not before its time.
-                time.sleep(max(0.0, started + settings.batch_s - margin_s - time.monotonic()))
             first = _wait_for_rows(spark, name, 0, patience_s, every_s=0.005)
             time.sleep(max(0.0, first + window_s - margin_s - time.monotonic()))
             rows, paused = _wait_for_pause(spark, name, patience_s)
