@@ -97,6 +97,35 @@ class RealTimeStreamSuite extends SparkSessionSuite {
     }
   }
 
+  test("a profiled stream in real-time mode hands each row on once the profile makes it exist, the generator's row") {
+    withTempDir { dir =>
+      val checkpoint = new File(dir, "checkpoint")
+      // 300 rows/s for 400 ms, then none for 400 ms, over and over.
+      val query = startRealTime(
+        reader(
+          "realTime" -> "true",
+          "seed" -> "9",
+          "rateProfile" -> "400ms@300, 400ms@0, repeat",
+          "numPartitions" -> "2").load(),
+        "profiled",
+        checkpoint)
+      runUntil(query, "profiled", 300)
+      val kept = KeepingWriter.kept("profiled")
+      val definition = definitionIn(checkpoint)
+      for ((row, gotAtMs) <- kept) {
+        val offset = row.getAs[Long]("offset")
+        assert(gotAtMs >= definition.existsAtMs(offset), s"offset $offset reached the sink before it existed")
+      }
+      // A cycle makes 120 rows: the last of the first at 400 ms, the first of the second 804 ms
+      // after the first start (300 rows/s: a row every 3 1/3 ms).
+      assert(definition.existsAtMs(119L) == definition.startTimeMs + 400L)
+      assert(definition.existsAtMs(120L) == definition.startTimeMs + 804L)
+      val sorted = kept.map(_._1).sortBy(_.getAs[Long]("offset"))
+      assertInterleavedWithoutGaps(sorted.map(_.getAs[Long]("offset")), 2)
+      assert(sorted == generated(definition, sorted.map(_.getAs[Long]("offset"))))
+    }
+  }
+
   test("a restarted real-time query continues from the committed offsets: no offset skipped, repeats identical") {
     withTempDir { dir =>
       val checkpoint = new File(dir, "checkpoint")
