@@ -55,6 +55,19 @@ class RealTimeStreamSuite extends SparkSessionSuite {
   private def encoderFor(definition: StreamDefinition): ExpressionEncoder[Row] =
     ExpressionEncoder(RowEncoder.encoderFor(definition.schema)).resolveAndBind()
 
+  /** Every row reached the sink no earlier than it came to exist. */
+  private def assertNoEarlierThanTheyExist(kept: Seq[(Row, Long)], definition: StreamDefinition): Unit =
+    for ((row, gotAtMs) <- kept) {
+      val offset = row.getAs[Long]("offset")
+      assert(gotAtMs >= definition.existsAtMs(offset), s"offset $offset reached the sink before it existed")
+    }
+
+  /** Every row is the generator's row at its offset. */
+  private def assertTheGeneratorsRows(rows: Seq[Row], definition: StreamDefinition): Unit = {
+    val sorted = rows.sortBy(_.getAs[Long]("offset"))
+    assert(sorted == generated(definition, sorted.map(_.getAs[Long]("offset"))))
+  }
+
   /** Each partition's offsets are p, p + n, p + 2n, ... with no gap. */
   private def assertInterleavedWithoutGaps(offsets: Seq[Long], n: Int): Unit =
     offsets.groupBy(o => (o % n).toInt).foreach { case (p, seen) =>
@@ -88,12 +101,8 @@ class RealTimeStreamSuite extends SparkSessionSuite {
         assert(offsets == offsets.indices.map(i => p + 2L * i), s"partition $p")
       }
       assert(kept.map(_._1.getAs[Long]("offset")).toSet.size == kept.size)
-      for ((row, gotAtMs) <- kept) {
-        val offset = row.getAs[Long]("offset")
-        assert(gotAtMs >= definition.existsAtMs(offset), s"offset $offset reached the sink before it existed")
-      }
-      val sorted = kept.map(_._1).sortBy(_.getAs[Long]("offset"))
-      assert(sorted == generated(definition, sorted.map(_.getAs[Long]("offset"))))
+      assertNoEarlierThanTheyExist(kept, definition)
+      assertTheGeneratorsRows(kept.map(_._1), definition)
     }
   }
 
@@ -112,17 +121,13 @@ class RealTimeStreamSuite extends SparkSessionSuite {
       runUntil(query, "profiled", 300)
       val kept = KeepingWriter.kept("profiled")
       val definition = definitionIn(checkpoint)
-      for ((row, gotAtMs) <- kept) {
-        val offset = row.getAs[Long]("offset")
-        assert(gotAtMs >= definition.existsAtMs(offset), s"offset $offset reached the sink before it existed")
-      }
+      assertNoEarlierThanTheyExist(kept, definition)
       // A cycle makes 120 rows: the last of the first at 400 ms, the first of the second 804 ms
       // after the first start (300 rows/s: a row every 3 1/3 ms).
       assert(definition.existsAtMs(119L) == definition.startTimeMs + 400L)
       assert(definition.existsAtMs(120L) == definition.startTimeMs + 804L)
-      val sorted = kept.map(_._1).sortBy(_.getAs[Long]("offset"))
-      assertInterleavedWithoutGaps(sorted.map(_.getAs[Long]("offset")), 2)
-      assert(sorted == generated(definition, sorted.map(_.getAs[Long]("offset"))))
+      assertInterleavedWithoutGaps(kept.map(_._1.getAs[Long]("offset")), 2)
+      assertTheGeneratorsRows(kept.map(_._1), definition)
     }
   }
 
