@@ -155,7 +155,7 @@ def test_bad_values_raise_a_readable_illegal_argument_exception(
             "Known: rows_per_second, min_length, max_length, charset, alphabet, seed, "
             "num_partitions, max_rows_per_trigger, total_rows, distinct_values, value_distribution, "
             "zipf_exponent, max_out_of_order_ms, late_row_fraction, late_by_ms, duplicate_fraction, "
-            "max_duplicate_distance, timestamp_column, start_timestamp, rate_profile.",
+            "max_duplicate_distance, timestamp_column, start_timestamp, rate_profile, real_time.",
         ),
         ({"timestamp_column": 1}, "timestamp_column must be bool or None, got int 1"),
         ({"start_timestamp": True}, "start_timestamp must be int or None, got bool True"),
