@@ -229,7 +229,7 @@ def test_the_real_time_deduplication_example_keeps_exactly_each_original_and_no_
     tmp_path: Path,
 ) -> None:
     example = Path(__file__).parent.parent / "examples" / "real_time_deduplicate.py"
-    done = run_child([sys.executable, str(example), "14", str(tmp_path)])
+    done = run_child([sys.executable, str(example), "11", str(tmp_path)])
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
     kept, committed_until = result["kept"], result["committed_until"]
