@@ -340,10 +340,9 @@ def test_stream_real_time_prints_the_seeded_rows_as_they_come_and_their_latency_
     assert streamed == offsets[-1] + 1
     # Each refresh shows the sink's last 20 rows: of the first rows, which came to exist while
     # the query started and arrive at once, only the last 20. From then on, at 10 rows/s, a
-    # refresh misses rows only when it comes over 2 s late (a loaded machine), or for a row that
-    # arrives just before the warm-up's measurements are dropped.
+    # refresh misses rows only when it comes over 2 s late (a loaded machine).
     assert offsets[0] < streamed // 2
-    assert len(offsets) >= 0.9 * (streamed - offsets[0])
+    assert len(offsets) >= 0.95 * (streamed - offsets[0])
     expected = expected_rows(
         seed=42,
         start=0,

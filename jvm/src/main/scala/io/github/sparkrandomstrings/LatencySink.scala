@@ -74,7 +74,8 @@ object LatencySink {
 
   /**
    * Forgets what the sink named `name` has measured so far (after a warm-up, say): from now on
-   * it counts afresh, also in the tasks that are running.
+   * it counts afresh, also in the tasks that are running. The last rows stay: they are what
+   * arrived, not a measurement, and a reader of them misses none across a reset.
    */
   def reset(name: String): Unit = Option(registry.get(name)).foreach(_.clear())
 
@@ -93,8 +94,6 @@ object LatencySink {
       maxMicros.set(Long.MinValue)
       firstMs.set(Long.MaxValue)
       lastMs.set(Long.MinValue)
-      arrived.set(0L)
-      (0 until RecentRows).foreach(recent.set(_, null))
     }
 
     def record(latencyMicros: Long, row: Row): Unit = {
