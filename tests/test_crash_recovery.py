@@ -36,8 +36,10 @@ KILLS = 3
 
 def kill_mid_stream(command: list[str], output: Path, rng: random.Random, log: Path) -> str:
     """Run the write until a random batch, kill it and its JVM at a random moment; describe it."""
-    target = committed_batches(output) + rng.randint(1, 3)
-    delay_s = rng.uniform(0.0, 0.6)
+    # Three kills must all land before the 12th batch commits: each waits for one or two more
+    # batches, then up to 0.3 s, in which a fast machine commits a batch or two more.
+    target = committed_batches(output) + rng.randint(1, 2)
+    delay_s = rng.uniform(0.0, 0.3)
     kill_when(command, lambda: committed_batches(output) >= target, f"batch {target} to commit", delay_s, log)
     return (
         f"killed {delay_s:.2f} s after the commit of batch {target - 1}, with "
