@@ -6,8 +6,11 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 import pyspark
 import pytest
@@ -17,6 +20,7 @@ import spark_random_strings
 from helpers.support import CLI, rows_as_dict, run_child, seeded_rows, start_child, stop_group, wait_for
 from spark_random_strings import expected_rows, jar_path, read_random_strings
 from spark_random_strings._latency import LatencySummary
+from spark_random_strings._local import StopRequest
 from spark_random_strings._reader import pyspark_line
 from spark_random_strings._real_time_stream import (
     HandedOn,
@@ -281,6 +285,36 @@ def test_ctrl_c_stops_the_stream_cleanly_with_a_summary(tmp_path: Path) -> None:
     lines = out.read_text().splitlines()
     assert re.fullmatch(r"streamed [\d,]+ rows in \d+ batches over [\d.]+ s \([\d.,]+ rows/s\)", lines[-1])
     assert err.read_text() == ""  # no stack trace, no Spark log
+
+
+def request_at_every_line_of_a_wait(stop: StopRequest | threading.Event, patience_s: float) -> bool:
+    """Wait on ``stop`` in a thread that requests the stop at each line the wait runs, as a
+    Ctrl-C handler may (a signal handler runs between any two lines of the main thread);
+    whether that wait returned within ``patience_s``."""
+
+    def request_mid_wait(frame: FrameType, event: str, arg: Any) -> Any:
+        if event == "line":
+            stop.set()
+        return request_mid_wait
+
+    def wait() -> None:
+        sys.settrace(request_mid_wait)
+        try:
+            stop.wait(30)
+        finally:
+            sys.settrace(None)
+
+    waiter = threading.Thread(target=wait, daemon=True)
+    waiter.start()
+    waiter.join(patience_s)
+    return not waiter.is_alive()
+
+
+def test_a_stop_requested_at_any_line_of_its_own_wait_returns_it_at_once() -> None:
+    assert request_at_every_line_of_a_wait(StopRequest(), patience_s=10)
+    # Why the CLI does not use an Event: the request, made while wait() holds the Event's lock,
+    # waits for that lock forever (a Ctrl-C that hung `stream` so, once in CI).
+    assert not request_at_every_line_of_a_wait(threading.Event(), patience_s=2)
 
 
 # --- stream --real-time ---

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 import time
 from typing import TYPE_CHECKING
 
@@ -12,11 +11,13 @@ from spark_random_strings._stream import run_until_done
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame
 
+    from spark_random_strings._local import StopRequest
+
 #: How often the counts are printed.
 TRIGGER_INTERVAL = "2 seconds"
 
 
-def count_by_length(strings: DataFrame, *, duration_s: float, stop: threading.Event) -> tuple[int, str]:
+def count_by_length(strings: DataFrame, *, duration_s: float, stop: StopRequest) -> tuple[int, str]:
     """Print the count of strings per length after every batch (Spark's console sink) until
     ``duration_s`` passes or ``stop`` is set.
 

@@ -80,6 +80,39 @@ def _standard_error_to_null() -> Iterator[None]:
         os.close(null)
 
 
+class StopRequest:
+    """A request to stop a running command, which a signal handler may make.
+
+    Setting it only assigns a flag. A ``threading.Event`` would not do: a signal handler runs in
+    the main thread between any two of its bytecodes, also inside ``Event.wait()`` while that
+    holds the Event's lock, and the handler's ``Event.set()`` then waits for that lock, held by
+    its own thread, forever. ``wait`` sleeps in short steps instead, which a signal interrupts
+    to run its handler.
+    """
+
+    #: How long ``wait`` sleeps between two looks at the flag.
+    STEP_S = 0.05
+
+    def __init__(self) -> None:
+        self._requested = False
+
+    def set(self) -> None:
+        """Request the stop; safe in a signal handler (takes no lock)."""
+        self._requested = True
+
+    def is_set(self) -> bool:
+        """Whether the stop was requested."""
+        return self._requested
+
+    def wait(self, timeout_s: float) -> bool:
+        """Return once the stop is requested (within ``STEP_S``) or ``timeout_s`` has passed;
+        ``True`` if it was requested."""
+        deadline = time.monotonic() + timeout_s
+        while not self._requested and (left := deadline - time.monotonic()) > 0:
+            time.sleep(min(left, self.STEP_S))
+        return self._requested
+
+
 def stop_between_batches(query: StreamingQuery, patience_s: float = 10.0) -> None:
     """Stop the query between two batches, so that stopping interrupts no batch's writes.
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-import threading
 import time
 import uuid
 from collections.abc import Sequence
@@ -41,6 +40,8 @@ from spark_random_strings._stream import print_header, print_row, run_until_done
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
     from pyspark.sql.streaming.query import StreamingQuery
+
+    from spark_random_strings._local import StopRequest
 
 #: Real-time mode's batch duration: Spark's shortest by default
 #: (``spark.sql.streaming.realTimeMode.minBatchDuration``). Offsets are committed, and the
@@ -216,7 +217,7 @@ def stream_in_real_time(
     console: Console,
     rows_shown: int,
     duration_s: float | None,
-    stop: threading.Event,
+    stop: StopRequest,
     partitions: int,
     timestamp_column: bool,
 ) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -12,7 +11,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
-from spark_random_strings._local import stop_between_batches
+from spark_random_strings._local import StopRequest, stop_between_batches
 from spark_random_strings._progress import StreamPosition, current_position
 
 if TYPE_CHECKING:
@@ -30,7 +29,7 @@ def run_until_done(
     *,
     started: float,
     duration_s: float | None,
-    stop: threading.Event,
+    stop: StopRequest,
     every_tick: Callable[[float], None] | None = None,
     stop_query: Callable[[StreamingQuery], None] = stop_between_batches,
 ) -> float:
@@ -89,7 +88,7 @@ def stream_to_terminal(
     console: Console,
     rows_shown: int,
     duration_s: float | None,
-    stop: threading.Event,
+    stop: StopRequest,
     profile: RateProfile | None = None,
 ) -> str:
     """Print each batch's first rows until ``duration_s`` passes or ``stop`` is set; with the

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import re
-import threading
 import time
 from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-from spark_random_strings._local import stop_between_batches
+from spark_random_strings._local import StopRequest, stop_between_batches
 from spark_random_strings._progress import StreamPosition, current_position, first_position
 
 if TYPE_CHECKING:
@@ -35,7 +34,7 @@ def write_files(
     output: str,
     checkpoint: str,
     console: Console,
-    stop: threading.Event,
+    stop: StopRequest,
 ) -> str:
     """Write the bounded stream ``strings`` (``totalRows`` set) to ``output`` as files.
 

@@ -14,13 +14,13 @@ import argparse
 import contextlib
 import signal
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from rich.console import Console
 
+from spark_random_strings._local import StopRequest
 from spark_random_strings._reader import ENGINES, JVM_SPEEDUP, pyspark_line, read_random_strings
 from spark_random_strings._real_time_stream import BATCH_DURATION_S, real_time_cores
 from spark_random_strings.options import OPTIONS
@@ -243,7 +243,7 @@ def usage_error(message: str) -> UsageError:
 
 
 @contextlib.contextmanager
-def _first_interrupt_sets(stop: threading.Event) -> Iterator[None]:
+def _first_interrupt_sets(stop: StopRequest) -> Iterator[None]:
     """While inside: the first Ctrl-C sets ``stop`` for a clean stop; a second one interrupts."""
 
     def on_interrupt(signum: int, frame: FrameType | None) -> None:
@@ -262,7 +262,7 @@ def _run_stream(args: argparse.Namespace, strings: DataFrame, console: Console) 
     from spark_random_strings._rate_profile import parse_rate_profile
     from spark_random_strings._stream import stream_to_terminal
 
-    stop = threading.Event()
+    stop = StopRequest()
     if args.real_time:
         from spark_random_strings._real_time_stream import stream_in_real_time
 
@@ -296,7 +296,7 @@ def _run_stream(args: argparse.Namespace, strings: DataFrame, console: Console) 
 def _run_demo(args: argparse.Namespace, strings: DataFrame, console: Console) -> int:
     from spark_random_strings._demo import count_by_length
 
-    stop = threading.Event()
+    stop = StopRequest()
     with _first_interrupt_sets(stop):
         rows, summary = count_by_length(strings, duration_s=args.duration, stop=stop)
     # Not markup: the source's description is in brackets.
@@ -309,7 +309,7 @@ def _run_write(args: argparse.Namespace, strings: DataFrame, console: Console) -
     from spark_random_strings._write import Interrupted, write_files
 
     output = args.output.rstrip("/") or "/"
-    stop = threading.Event()
+    stop = StopRequest()
     try:
         with _first_interrupt_sets(stop):
             summary = write_files(
