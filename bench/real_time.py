@@ -26,11 +26,10 @@ import itertools
 import statistics
 import tempfile
 import time
-from dataclasses import dataclass
 
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming.query import StreamingQuery
-from report import LatencyConfig, LatencyRun, RealTimeResults
+from report import LatencyConfig, LatencyRun, LatencySettings, RealTimeResults
 
 from spark_random_strings import read_random_strings
 from spark_random_strings._latency import latency_summary, reset_latency, start_measured
@@ -46,18 +45,6 @@ QUIET_S = 0.010
 #: Spark's floor under a real-time batch's duration.
 MIN_BATCH_CONF = "spark.sql.streaming.realTimeMode.minBatchDuration"
 LENGTH = 10
-
-
-@dataclass(frozen=True)
-class LatencySettings:
-    #: A real-time batch's duration (Trigger.RealTime), and how many make a window.
-    batch_s: float
-    batches: int
-    capacity_batches: int
-    #: A micro-batch run's warm-up, and its window.
-    micro_batch_warmup_s: float
-    micro_batch_window_s: float
-    repetitions: int
 
 
 FULL = LatencySettings(
@@ -245,12 +232,7 @@ def run_real_time_section(spark: SparkSession, settings: LatencySettings) -> Rea
         else:
             spark.conf.set(MIN_BATCH_CONF, previous)
     return RealTimeResults(
-        batch_s=settings.batch_s,
-        batches=settings.batches,
-        capacity_batches=settings.capacity_batches,
-        micro_batch_warmup_s=settings.micro_batch_warmup_s,
-        micro_batch_window_s=settings.micro_batch_window_s,
-        repetitions=settings.repetitions,
+        settings=settings,
         capacity_offered=CAPACITY_OFFERED,
         capacity=capacity,
         high_fraction=HIGH_FRACTION,

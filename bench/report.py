@@ -61,16 +61,25 @@ class LatencyRun:
         return self.rows / self.seconds
 
 
+@dataclass(frozen=True)
+class LatencySettings:
+    """How long the real-time section measures (``FULL`` or ``SMOKE`` in ``real_time.py``)."""
+
+    #: A real-time batch's duration (Trigger.RealTime), and how many make a window.
+    batch_s: float
+    batches: int
+    capacity_batches: int
+    #: A micro-batch run's warm-up, and its window.
+    micro_batch_warmup_s: float
+    micro_batch_window_s: float
+    repetitions: int
+
+
 @dataclass
 class RealTimeResults:
     """The real-time section: what one partition hands on, and each configuration's runs."""
 
-    batch_s: float
-    batches: int
-    capacity_batches: int
-    micro_batch_warmup_s: float
-    micro_batch_window_s: float
-    repetitions: int
+    settings: LatencySettings
     capacity_offered: int
     capacity: list[LatencyRun]
     high_fraction: float
@@ -343,8 +352,8 @@ def _plural(n: int, word: str, plural: str | None = None) -> str:
 
 def real_time_lines(rt: RealTimeResults, session: str) -> list[str]:
     """The real-time section of the report, from its heading on."""
-    reps = rt.repetitions
-    batch_ms = rt.batch_s * 1000
+    reps = rt.settings.repetitions
+    batch_ms = rt.settings.batch_s * 1000
     capacity = _median([run.rows_per_s for run in rt.capacity])
     low_rt, low_mb = LatencyConfig(rt.low_rate, True), LatencyConfig(rt.low_rate, False)
     high_rt, high_mb = LatencyConfig(rt.high_rate, True), LatencyConfig(rt.high_rate, False)
@@ -370,14 +379,15 @@ def real_time_lines(rt: RealTimeResults, session: str) -> list[str]:
         'alphanumeric strings) -> `selectExpr("value", "offset", "length")` -> a `foreach` sink, the '
         "jar's `LatencySink`, which records for each row the moment it reached the sink minus the "
         "moment the row came to exist (in buckets of 0.1 ms; the max exactly). The same DataFrame "
-        f"runs in real-time mode (`Trigger.RealTime`, batches of {rt.batch_s:g} s) and under the "
+        f"runs in real-time mode (`Trigger.RealTime`, batches of {rt.settings.batch_s:g} s) and under the "
         f"default micro-batch trigger (`ProcessingTime(0)`), in the session above ({session}): a "
         "real-time batch runs each partition as one long-running task, which holds a task slot "
         "for the batch's whole duration, and the sink runs inside that task. "
-        f"A real-time run's window is {_plural(rt.batches, 'whole batch', 'whole batches')} after "
+        f"A real-time run's window is {_plural(rt.settings.batches, 'whole batch', 'whole batches')} after "
         "a warm-up batch (the first batch also hands on the rows that existed before its task "
         "started, hundreds of ms late); a micro-batch run's, the whole batches of "
-        f"{rt.micro_batch_window_s:g} s after {rt.micro_batch_warmup_s:g} s of warm-up. Rows/s is a "
+        f"{rt.settings.micro_batch_window_s:g} s after {rt.settings.micro_batch_warmup_s:g} s of "
+        "warm-up. Rows/s is a "
         "window's rows over the time from its first row to the first row after it, the pauses "
         "between batches included. The runs interleave, in a rotating order, over "
         f"{_plural(reps, 'repetition')}.",
@@ -386,7 +396,7 @@ def real_time_lines(rt: RealTimeResults, session: str) -> list[str]:
         "",
         f"Real-time mode, offered {rt.capacity_offered:,} rows/s, far more than one partition hands "
         "on: the rows/s that reached the sink over "
-        f"{_plural(rt.capacity_batches, 'whole batch', 'whole batches')} after the warm-up batch.",
+        f"{_plural(rt.settings.capacity_batches, 'whole batch', 'whole batches')} after the warm-up batch.",
         "",
         "| | " + cells([f"rep. {i + 1} rows/s" for i in range(reps)]) + " | median rows/s |",
         "|---|" + "---|" * (reps + 1),
@@ -446,7 +456,7 @@ def real_time_lines(rt: RealTimeResults, session: str) -> list[str]:
         "clock shows that millisecond, so a row is handed on up to about a millisecond after it "
         f"exists: the real-time p50 at {rt.low_rate:,} rows/s, {_ms(p50_low)} ms, is that wait and "
         "the row's way through the projection to the sink.",
-        f"- Batch boundaries. A real-time batch ends at its deadline, every {rt.batch_s:g} s; the "
+        f"- Batch boundaries. A real-time batch ends at its deadline, every {rt.settings.batch_s:g} s; the "
         "driver merges the readers' offsets into the batch's end, plans the next batch and starts "
         f"its task, which hands on its first row {_ms(gap)} ms later (the runs' max latency at "
         f"{rt.low_rate:,} rows/s, median). The rows made in between wait for it: "
