@@ -263,9 +263,10 @@ object DefinitionStore {
   /**
    * The definition of the stream a query starts, in the source's metadata folder of its
    * checkpoint: read back and checked against `options`, or fixed now (the first start), with
-   * the seed given or a new one drawn. The V1 source and the `realTime` stream both start here.
+   * the seed given or a new one drawn, starting now by the options' clock. The V1 source and the
+   * `realTime` stream both start here.
    */
   def atStart(spark: SparkSession, metadataPath: String, options: SourceOptions): StreamDefinition =
     new DefinitionStore(metadataPath, spark.sparkContext.hadoopConfiguration)
-      .loadOrCreate(options, System.currentTimeMillis(), () => new SecureRandom().nextLong())
+      .loadOrCreate(options, options.clock.nowMs(), () => new SecureRandom().nextLong())
 }

@@ -1,8 +1,5 @@
 package io.github.sparkrandomstrings
 
-import java.util.concurrent.TimeUnit
-import java.util.concurrent.locks.LockSupport
-
 import org.apache.spark.{TaskContext, TaskKilledException}
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
@@ -20,11 +17,11 @@ private[sparkrandomstrings] final case class InterleavedPartition(
     until: Long)
     extends InputPartition
 
-/** Makes each task's reader, on the executor, from the definition it carries. */
-private[sparkrandomstrings] final class InterleavedReaderFactory(definition: StreamDefinition)
+/** Makes each task's reader, on the executor, from the definition and the clock it carries. */
+private[sparkrandomstrings] final class InterleavedReaderFactory(definition: StreamDefinition, clock: StreamClock)
     extends PartitionReaderFactory {
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] =
-    new InterleavedReader(definition, partition.asInstanceOf[InterleavedPartition], () => System.currentTimeMillis())
+    new InterleavedReader(definition, partition.asInstanceOf[InterleavedPartition], clock)
 }
 
 /**
@@ -47,7 +44,7 @@ private[sparkrandomstrings] final class InterleavedReaderFactory(definition: Str
 private[sparkrandomstrings] final class InterleavedReader(
     definition: StreamDefinition,
     partition: InterleavedPartition,
-    nowMs: () => Long)
+    clock: StreamClock)
     extends PartitionReader[InternalRow] with TimedRead {
 
   private val generator = new RowGenerator(definition)
@@ -101,15 +98,15 @@ private[sparkrandomstrings] final class InterleavedReader(
   /** Parks the thread until the clock reads `momentMs`; returns at once if it already has. */
   private def waitUntil(momentMs: Long): Unit = {
     if (momentMs <= lastNowMs) return
-    lastNowMs = nowMs()
+    lastNowMs = clock.nowMs()
     while (lastNowMs < momentMs) {
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(momentMs - lastNowMs))
+      clock.sleepToward(momentMs, lastNowMs)
       // A killed task is interrupted (or flagged): end the wait with the kill's exception.
       Option(TaskContext.get()).filter(_.isInterrupted()).foreach { task =>
         throw new TaskKilledException(s"task ${task.taskAttemptId()} was killed while waiting for offset $nextOffset")
       }
       if (Thread.interrupted()) throw new InterruptedException(s"interrupted while waiting for offset $nextOffset")
-      lastNowMs = nowMs()
+      lastNowMs = clock.nowMs()
     }
   }
 }

@@ -52,6 +52,12 @@ object RandomStrings {
   val RATE_PROFILE = "rateProfile"
   val REAL_TIME = "realTime"
 
+  /**
+   * Internal, for tests: the name of a [[ManualClock]] the stream reads the time from instead of
+   * the system clock. Not among [[Names]]: the documentation does not list it.
+   */
+  val MANUAL_CLOCK = "_manualClock"
+
   /** Every option this source takes, in the order the documentation lists them. */
   val Names: Seq[String] = Seq(
     ROWS_PER_SECOND,
@@ -75,6 +81,9 @@ object RandomStrings {
     START_TIMESTAMP,
     RATE_PROFILE,
     REAL_TIME)
+
+  /** The options tests use and users never see: accepted, but not listed in [[Names]]. */
+  val InternalNames: Seq[String] = Seq(MANUAL_CLOCK)
 
   val DefaultRowsPerSecond: Long = 10L
   val DefaultMinLength: Int = 0

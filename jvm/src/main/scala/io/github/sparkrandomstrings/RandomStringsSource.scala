@@ -24,7 +24,8 @@ import io.github.sparkrandomstrings.SparkOffsets.LongOffset
  *
  * Design, method by method:
  *  - [[getOffset]] / [[latestOffset]]: the offset of the last row that exists now. Rows exist
- *    by wall-clock time since the stream first started ([[RowClock]]), capped at `totalRows`;
+ *    by the clock's time since the stream first started ([[RowClock]]; the clock is the system's
+ *    unless a test steps a [[ManualClock]]), capped at `totalRows`;
  *    `latestOffset` also honours the read limit (`maxRowsPerTrigger`), and under
  *    `Trigger.AvailableNow` the end fixed by [[prepareForTriggerAvailableNow]]. No rows exist
  *    yet: `None` / `null`.
@@ -50,8 +51,7 @@ final class RandomStringsSource private[sparkrandomstrings] (
     spark: SparkSession,
     val definition: StreamDefinition,
     options: SourceOptions,
-    numPartitions: Int,
-    nowMs: () => Long)
+    numPartitions: Int)
     extends Source with SupportsTriggerAvailableNow with ReportsSourceMetrics with Logging {
 
   import RandomStringsSource._
@@ -65,7 +65,7 @@ final class RandomStringsSource private[sparkrandomstrings] (
 
   /** The offset of the last row that exists now (by the clock and totalRows); NoOffset if none. */
   private def lastExisting(): Long = {
-    val exist = definition.rowsAvailableAt(nowMs())
+    val exist = definition.rowsAvailableAt(options.clock.nowMs())
     options.totalRows.fold(exist)(math.min(exist, _)) - 1
   }
 

@@ -120,7 +120,7 @@ class RandomStringsSourceProvider extends StreamSourceProvider with TableProvide
     rejectUserSchema(schema, options)
     val spark = sqlContext.sparkSession
     val definition = DefinitionStore.atStart(spark, metadataPath, options)
-    new RandomStringsSource(spark, definition, options, options.partitionsIn(spark), () => System.currentTimeMillis())
+    new RandomStringsSource(spark, definition, options, options.partitionsIn(spark))
   }
 
   /**

@@ -38,13 +38,11 @@ import org.apache.spark.sql.connector.read.streaming.{
  * @param definition    the stream's definition, as fixed in (or read back from) the checkpoint
  * @param options       the options the query was started with
  * @param numPartitions the partitions of every batch (n)
- * @param nowMs         the clock, in epoch ms
  */
 private[sparkrandomstrings] final class RandomStringsStream(
     val definition: StreamDefinition,
     options: SourceOptions,
-    val numPartitions: Int,
-    nowMs: () => Long)
+    val numPartitions: Int)
     extends MicroBatchStream
     with SupportsAdmissionControl
     with SupportsTriggerAvailableNow
@@ -58,7 +56,7 @@ private[sparkrandomstrings] final class RandomStringsStream(
   private val endOfStream: Long = options.totalRows.getOrElse(Long.MaxValue)
 
   /** How many rows exist now (by the clock and totalRows): the frontier of what can be read. */
-  private def rowsExisting(): Long = math.min(definition.rowsAvailableAt(nowMs()), endOfStream)
+  private def rowsExisting(): Long = math.min(definition.rowsAvailableAt(options.clock.nowMs()), endOfStream)
 
   private def rowsAvailable(): Long = availableNowEnd.getOrElse(rowsExisting())
 
@@ -101,7 +99,7 @@ private[sparkrandomstrings] final class RandomStringsStream(
     }
   }
 
-  override def createReaderFactory(): PartitionReaderFactory = new InterleavedReaderFactory(definition)
+  override def createReaderFactory(): PartitionReaderFactory = new InterleavedReaderFactory(definition, options.clock)
 
   override def commit(end: StreamOffset): Unit = ()
 
@@ -130,11 +128,21 @@ private[sparkrandomstrings] final class RandomStringsStream(
   }
 
   /** Called when a real-time query starts: refuses what a real-time batch cannot honour. */
-  private[sparkrandomstrings] def checkRealTime(): Unit = options.maxRowsPerTrigger.foreach { max =>
-    throw new IllegalArgumentException(
-      s"Option '${RandomStrings.MAX_ROWS_PER_TRIGGER}' is $max, but this query runs in real-time mode, " +
-        s"whose batches read each row as it comes to exist and have no row limit. Remove " +
-        s"'${RandomStrings.MAX_ROWS_PER_TRIGGER}', or run the query with a micro-batch trigger.")
+  private[sparkrandomstrings] def checkRealTime(): Unit = {
+    options.maxRowsPerTrigger.foreach { max =>
+      throw new IllegalArgumentException(
+        s"Option '${RandomStrings.MAX_ROWS_PER_TRIGGER}' is $max, but this query runs in real-time mode, " +
+          s"whose batches read each row as it comes to exist and have no row limit. Remove " +
+          s"'${RandomStrings.MAX_ROWS_PER_TRIGGER}', or run the query with a micro-batch trigger.")
+    }
+    options.clock match {
+      case StreamClock.Manual(name) =>
+        throw new IllegalArgumentException(
+          s"Option '${RandomStrings.MANUAL_CLOCK}' is $name, but this query runs in real-time mode, whose " +
+            "batches Spark times by the system clock. Step a manual clock under a micro-batch trigger, or " +
+            s"remove '${RandomStrings.MANUAL_CLOCK}'.")
+      case StreamClock.System => ()
+    }
   }
 
   override def toString: String =

@@ -38,7 +38,7 @@ private[sparkrandomstrings] final class RandomStringsTable(options: SourceOption
     override def toMicroBatchStream(checkpointLocation: String): MicroBatchStream = {
       val spark = SparkSession.active
       val definition = DefinitionStore.atStart(spark, checkpointLocation, options)
-      new RandomStringsStream(definition, options, options.partitionsIn(spark), () => System.currentTimeMillis())
+      new RandomStringsStream(definition, options, options.partitionsIn(spark))
     }
   }
 }

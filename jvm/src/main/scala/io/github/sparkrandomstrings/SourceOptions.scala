@@ -28,6 +28,8 @@ import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap
  * @param rateProfile        the phases the rate follows, if given (then `rowsPerSecond` is unused)
  * @param realTime           whether `load()` reads the stream through Spark's DSv2 interfaces,
  *                           which real-time mode needs (Spark 4.1+), rather than the V1 `Source`
+ * @param clock              where the stream reads the time: the system clock, or in tests the
+ *                           [[ManualClock]] that the internal option `_manualClock` names
  */
 final case class SourceOptions(
     rowsPerSecond: Long,
@@ -42,7 +44,8 @@ final case class SourceOptions(
     timestampColumn: Boolean = false,
     startTimestamp: Option[Long] = None,
     rateProfile: Option[RateProfile] = None,
-    realTime: Boolean = false) {
+    realTime: Boolean = false,
+    clock: StreamClock = StreamClock.System) {
 
   /** The partitions of each batch: `numPartitions`, or else the session's default parallelism. */
   def partitionsIn(spark: SparkSession): Int = numPartitions.getOrElse(spark.sparkContext.defaultParallelism)
@@ -110,6 +113,7 @@ object SourceOptions {
     val startTimestamp = long(START_TIMESTAMP, StartTimestampRange)
     val rateProfile = options.get(RATE_PROFILE).map(RateProfile.parse)
     val realTime = options.get(REAL_TIME).map(boolean(REAL_TIME, _))
+    val clock = options.get(MANUAL_CLOCK).map(StreamClock.manual(MANUAL_CLOCK, _))
 
     // The rules about which options were given: a stored definition has every value, so only
     // options have these.
@@ -159,7 +163,8 @@ object SourceOptions {
       timestampColumn = timestampColumn.getOrElse(false),
       startTimestamp = startTimestamp,
       rateProfile = rateProfile,
-      realTime = realTime.getOrElse(false))
+      realTime = realTime.getOrElse(false),
+      clock = clock.getOrElse(StreamClock.System))
     StreamDefinition.validate(
       parsed.rowsPerSecond,
       parsed.minLength,
@@ -183,7 +188,7 @@ object SourceOptions {
     }
 
   private def rejectUnknownNames(names: Iterable[String]): Unit = {
-    val known = Names.map(_.toLowerCase(Locale.ROOT)).toSet
+    val known = (Names ++ InternalNames).map(_.toLowerCase(Locale.ROOT)).toSet
     names.find(n => !known.contains(n.toLowerCase(Locale.ROOT))).foreach { unknown =>
       val hint = if (unknown.equalsIgnoreCase("path")) {
         " This source makes its own rows and reads no path: call load() without one."
