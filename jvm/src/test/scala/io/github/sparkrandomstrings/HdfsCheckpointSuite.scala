@@ -50,11 +50,13 @@ class HdfsCheckpointSuite extends SparkSessionSuite {
       "maxLength" -> "9",
       "rowsPerSecond" -> "100000")
 
-  private def stream: DataFrame =
-    spark.readStream.format(RandomStrings.ShortName).options(options).load()
-
-  /** Starts `stream` into `batches` (each batch's rows by batch id) with `checkpoint`. */
-  private def start(checkpoint: String, trigger: Trigger, batches: mutable.Map[Long, Seq[Row]]): StreamingQuery = {
+  /** Starts the stream (with `more` options) into `batches` (each batch's rows by batch id) with `checkpoint`. */
+  private def start(
+      checkpoint: String,
+      trigger: Trigger,
+      batches: mutable.Map[Long, Seq[Row]],
+      more: Map[String, String] = Map.empty): StreamingQuery = {
+    val stream = spark.readStream.format(RandomStrings.ShortName).options(options ++ more).load()
     val collect: (DataFrame, Long) => Unit = (batch, id) => {
       val rows = batch.collect().toSeq
       batches.synchronized {
@@ -81,14 +83,19 @@ class HdfsCheckpointSuite extends SparkSessionSuite {
   test("a query stopped mid-stream and restarted from an HDFS checkpoint delivers every row once, as on local disk") {
     val checkpoint = hdfs("/checkpoints/stopped")
     val batches = mutable.Map.empty[Long, Seq[Row]]
-    val first = start(checkpoint, Trigger.ProcessingTime("500 milliseconds"), batches)
+    // A stepped clock at 100,000 rows/s: each ms makes 100 rows, two batches of 50.
+    val clock = ManualClock.register("hdfs-steps", 1700000000000L)
+    val first = start(checkpoint, Trigger.ProcessingTime(0L), batches, Map(RandomStrings.MANUAL_CLOCK -> clock.name))
     try {
-      val deadline = System.currentTimeMillis() + 120000L
-      while (committed(checkpoint) < 3 && first.isActive && System.currentTimeMillis() < deadline) Thread.sleep(20)
-      assert(committed(checkpoint) >= 3, first.exception)
+      first.processAllAvailable()
+      clock.advance(1L)
+      first.processAllAvailable()
+      assert(committed(checkpoint) == 2, "0.001 s at 100,000 rows/s: 100 rows, two batches")
+      clock.advance(1L)
+      first.processAllAvailable()
     } finally first.stop()
-    val batchesBeforeRestart = committed(checkpoint)
-    assert(batchesBeforeRestart < 8, "stopped mid-stream, before the last batch")
+    assert(committed(checkpoint) == 4, "stopped mid-stream: 200 rows in four batches")
+    assert(batches.keys.toSeq.sorted == (0L to 3L))
 
     // The source's definition lives on HDFS, written whole: no temporary file beside it.
     val metadata = dfs.listStatus(new Path(checkpoint, "sources/0")).map(_.getPath.getName).toSeq

@@ -7,7 +7,7 @@ import java.lang.ref.WeakReference
 import scala.jdk.CollectionConverters._
 
 import org.apache.spark.sql.DataFrame
-import org.apache.spark.sql.streaming.{StreamingQuery, StreamingQueryException, Trigger}
+import org.apache.spark.sql.streaming.StreamingQueryException
 
 import io.github.sparkrandomstrings.SparkOffsets.LongOffset
 
@@ -70,31 +70,33 @@ class QueryLifecycleSuite extends SparkSessionSuite {
   private val failOnFirstBatch: (DataFrame, Long) => Unit = (_, _) =>
     throw new IllegalStateException("this query fails on purpose")
 
-  /** Start query `i` on an endless stream, let it run one batch, then stop it (every tenth fails instead). */
+  /**
+   * Start query `i` on an endless stream read by a manual clock, step the clock by one second
+   * (1,000 rows) and let one batch read them, then stop it (every tenth query fails instead).
+   */
   private def startAndStop(i: Int, dir: File): Unit = {
+    val clock = ManualClock.register(s"lifecycle-$i", 1700000000000L)
     val df = spark.readStream.format(classOf[TrackingSourceProvider].getName)
-      .option("rowsPerSecond", "1000").option("seed", i.toString).load()
+      .option("rowsPerSecond", "1000").option("seed", i.toString)
+      .option(RandomStrings.MANUAL_CLOCK, clock.name).load()
     val checkpoint = new File(dir, s"checkpoint-$i").getPath
-    if (i % 10 == 9) {
-      val query = df.writeStream.foreachBatch(failOnFirstBatch).option("checkpointLocation", checkpoint).start()
-      val error = intercept[StreamingQueryException](query.awaitTermination(60000L))
-      assert(error.getCause.getMessage == "this query fails on purpose")
-    } else {
-      val query = df.writeStream.format("noop").trigger(Trigger.ProcessingTime("50 milliseconds"))
-        .option("checkpointLocation", checkpoint).start()
-      awaitFirstRows(query)
-      query.stop()
-    }
+    try {
+      if (i % 10 == 9) {
+        val query = df.writeStream.foreachBatch(failOnFirstBatch).option("checkpointLocation", checkpoint).start()
+        query.processAllAvailable() // started, with no row yet
+        clock.advance(1000L)
+        val error = intercept[StreamingQueryException](query.awaitTermination(60000L))
+        assert(error.getCause.getMessage == "this query fails on purpose")
+      } else {
+        val query = df.writeStream.format("noop").option("checkpointLocation", checkpoint).start()
+        query.processAllAvailable()
+        clock.advance(1000L)
+        query.processAllAvailable()
+        assert(query.recentProgress.map(_.numInputRows).sum == 1000L, "one batch of the second's rows")
+        query.stop()
+      }
+    } finally ManualClock.unregister(clock.name)
     assert(spark.streams.active.isEmpty)
-  }
-
-  private def awaitFirstRows(query: StreamingQuery): Unit = {
-    val deadline = System.nanoTime() + 60L * 1000000000L
-    while (!query.recentProgress.exists(_.numInputRows > 0)) {
-      assert(System.nanoTime() < deadline, "no batch within 60 s")
-      query.exception.foreach(e => throw e)
-      Thread.sleep(10)
-    }
   }
 
   /** The lasting threads once the last stopped query's have ended, waiting at most `patienceMs`. */

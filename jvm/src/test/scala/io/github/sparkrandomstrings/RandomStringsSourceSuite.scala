@@ -9,23 +9,22 @@ import org.apache.spark.sql.execution.LogicalRDD
 
 import io.github.sparkrandomstrings.SparkOffsets.{LongOffset, SerializedOffset}
 
-/** The `Source` contract, called directly with a controlled clock. */
+/** The `Source` contract, called directly with a stepped clock (a [[ManualClock]]). */
 class RandomStringsSourceSuite extends SparkSessionSuite {
 
   private val start = 1000000L
+  private val clockNames = Iterator.from(0).map(i => s"source-suite-$i")
+
+  /** A new manual clock reading `elapsedMs` after the stream's start. */
+  private def clockAt(elapsedMs: Long): ManualClock = ManualClock.register(clockNames.next(), start + elapsedMs)
 
   private def source(
       options: Map[String, String] = Map.empty,
       numPartitions: Int = 2,
-      now: () => Long = () => start,
+      clock: ManualClock = clockAt(0L),
       seed: Long = 42L): RandomStringsSource = {
-    val parsed = SourceOptions.parse(options)
-    new RandomStringsSource(
-      spark,
-      parsed.definition(start, () => seed),
-      parsed,
-      numPartitions,
-      now)
+    val parsed = SourceOptions.parse(options + (RandomStrings.MANUAL_CLOCK -> clock.name))
+    new RandomStringsSource(spark, parsed.definition(start, () => seed), parsed, numPartitions)
   }
 
   /** The RDD a batch DataFrame reads. */
@@ -42,28 +41,28 @@ class RandomStringsSourceSuite extends SparkSessionSuite {
   private def partitionsOf(batch: DataFrame): Int = rddOf(batch).getNumPartitions
 
   test("getOffset is None before the first row exists, then the offset of the last row") {
-    var now = start
-    val s = source(Map("rowsPerSecond" -> "10"), now = () => now)
+    val clock = clockAt(0L)
+    val s = source(Map("rowsPerSecond" -> "10"), clock = clock)
     assert(s.getOffset.isEmpty)
-    now = start + 99
+    clock.advance(99L)
     assert(s.getOffset.isEmpty)
-    now = start + 100
+    clock.advance(1L)
     assert(s.getOffset.contains(LongOffset(0L)))
-    now = start + 2550
+    clock.advance(2450L)
     assert(s.getOffset.contains(LongOffset(24L)))
     assert(s.latestOffset(null, ReadLimit.allAvailable()) == LongOffset(24L))
   }
 
   test("totalRows caps the available rows; zero rows means no offset ever") {
-    val bounded = source(Map("totalRows" -> "7", "rowsPerSecond" -> "1000"), now = () => start + 60000)
+    val bounded = source(Map("totalRows" -> "7", "rowsPerSecond" -> "1000"), clock = clockAt(60000L))
     assert(bounded.getOffset.contains(LongOffset(6L)))
-    val empty = source(Map("totalRows" -> "0"), now = () => start + 60000)
+    val empty = source(Map("totalRows" -> "0"), clock = clockAt(60000L))
     assert(empty.getOffset.isEmpty)
     assert(empty.latestOffset(null, ReadLimit.allAvailable()) == null)
   }
 
   test("latestOffset honours maxRows from the start offset, including SerializedOffset starts") {
-    val s = source(Map("rowsPerSecond" -> "1000"), now = () => start + 1000) // rows 0..999 exist
+    val s = source(Map("rowsPerSecond" -> "1000"), clock = clockAt(1000L)) // rows 0..999 exist
     assert(s.latestOffset(null, ReadLimit.maxRows(10)) == LongOffset(9L))
     assert(s.latestOffset(LongOffset(9L), ReadLimit.maxRows(10)) == LongOffset(19L))
     assert(s.latestOffset(SerializedOffset("19"), ReadLimit.maxRows(1000)) == LongOffset(999L))
@@ -77,7 +76,7 @@ class RandomStringsSourceSuite extends SparkSessionSuite {
   }
 
   test("getBatch returns exactly the rows start < offset <= end, once each") {
-    val s = source(Map("rowsPerSecond" -> "1000"), now = () => start + 1000)
+    val s = source(Map("rowsPerSecond" -> "1000"), clock = clockAt(1000L))
     assert(rowsOf(s.getBatch(None, LongOffset(9L))).map(_._3) == (0L to 9L))
     assert(rowsOf(s.getBatch(Some(LongOffset(9L)), LongOffset(14L))).map(_._3) == (10L to 14L))
     assert(rowsOf(s.getBatch(Some(LongOffset(14L)), LongOffset(15L))).map(_._3) == Seq(15L))
@@ -151,7 +150,7 @@ class RandomStringsSourceSuite extends SparkSessionSuite {
   }
 
   test("metrics report the latest available offset and how many rows the query is behind") {
-    val s = source(Map("rowsPerSecond" -> "10"), now = () => start + 1000) // rows 0..9
+    val s = source(Map("rowsPerSecond" -> "10"), clock = clockAt(1000L)) // rows 0..9
     val behind = s.metrics(Optional.of(LongOffset(3L)))
     assert(behind.get("latestOffset") == "9")
     assert(behind.get("rowsBehind") == "6")
@@ -172,8 +171,8 @@ class RandomStringsSourceSuite extends SparkSessionSuite {
   }
 
   test("with a profile, the rows that exist at each instant are floor(C(t) / 1000), pauses included") {
-    var now = start
-    val s = source(Map("rateProfile" -> "1s@10, 1s@0, 2s@10..30, repeat"), now = () => now)
+    val clock = clockAt(0L)
+    val s = source(Map("rateProfile" -> "1s@10, 1s@0, 2s@10..30, repeat"), clock = clock)
     val expected = Seq(
       0L -> None,
       99L -> None,
@@ -191,7 +190,7 @@ class RandomStringsSourceSuite extends SparkSessionSuite {
       6000L -> Some(59L),
       8000L -> Some(99L))
     for ((elapsed, last) <- expected) {
-      now = start + elapsed
+      clock.advance(start + elapsed - clock.nowMs)
       assert(s.getOffset == last.map(LongOffset(_)), s"at $elapsed ms")
     }
   }
@@ -218,16 +217,16 @@ class RandomStringsSourceSuite extends SparkSessionSuite {
   }
 
   test("Trigger.AvailableNow fixes its end when prepared: totalRows whole, else what exists") {
-    val bounded = source(Map("totalRows" -> "1000", "rowsPerSecond" -> "1"), now = () => start)
+    val bounded = source(Map("totalRows" -> "1000", "rowsPerSecond" -> "1"))
     assert(bounded.getOffset.isEmpty)
     bounded.prepareForTriggerAvailableNow()
     assert(bounded.latestOffset(null, ReadLimit.maxRows(300)) == LongOffset(299L))
     assert(bounded.latestOffset(LongOffset(899L), ReadLimit.maxRows(300)) == LongOffset(999L))
 
-    var now = start + 500
-    val endless = source(Map("rowsPerSecond" -> "10"), now = () => now)
+    val clock = clockAt(500L)
+    val endless = source(Map("rowsPerSecond" -> "10"), clock = clock)
     endless.prepareForTriggerAvailableNow()
-    now = start + 5000
+    clock.advance(4500L)
     assert(endless.latestOffset(null, ReadLimit.allAvailable()) == LongOffset(4L))
   }
 }

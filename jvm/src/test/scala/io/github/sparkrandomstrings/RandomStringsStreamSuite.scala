@@ -43,9 +43,10 @@ class RandomStringsStreamSuite extends SparkSessionSuite {
       assert(df.isStreaming)
       assert(df.schema == RandomStrings.Schema, format)
     }
-    // The provider's public names for them stay.
-    assert(RandomStringsSourceProvider.ShortName == ShortName)
-    assert(RandomStringsSourceProvider.Schema == RandomStrings.Schema)
+    // The provider's public names for them stay, with their values.
+    assert(RandomStringsSourceProvider.ShortName == "InMemoryRandomStrings")
+    assert(RandomStringsSourceProvider.Schema.toDDL ==
+      "value STRING NOT NULL,ts BIGINT NOT NULL,offset BIGINT NOT NULL,length INT NOT NULL")
   }
 
   test("a bad option fails at load(), before any query starts") {
@@ -95,21 +96,30 @@ class RandomStringsStreamSuite extends SparkSessionSuite {
     }
   }
 
-  test("rows arrive with time under a processing-time trigger, with no duplicate and no gap") {
+  test("each step of the clock makes exactly its rows, and the next batch reads exactly those") {
     withTempDir { dir =>
-      val query = reader("rowsPerSecond" -> "200", "seed" -> "1").load()
-        .writeStream.format("memory").queryName("timed")
-        .trigger(Trigger.ProcessingTime("200 milliseconds"))
-        .option("checkpointLocation", new File(dir, "c").getPath).start()
+      val clock = ManualClock.register("stream-suite-steps", 1700000000000L)
+      val batches = mutable.ArrayBuffer.empty[(Long, Seq[Long])]
+      val collect: (DataFrame, Long) => Unit = (batch, id) =>
+        batches.synchronized(batches += id -> batch.select("offset").collect().map(_.getLong(0)).toSeq.sorted)
+      // The default trigger: a batch as soon as rows exist, so each step is one batch.
+      val query = reader("rowsPerSecond" -> "200", "seed" -> "1", RandomStrings.MANUAL_CLOCK -> clock.name).load()
+        .writeStream.foreachBatch(collect).option("checkpointLocation", new File(dir, "c").getPath).start()
       try {
-        val deadline = System.currentTimeMillis() + 60000
-        while (query.recentProgress.count(_.numInputRows > 0) < 4 && System.currentTimeMillis() < deadline) {
-          Thread.sleep(100)
+        query.processAllAvailable() // no row exists at the first start
+        // 200 rows/s: 40 rows in 200 ms, 1 in 5 ms, 200 in 1 s; 3 ms more makes none, 2 ms more one.
+        for (ms <- Seq(200L, 5L, 1000L, 3L, 2L)) {
+          clock.advance(ms)
+          query.processAllAvailable()
         }
       } finally query.stop()
-      val offsets = spark.table("timed").select("offset").collect().map(_.getLong(0)).sorted.toSeq
-      assert(query.recentProgress.count(_.numInputRows > 0) >= 4)
-      assert(offsets.nonEmpty && offsets == (0L until offsets.size.toLong))
+      assert(query.exception.isEmpty)
+      assert(batches.synchronized(batches.toList) == List(
+        0L -> (0L until 40L),
+        1L -> Seq(40L),
+        2L -> (41L until 241L),
+        3L -> Seq(241L)))
+      assert(query.recentProgress.map(_.numInputRows).filter(_ > 0).toSeq == Seq(40L, 1L, 200L, 1L))
     }
   }
 

@@ -167,4 +167,18 @@ class SourceOptionsSuite extends AnyFunSuite {
     val tooMany = stored.copy(maxLength = 3, characters = CharacterSet.Digits, shape = pool)
     assert(storedError(tooMany) == error(Map(DISTINCT_VALUES -> "1112", CHARSET -> "digits", MAX_LENGTH -> "3")))
   }
+
+  test("_manualClock names a registered clock, case-insensitively, and is not among the documented options") {
+    val clock = ManualClock.register("options-suite", 42L)
+    assert(parse(Map("_MANUALCLOCK" -> "options-suite")).clock == StreamClock.Manual("options-suite"))
+    assert(parse(Map.empty).clock == StreamClock.System)
+    assert(StreamClock.Manual("options-suite").nowMs() == 42L && clock.advance(8L) == 50L)
+    assert(!Names.contains(MANUAL_CLOCK) && InternalNames == Seq("_manualClock"))
+    val error = intercept[IllegalArgumentException](parse(Map("_manualClock" -> "nowhere")))
+    assert(error.getMessage == "Invalid value 'nowhere' for option '_manualClock': no manual clock of that name " +
+      "is registered in this JVM. The option is for tests: register one first with " +
+      "io.github.sparkrandomstrings.ManualClock.register(\"nowhere\", startMs), or remove '_manualClock'.")
+    ManualClock.unregister("options-suite")
+    intercept[IllegalArgumentException](parse(Map("_manualClock" -> "options-suite")))
+  }
 }

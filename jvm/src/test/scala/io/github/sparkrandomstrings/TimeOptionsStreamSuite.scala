@@ -55,10 +55,12 @@ class TimeOptionsStreamSuite extends SparkSessionSuite {
     withTempDir { dir =>
       val options =
         Seq("seed" -> "5", "totalRows" -> "300", "rowsPerSecond" -> "7", "startTimestamp" -> origin.toString)
-      val (first, firstDefinition) = readWhole(reader(options: _*).load(), new File(dir, "first"))
-      Thread.sleep(20L)
-      val (second, secondDefinition) = readWhole(reader(options: _*).load(), new File(dir, "second"))
-      assert(firstDefinition.startTimeMs != secondDefinition.startTimeMs, "the runs started at different times")
+      def startedAt(ms: Long, name: String) = readWhole(
+        reader(options :+ (RandomStrings.MANUAL_CLOCK -> ManualClock.register(name, ms).name): _*).load(),
+        new File(dir, name))
+      val (first, firstDefinition) = startedAt(origin + 5L, "first")
+      val (second, secondDefinition) = startedAt(origin + 86400000L, "second")
+      assert(firstDefinition.startTimeMs == origin + 5L && secondDefinition.startTimeMs == origin + 86400000L)
       assert(first == second)
       assert(first.map(_.getAs[Long]("ts")) == (0L until 300L).map(o => origin + Math.floorDiv(o * 1000L, 7L)))
     }
@@ -114,6 +116,32 @@ class TimeOptionsStreamSuite extends SparkSessionSuite {
         .map(ms => (origin + ms) -> (before(ms + 1000L) - before(ms))).filter(_._2 > 0).toMap
       assert(made.synchronized(made.toMap) == expected)
       assert(expected.values.sum == totalRows)
+    }
+  }
+
+  test("under a trigger, a profiled stream's batches hold exactly the rows the profile makes by each step") {
+    withTempDir { dir =>
+      val profile = RateProfile.parse(burst)
+      val clock = ManualClock.register("profile-steps", origin)
+      val batches = mutable.ArrayBuffer.empty[Seq[Long]]
+      val collect: (DataFrame, Long) => Unit = (batch, _) =>
+        batches.synchronized(batches += batch.select("offset").collect().map(_.getLong(0)).toSeq.sorted)
+      val query = reader("seed" -> "4", "rateProfile" -> burst, RandomStrings.MANUAL_CLOCK -> clock.name).load()
+        .writeStream.foreachBatch(collect).option("checkpointLocation", new File(dir, "c").getPath).start()
+      // Into the steady phase, through the ramp and the pause, and on into the repeat.
+      val steps = Seq(0L, 1L, 5L, 1999L, 2000L, 2499L, 3000L, 3999L, 4000L, 4300L, 4500L, 6001L)
+      try steps.foreach { at =>
+          clock.advance(origin + at - clock.nowMs)
+          query.processAllAvailable()
+        }
+      finally query.stop()
+      assert(query.exception.isEmpty)
+      val ends = steps.map(profile.rowsAvailable).distinct.filter(_ > 0)
+      val expected = (0L +: ends).zip(ends).map { case (from, until) => from until until }
+      assert(batches.synchronized(batches.toList) == expected)
+      // 200 rows/s to 2 s (t / 5), the ramp's one step at 2100 rows/s, 4000 rows/s, the pause, and
+      // the repeat's 200 rows/s again: 6500 + 1501 / 5 at 6001 ms.
+      assert(ends == Seq(1L, 399L, 400L, 400L + 2100L * 499 / 1000, 2500L, 2500L + 4 * 999, 6500L, 6800L))
     }
   }
 }

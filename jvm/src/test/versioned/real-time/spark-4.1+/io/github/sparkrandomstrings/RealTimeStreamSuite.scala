@@ -164,7 +164,7 @@ class RealTimeStreamSuite extends SparkSessionSuite {
       val (v1, _) = readAvailableNow(reader(options: _*).load(), new File(dir, "v1"))
       assert(realTime.map(_.getAs[Long]("offset")) == (0L until 900L))
       assert(realTime == v1)
-      assert(batches.forall(_ <= 250L) && batches.sum == 900L, s"batches of $batches rows")
+      assert(batches == Seq(250L, 250L, 250L, 150L), s"batches of $batches rows")
     }
   }
 
@@ -179,6 +179,37 @@ class RealTimeStreamSuite extends SparkSessionSuite {
         error.getMessage.contains(
           "Option 'maxRowsPerTrigger' is 100, but this query runs in real-time mode, whose batches read each row as " +
             "it comes to exist and have no row limit."),
+        error.getMessage)
+    }
+  }
+
+  test("a stepped clock makes a realTime stream's micro-batches exact; real-time mode refuses it, naming it") {
+    withTempDir { dir =>
+      val clock = ManualClock.register("real-time-suite-steps", origin)
+      val offsets = new ConcurrentLinkedQueue[Seq[Long]]()
+      val collect: (DataFrame, Long) => Unit = (batch, _) =>
+        offsets.add(batch.select("offset").collect().map(_.getLong(0)).toSeq.sorted)
+      val stepped = Seq("seed" -> "3", "rowsPerSecond" -> "1000", "numPartitions" -> "3", "realTime" -> "true") :+
+        (RandomStrings.MANUAL_CLOCK -> clock.name)
+      val query = reader(stepped: _*).load().writeStream.foreachBatch(collect)
+        .option("checkpointLocation", new File(dir, "micro").getPath).start()
+      try {
+        query.processAllAvailable()
+        for (ms <- Seq(10L, 1L, 25L)) {
+          clock.advance(ms)
+          query.processAllAvailable()
+        }
+      } finally query.stop()
+      assert(query.exception.isEmpty)
+      // (Spark may run a first batch on the initial offsets, empty.)
+      assert(offsets.asScala.toList.filter(_.nonEmpty) == List(0L until 10L, Seq(10L), 11L until 36L))
+
+      val realTime = startRealTime(reader(stepped: _*).load(), "stepped", new File(dir, "real-time"))
+      val error = intercept[Exception](realTime.awaitTermination(60000L))
+      assert(
+        error.getMessage.contains(
+          "Option '_manualClock' is real-time-suite-steps, but this query runs in real-time mode, whose batches " +
+            "Spark times by the system clock."),
         error.getMessage)
     }
   }
