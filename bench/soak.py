@@ -55,6 +55,10 @@ def slope(xs: Sequence[float], ys: Sequence[float]) -> float:
     return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=False)) / spread
 
 
+#: How long past the warm-up interval the first batch may take before the run gives up.
+WARM_UP_PATIENCE_S = 120
+
+
 def soak(spark: SparkSession, rate: int, seconds: int, interval: int) -> list[Sample]:
     """Run the source at ``rate`` rows/s for ``seconds`` after one warm-up interval; sample."""
     df = read_random_strings(spark, rows_per_second=rate, min_length=10, max_length=10, seed=1)
@@ -62,15 +66,24 @@ def soak(spark: SparkSession, rate: int, seconds: int, interval: int) -> list[Sa
     with tempfile.TemporaryDirectory() as checkpoint:
         query = df.writeStream.format("noop").option("checkpointLocation", checkpoint).start()
         try:
-            started = time.monotonic() + interval  # the first interval warms the JVM up
+            # The warm-up: one interval, and at least until the first batch has finished (on a
+            # loaded machine the JVM may take longer than an interval to run it).
+            warm_up_ends = time.monotonic() + interval
+            deadline = warm_up_ends + WARM_UP_PATIENCE_S
+            while query.lastProgress is None:
+                if not query.isActive:
+                    raise RuntimeError(f"the query stopped: {query.exception()}")
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"no batch finished within {interval + WARM_UP_PATIENCE_S} s")
+                query.awaitTermination(0.1)
+            started = max(warm_up_ends, time.monotonic())
             for i in range(seconds // interval + 1):
                 time.sleep(max(0.0, started + i * interval - time.monotonic()))
                 if not query.isActive:
                     raise RuntimeError(f"the query stopped: {query.exception()}")
                 heap = heap_after_gc_mb(spark)
                 progress = query.lastProgress
-                if progress is None:
-                    raise RuntimeError("no batch finished within the warm-up")
+                assert progress is not None  # a batch finished in the warm-up
                 source = progress.sources[0]
                 samples.append(
                     Sample(
