@@ -75,7 +75,7 @@ def soak(spark: SparkSession, rate: int, seconds: int, interval: int) -> list[Sa
                     raise RuntimeError(f"the query stopped: {query.exception()}")
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"no batch finished within {interval + WARM_UP_PATIENCE_S} s")
-                query.awaitTermination(0.1)
+                time.sleep(0.1)  # polls the query for its first progress
             started = max(warm_up_ends, time.monotonic())
             for i in range(seconds // interval + 1):
                 time.sleep(max(0.0, started + i * interval - time.monotonic()))
