@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from spark_random_strings._character_set import NAMED_SETS, CharacterSet, alphabet_set, named_set
+from spark_random_strings._manual_clock import ManualClock, manual
 from spark_random_strings._option_range import Real, Whole, java_trim
 from spark_random_strings._rate_profile import RateProfile, parse_rate_profile
 from spark_random_strings._stream_definition import RowShape, StreamDefinition, distribution_error, validate
@@ -25,11 +26,13 @@ from spark_random_strings.options import (
     DUPLICATE_FRACTION,
     DUPLICATE_FRACTION_RANGE,
     FORMAT,
+    INTERNAL_NAMES,
     LATE_BY_MS,
     LATE_BY_MS_RANGE,
     LATE_ROW_FRACTION,
     LATE_ROW_FRACTION_RANGE,
     LENGTH_RANGE,
+    MANUAL_CLOCK,
     MAX_DUPLICATE_DISTANCE,
     MAX_DUPLICATE_DISTANCE_RANGE,
     MAX_LENGTH,
@@ -78,6 +81,9 @@ class SourceOptions:
     start_timestamp: int | None = None
     rate_profile: RateProfile | None = None
     real_time: bool = False
+    #: Where the stream reads the time: ``None``, the system clock; in tests, the manual clock
+    #: that the internal option ``_manualClock`` names.
+    clock: ManualClock | None = None
 
     def definition(self, seed: int, start_time_ms: int) -> StreamDefinition:
         """The definition of a stream of these options, with this seed and start time."""
@@ -156,6 +162,8 @@ def parse_options(parameters: Mapping[str, str]) -> SourceOptions:
     rate_profile = None if profile_text is None else parse_rate_profile(profile_text)
     real_time_text = text(REAL_TIME)
     real_time = None if real_time_text is None else _boolean(REAL_TIME, real_time_text)
+    clock_text = text(MANUAL_CLOCK)
+    clock = None if clock_text is None else manual(MANUAL_CLOCK, clock_text)
 
     # The rules about which options were given together; the definition's own are validate's.
     def stated(name: str) -> str:
@@ -215,6 +223,7 @@ def parse_options(parameters: Mapping[str, str]) -> SourceOptions:
         start_timestamp=start_timestamp,
         rate_profile=rate_profile,
         real_time=cast(bool, or_default(REAL_TIME, real_time)),
+        clock=clock,
     )
     validate(parsed.rows_per_second, parsed.min_length, parsed.max_length, characters, shape, written=text)
     return parsed
@@ -242,7 +251,7 @@ def _boolean(name: str, text: str) -> bool:
 
 
 def _reject_unknown_names(parameters: Mapping[str, str]) -> None:
-    known = {name.lower() for name in NAMES}
+    known = {name.lower() for name in NAMES + INTERNAL_NAMES}
     for unknown in parameters:
         if unknown.lower() in known:
             continue

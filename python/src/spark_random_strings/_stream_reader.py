@@ -10,7 +10,9 @@ The reader keeps the jar source's contract, adapted to what pyspark asks of a Py
   checkpoint file. Spark writes offsets to the checkpoint's offset log, so the definition, and
   with it a seed that was drawn, survives any restart; and a restarted query's options are
   checked against it with the JVM source's message.
-- Rows exist by wall-clock time since the stream first started, capped at ``totalRows``;
+- Rows exist by the clock since the stream first started, capped at ``totalRows``: the
+  system clock, or in tests the manual clock that the internal option ``_manualClock`` names
+  (``_manual_clock``);
   ``maxRowsPerTrigger`` is the default read limit, and ``Trigger.AvailableNow`` reads what
   exists when the query starts (a bounded stream: all of it).
 - A batch is split into ``numPartitions`` ranges of offsets, each made by a Python worker as
@@ -33,8 +35,7 @@ from __future__ import annotations
 
 import os
 import secrets
-import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +48,7 @@ from spark_random_strings._definition_store import (
     definition_from_json,
     definition_to_json,
 )
+from spark_random_strings._manual_clock import system_now_ms
 from spark_random_strings._row_generator import RowGenerator
 from spark_random_strings._source_options import SourceOptions, parse_options, python_real_time_error
 from spark_random_strings._stream_definition import StreamDefinition, check_restart
@@ -87,9 +89,10 @@ class SlicePartition(InputPartition):
 class RandomStringsStreamReader(DataSourceStreamReader, _AvailableNow):  # type: ignore[misc]
     """Plans and reads the batches of one query's stream (see the module's description)."""
 
-    def __init__(self, options: SourceOptions, now_ms: Any = None) -> None:
+    def __init__(self, options: SourceOptions, now_ms: Callable[[], int] | None = None) -> None:
         self.options = options
-        self.now_ms = now_ms or (lambda: time.time_ns() // 1_000_000)
+        #: The clock, in epoch ms: the system's, or the manual clock the options name (tests).
+        self.now_ms = now_ms or (system_now_ms if options.clock is None else options.clock.now_ms)
         #: The stream: fixed by the first offset, or adopted from the checkpoint's.
         self.definition: StreamDefinition | None = None
         #: Under Trigger.AvailableNow, how many rows the query reads in all.

@@ -70,6 +70,10 @@ START_TIMESTAMP = "startTimestamp"
 RATE_PROFILE = "rateProfile"
 REAL_TIME = "realTime"
 
+#: Internal, for tests: the name of a manual clock (``_manual_clock``) that the stream reads the
+#: time from instead of the system clock. Not among ``NAMES``: the documentation does not list it.
+MANUAL_CLOCK = "_manualClock"
+
 UNIFORM, ZIPF = "uniform", "zipf"
 #: The values of ``valueDistribution``.
 DISTRIBUTIONS = (UNIFORM, ZIPF)
@@ -276,6 +280,8 @@ _BY_KEYWORD = {row.keyword: row for row in OPTIONS}
 
 #: Every option name, in the documentation's order.
 NAMES = tuple(row.name for row in OPTIONS)
+#: The options tests use and users never see: accepted, but not listed in ``NAMES``.
+INTERNAL_NAMES = (MANUAL_CLOCK,)
 
 _BY_NAME = {row.name: row for row in OPTIONS}
 
