@@ -19,7 +19,7 @@ import time
 from datetime import datetime
 from typing import Any
 
-from pyspark.sql import SparkSession
+from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from spark_random_strings import (
@@ -42,11 +42,14 @@ STREAM: dict[str, Any] = dict(
 TRIGGER_MS = 1000
 
 
+def windowed_counts(events: DataFrame) -> DataFrame:
+    """The pipeline: the rows of each 1-second event-time window."""
+    return events.groupBy(F.window("timestamp", "1 second")).count()
+
+
 def burst(spark: SparkSession, checkpoint: str, table: str = "burst_windows") -> dict[str, Any]:
     """Runs the pipeline until it has read every row; returns the windows and the batches."""
-    counts = (
-        read_random_strings(spark, **STREAM).groupBy(F.window("timestamp", "1 second")).count()
-    )
+    counts = windowed_counts(read_random_strings(spark, **STREAM))
     query = (
         counts.writeStream.outputMode("complete")
         .format("memory")

@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 import venv
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,6 +31,7 @@ import pytest
 from pyspark.errors import IllegalArgumentException, StreamingQueryException
 from pyspark.sql import DataFrame, SparkSession
 
+from helpers.stepped import SteppedClock, stepped_stream
 from helpers.support import EXAMPLES, REPO, connect_server, run_available_now, run_child
 from spark_random_strings import (
     PYTHON_FORMAT,
@@ -67,16 +67,12 @@ TABLE: dict[str, Any] = json.loads((REPO / "tests" / "vectors" / "invalid_inputs
 OPTION_CASES = [case for case in TABLE["cases"] if "checkpoint" not in case and "schema" not in case]
 
 
-def started(df: DataFrame, checkpoint: Path, name: str, available_now: bool) -> Any:
-    writer = df.writeStream.format("memory").queryName(name).option("checkpointLocation", str(checkpoint))
-    return writer.trigger(availableNow=True).start() if available_now else writer.start()
-
-
 def read_all(df: DataFrame, checkpoint: Path, name: str) -> tuple[pa.Table, list[int]]:
     """Every row of a bounded stream, in offset order, and each batch's row count. Under
     Trigger.AvailableNow on 4.2+; on 4.0 and 4.1, whose Python readers cannot support it, by
     processing everything available."""
-    query = started(df, checkpoint, name, available_now=PYSPARK >= (4, 2))
+    writer = df.writeStream.format("memory").queryName(name).option("checkpointLocation", str(checkpoint))
+    query = writer.trigger(availableNow=True).start() if PYSPARK >= (4, 2) else writer.start()
     try:
         if PYSPARK >= (4, 2):
             assert query.awaitTermination(120)
@@ -88,11 +84,6 @@ def read_all(df: DataFrame, checkpoint: Path, name: str) -> tuple[pa.Table, list
         query.stop()
     table = df.sparkSession.table(name).orderBy("offset").toArrow()
     return table, batches
-
-
-def relative(table: pa.Table, start_time_ms: int) -> list[tuple[str, int, int, int]]:
-    """Rows with ``ts`` counted from the stream's start: what two streams of one seed share."""
-    return [(r["value"], r["ts"] - start_time_ms, r["offset"], r["length"]) for r in table.to_pylist()]
 
 
 @needs_4
@@ -114,8 +105,9 @@ def test_the_python_source_makes_the_jar_sources_rows_and_the_expected_rows_in_c
     jar_rows, _ = run_available_now(
         read_random_strings(spark, engine="jvm", **options), "jar_rows", tmp_path / "jvm"
     )
-    jar_start = stream_definition(tmp_path / "jvm")["start_time_ms"]
-    assert relative(table, definition["start_time_ms"]) == [
+    # The same rows, with ts counted from each stream's start (what two streams of one seed share).
+    start, jar_start = definition["start_time_ms"], stream_definition(tmp_path / "jvm")["start_time_ms"]
+    assert [(r["value"], r["ts"] - start, r["offset"], r["length"]) for r in table.to_pylist()] == [
         (value, ts - jar_start, offset, length) for value, ts, offset, length in jar_rows
     ]
 
@@ -124,11 +116,12 @@ def test_the_python_source_makes_the_jar_sources_rows_and_the_expected_rows_in_c
 def test_available_now_reads_a_bounded_stream_whole_in_batches_of_max_rows_per_trigger(
     spark: SparkSession, tmp_path: Path
 ) -> None:
-    df = read_random_strings(
-        spark, engine="python", seed=3, rows_per_second=1, total_rows=500, max_rows_per_trigger=150
-    )
-    # One row per second: under AvailableNow a bounded stream is read whole, without waiting.
-    table, batches = read_all(df, tmp_path / "checkpoint", "available_now")
+    with SteppedClock(spark) as clock:
+        df = stepped_stream(
+            spark, clock, "python", seed=3, rows_per_second=1, total_rows=500, max_rows_per_trigger=150
+        )
+        # The clock never moves, so no row exists: AvailableNow reads a bounded stream whole anyway.
+        table, batches = read_all(df, tmp_path / "checkpoint", "available_now")
     assert batches == [150, 150, 150, 50]
     assert table.column("offset").to_pylist() == list(range(500))
 
@@ -142,9 +135,9 @@ def test_on_spark_4_0_and_4_1_available_now_reads_one_batch_of_the_rows_that_exi
     # What the README says of these lines: Spark asks the reader for its latest offset once, as
     # the query starts, and reads up to it.
     # The memory sink continues no checkpoint on these lines; the noop sink does.
-    def batches() -> list[int]:
-        df = read_random_strings(
-            spark, engine="python", seed=5, rows_per_second=100, total_rows=500, max_rows_per_trigger=100
+    def batches(clock: SteppedClock) -> list[int]:
+        df = stepped_stream(
+            spark, clock, "python", seed=5, rows_per_second=100, total_rows=500, max_rows_per_trigger=100
         )
         writer = df.writeStream.format("noop").option("checkpointLocation", str(tmp_path / "checkpoint"))
         query = writer.trigger(availableNow=True).start()
@@ -155,11 +148,12 @@ def test_on_spark_4_0_and_4_1_available_now_reads_one_batch_of_the_rows_that_exi
         finally:
             query.stop()
 
-    # A stream's first start: no row exists yet (one would after 10 ms).
-    assert batches() == [0]
-    time.sleep(1)
-    # Restarted, the stream has existed for over a second (over 100 rows): one capped batch.
-    assert batches() == [100]
+    with SteppedClock(spark) as clock:
+        # A stream's first start: no row exists yet by its clock.
+        assert batches(clock) == [0]
+        clock.advance(2000)
+        # Restarted two seconds on, the stream has 200 rows: one batch, capped at 100.
+        assert batches(clock) == [100]
     assert stream_definition(tmp_path / "checkpoint")["seed"] == 5
 
 

@@ -1,6 +1,7 @@
 """The recipes of docs/testing-pipelines.md: each example's pipeline, run in this session, gives
 exactly what its stream, computed here row by row from its keywords alone (``expected_rows``: no
-Spark run, no checkpoint), says it must."""
+Spark run, no checkpoint), says it must. The burst recipe's pipeline runs on a clock the test
+steps a trigger interval at a time (``helpers.stepped``), so that its batches are exact too."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ from typing import Any
 import pyarrow as pa
 from pyspark.sql import SparkSession
 
+from helpers.stepped import Batches, SteppedClock, start_stepped, stepped_stream
 from helpers.support import EXAMPLES
 from spark_random_strings import expected_rows
+from spark_random_strings._rate_profile import parse_rate_profile
 
 #: The recipes, in the guide's order.
 RECIPES = [
@@ -54,6 +57,7 @@ def test_a_watermarked_windowed_count_counts_every_out_of_order_row_and_drops_ex
     # on top.
     behind = {offset: stream["start_timestamp"] + offset - t for offset, t in enumerate(ts)}
     late = {o for o, ms in behind.items() if ms > stream["max_out_of_order_ms"]}
+    assert len(behind) == 6000
     assert all(0 <= ms <= 2000 or 60000 <= ms <= 62000 for ms in behind.values())
     assert len(late) == 47
     assert min(late) >= 2 * stream["max_rows_per_trigger"], "no late row in the first two batches"
@@ -91,7 +95,8 @@ def test_a_stateful_count_over_zipf_keys_gives_the_hottest_counts_and_one_state_
     recipe = _example("hot_keys_state")
     counts = Counter(_rows(recipe.STREAM).column("value").to_pylist())
     hottest = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:5]
-    assert len(counts) <= 1000
+    # Zipf's law over a pool of 1,000: 20,000 rows show 938 of its values.
+    assert (sum(counts.values()), len(counts)) == (20000, 938)
 
     result = recipe.hot_keys(spark, str(tmp_path / "pipeline"), "recipe_hot_keys")
 
@@ -117,27 +122,69 @@ def test_a_burst_makes_exactly_its_rows_per_window_and_the_query_catches_up_when
     ts = _rows(stream).column("ts").to_pylist()
     assert {str(s): n for s, n in sorted(Counter(t // 1000 * 1000 for t in ts).items())} == windows
 
-    result = recipe.burst(spark, str(tmp_path / "pipeline"), "recipe_burst")
+    most, interval = stream["max_rows_per_trigger"], recipe.TRIGGER_MS
 
-    assert result["windows"] == windows
+    # The recipe's pipeline, one trigger a second by the stream's clock: each batch steps the
+    # clock a trigger interval on as it ends, so the next batch is planned one interval later.
+    with SteppedClock(spark) as clock:
+        triggers = Batches(clock, ["unix_millis(window.start) AS start", "count"], step_ms=interval)
+        counts = recipe.windowed_counts(stepped_stream(spark, clock, **stream))
+        query = start_stepped(counts, tmp_path / "pipeline", triggers, output_mode="complete")
+        try:
+            assert triggers.kept == [], "no row exists when the stream starts"
+            clock.advance(interval)  # the first trigger
+            query.processAllAvailable()  # trigger after trigger, until one has read the last row
+        finally:
+            query.stop()
+        assert query.exception() is None
+    progress = {p["batchId"]: p for p in query.recentProgress if p["numInputRows"]}
+    batches = [
+        {
+            "at_ms": batch.at_ms,
+            "rows": progress[batch.batch_id]["numInputRows"],
+            # The source's metric, reported as the batch ends: by then the clock is at the next
+            # trigger.
+            "rows_behind": int(progress[batch.batch_id]["sources"][0]["metrics"]["rowsBehind"]),
+        }
+        for batch in triggers.kept
+    ]
+    # Complete mode: the last batch writes every window's final count.
+    assert {str(row["start"]): row["count"] for row in triggers.kept[-1].rows} == windows
+
     # From the burst on, rows come faster than a trigger reads them (2,000 a second against 800 a
     # trigger), so the query reads maxRowsPerTrigger rows a trigger until it has read every row.
     # The rows left when the burst starts, read 800 a trigger, one trigger a second, predict
     # when, within one trigger interval (a trigger comes up to one interval after the rows it
     # reads exist). That is after the profile's end, so no row comes while it catches up.
-    most, interval = stream["max_rows_per_trigger"], recipe.TRIGGER_MS
     burst_at = BURST[0][0]
     before = BURST[0][1] * burst_at // 1000
     predicted = burst_at + (total - before) * interval / most
     assert predicted == 10750 and predicted - interval >= sum(ms for ms, _ in BURST)
-    batches = result["batches"]
+    # Trigger by trigger, a second apart: each reads at most 800 of the rows that exist by then
+    # (by the profile, up to totalRows) and were not read yet, and leaves behind those that exist
+    # as it ends, when the clock is at the next trigger.
+    profile = parse_rate_profile(stream["rate_profile"])
+
+    def exist(at_ms: int) -> int:
+        return min(profile.rows_available(at_ms), total)
+
+    expected: list[dict[str, int]] = []
+    read = 0
+    while read < total:
+        at_ms = (len(expected) + 1) * interval
+        rows = min(exist(at_ms) - read, most)
+        assert rows > 0, "every trigger has new rows: each makes a batch"
+        read += rows
+        expected.append({"at_ms": at_ms, "rows": rows, "rows_behind": exist(at_ms + interval) - read})
+    assert batches == expected
+    assert [b["rows"] for b in batches] == [100, 100, 100, 800, 800, 800, 800, 800, 800, 800, 600]
     assert sum(b["rows"] for b in batches) == total
     caught_up = [b for b in batches if b["at_ms"] >= burst_at and b["rows_behind"] == 0]
     assert caught_up == batches[-1:], batches
     assert predicted - interval <= caught_up[0]["at_ms"] <= predicted + interval, batches
     behind = [b for b in batches[:-1] if b["at_ms"] >= burst_at + interval]
-    assert len(behind) >= 5, batches
-    assert all(b["rows"] == most and b["rows_behind"] > 0 for b in behind), batches
+    assert len(behind) == 7, batches
+    assert [(b["rows"], b["rows_behind"] > 0) for b in behind] == [(most, True)] * 7, batches
 
 
 def _calls(function: str) -> list[dict[str, Any]]:

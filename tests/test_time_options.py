@@ -2,14 +2,14 @@
 through the jar's source and the Python data source.
 
 Each engine's rows equal ``expected_rows`` of the same options, with no checkpoint needed when
-the event times start at ``start_timestamp``; under a processing-time trigger, a profiled stream
-hands on no row before the profile makes it exist, and every row that existed when a batch was
-planned; and a restart that changes any of the three options is refused, naming it.
+the event times start at ``start_timestamp``, and two runs that start at different times read
+the same rows; under a trigger, on a clock the test steps, a profiled stream's next batch holds
+exactly the rows the profile made by each step, none before it makes them; and a restart that
+changes any of the three options is refused, naming it.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
 
@@ -19,6 +19,7 @@ from pyspark.errors import StreamingQueryException
 from pyspark.sql import SparkSession
 from pyspark.sql.types import TimestampType
 
+from helpers.stepped import START_MS, Batches, SteppedClock, start_stepped, stepped_stream
 from helpers.support import run_available_now
 from spark_random_strings import Engine, expected_rows, read_random_strings, stream_definition
 from spark_random_strings._rate_profile import parse_rate_profile
@@ -84,44 +85,57 @@ def test_two_fresh_runs_with_a_start_timestamp_give_identical_rows_ts_included(
         "rows_per_second": 1_000_000,
         "start_timestamp": 0,
     }
-    first, _ = run_available_now(read_random_strings(spark, **options), "fixed_start_1", tmp_path / "1")
-    second, _ = run_available_now(read_random_strings(spark, **options), "fixed_start_2", tmp_path / "2")
+    runs = []
+    # The second run starts a day after the first, by the clocks the streams read.
+    for run, start_ms in enumerate([START_MS, START_MS + 86_400_000], 1):
+        with SteppedClock(spark, start_ms) as clock:
+            rows, _ = run_available_now(
+                stepped_stream(spark, clock, **options), f"fixed_start_{run}", tmp_path / str(run)
+            )
+        assert stream_definition(tmp_path / str(run))["start_time_ms"] == start_ms
+        runs.append(rows)
+    first, second = runs
+    assert len(first) == 200
     assert first == second
     assert [ts for _, ts, _, _ in first] == [o // 1000 for o in range(200)]  # 1000 o / 10^6 ms
 
 
-def test_under_a_processing_time_trigger_rows_exist_no_earlier_than_the_profile_allows(
-    spark: SparkSession, tmp_path: Path, query_name: str
+#: The profile the trigger test reads, and where it steps the clock (ms after the stream
+#: started): before and at its first row, the first phase's end, into the burst and to its end,
+#: into the pause (no row, so no batch), and on into the repeat and its burst.
+PROFILE = "1s@200, 1s@3000, 500ms@0, repeat"
+STEPS = [4, 5, 999, 1000, 1001, 1999, 2000, 2300, 2505, 3500, 4100]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_under_a_trigger_a_profiled_stream_hands_on_exactly_the_rows_the_profile_makes_by_each_step(
+    spark: SparkSession, tmp_path: Path, engine: Engine
 ) -> None:
-    text = "1s@200, 1s@3000, 500ms@0, repeat"
-    profile = parse_rate_profile(text)
-    df = read_random_strings(spark, seed=1, rate_profile=text)
-    query = (
-        df.writeStream.format("memory")
-        .queryName(query_name)
-        .trigger(processingTime="150 milliseconds")
-        .option("checkpointLocation", str(tmp_path))
-        .start()
-    )
-    try:
-        query.awaitTermination(6)
-    finally:
-        query.stop()
-    progress = [p for p in query.recentProgress if p["sources"][0]["endOffset"] is not None]
-    start_ms = stream_definition(tmp_path)["start_time_ms"]
-    checked = 0
-    for report in progress:
-        planned = datetime.fromisoformat(report["timestamp"].replace("Z", "+00:00")).astimezone(UTC)
-        planned_ms = int(planned.timestamp() * 1000)
-        took_ms = int(report["durationMs"]["triggerExecution"])
-        rows_read = int(str(report["sources"][0]["endOffset"])) + 1
-        # The batch's end was fixed between the trigger's start and its end: it holds every row
-        # that existed at the start, and none that did not exist yet at the end.
-        assert profile.rows_available(planned_ms - start_ms) <= rows_read, report["batchId"]
-        assert rows_read <= profile.rows_available(planned_ms + took_ms - start_ms), report["batchId"]
-        checked += 1
-    assert checked >= 10
-    assert spark.table(query_name).count() == rows_read
+    profile = parse_rate_profile(PROFILE)
+    with SteppedClock(spark) as clock:
+        batches = Batches(clock)
+        df = stepped_stream(spark, clock, engine, seed=1, rate_profile=PROFILE)
+        query = start_stepped(df, tmp_path, batches)
+        made = []
+        try:
+            # The stream started at the clock's time, when no row exists: the jar's source plans
+            # no batch, and the Python source's first offset makes one empty batch.
+            assert batches.offsets() == ([] if engine == "jvm" else [[]])
+            for at in STEPS:
+                before = len(batches.kept)
+                clock.advance_to(at)
+                query.processAllAvailable()
+                made.append(batches.offsets()[before:])
+        finally:
+            query.stop()
+        assert query.exception() is None
+    assert stream_definition(tmp_path)["start_time_ms"] == clock.start_ms
+    ends = [profile.rows_available(at) for at in STEPS]
+    assert ends == [0, 1, 199, 200, 203, 3197, 3200, 3200, 3201, 3400, 5200]
+    # The query's next trigger reads, in one batch, every row the step made and no other; a step
+    # that makes no row makes no batch.
+    steps = zip([0, *ends[:-1]], ends, strict=True)
+    assert made == [[list(range(last, end))] if end > last else [] for last, end in steps]
 
 
 @pytest.mark.every_line
