@@ -1,4 +1,7 @@
-"""The spark-random-strings command, driven as a user drives it: in a child process."""
+"""The spark-random-strings command. Its flags, help and refusals are checked in this process,
+through its main function (they need no Spark), and each entry point, the console script and
+``python -m``, once in a child process; what streams and writes is driven as a user drives it,
+in a child process."""
 
 from __future__ import annotations
 
@@ -7,10 +10,11 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, NoReturn
 
 import pyspark
 import pytest
@@ -18,7 +22,7 @@ from pyspark.sql import SparkSession
 
 import spark_random_strings
 from helpers.support import CLI, rows_as_dict, run_child, seeded_rows, start_child, stop_group, wait_for
-from spark_random_strings import expected_rows, jar_path, read_random_strings
+from spark_random_strings import _local, cli, expected_rows, jar_path, read_random_strings
 from spark_random_strings._latency import LatencySummary
 from spark_random_strings._local import StopRequest
 from spark_random_strings._reader import pyspark_line
@@ -48,19 +52,58 @@ def start(args: list[str], out: Path, err: Path) -> subprocess.Popen[bytes]:
 # --- flags, help and bad input (no Spark is started for these) ---
 
 
-@pytest.mark.parametrize("command", [CLI, [CONSOLE_SCRIPT]], ids=["python -m", "console script"])
-def test_help_lists_the_three_commands(command: list[str]) -> None:
-    done = run("--help", command=command)
+class StartedSpark(BaseException):
+    """What a command run by ``in_process`` raises where it would start Spark or run a query:
+    a BaseException, which main's ``except Exception`` cannot turn into an exit status."""
+
+
+RunInProcess = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def in_process(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> RunInProcess:
+    """Run the command's main function in this process, as ``run`` runs the command in a child:
+    its exit status (argparse's SystemExit included) and what it printed. A command that would
+    start a Spark session, or run a query, fails at once with StartedSpark."""
+
+    def refuse(*_: Any, **__: Any) -> NoReturn:
+        raise StartedSpark("the command went on to start a Spark session or a query")
+
+    monkeypatch.setattr(_local, "local_session", refuse)
+    for runner in ("_run_stream", "_run_write", "_run_demo"):
+        monkeypatch.setattr(cli, runner, refuse)
+    # argparse wraps the help to the terminal's width: 80 columns, as in a child whose output
+    # is a pipe, also under `pytest -s` in a terminal.
+    monkeypatch.setenv("COLUMNS", "80")
+
+    def call(*args: str) -> subprocess.CompletedProcess[str]:
+        capsys.readouterr()
+        try:
+            status = cli.main(list(args))
+        except SystemExit as exited:
+            assert isinstance(exited.code, int), exited.code
+            status = exited.code
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess([*CLI, *args], status, out, err)
+
+    return call
+
+
+def test_help_lists_the_three_commands(in_process: RunInProcess) -> None:
+    done = in_process("--help")
     assert done.returncode == 0
     assert re.search(r"^\s+stream\s+show the live stream in the terminal$", done.stdout, re.M)
     assert re.search(r"^\s+write\s+write exactly N rows to files$", done.stdout, re.M)
     assert re.search(r"^\s+demo\s+count the strings by length, live$", done.stdout, re.M)
 
 
+# The one test of each entry point in a child process: a fresh interpreter runs the command,
+# finds the package's version, pyspark and the jar.
 @pytest.mark.parametrize("command", [CLI, [CONSOLE_SCRIPT]], ids=["python -m", "console script"])
 def test_version_prints_the_version_and_the_jar_it_would_put_on_a_session(command: list[str]) -> None:
     done = run("--version", command=command)
     assert done.returncode == 0
+    assert done.stderr == ""
     assert done.stdout.splitlines() == [
         f"spark-random-strings {spark_random_strings.__version__} (pyspark {pyspark.__version__})",
         f"jar: {jar_path()}",
@@ -91,9 +134,9 @@ def help_entries(help_text: str) -> dict[str, str]:
     ],
 )
 def test_each_commands_help_documents_every_flag_with_its_default(
-    name: str, own_flags: list[str], left_out: list[str]
+    name: str, own_flags: list[str], left_out: list[str], in_process: RunInProcess
 ) -> None:
-    done = run(name, "--help")
+    done = in_process(name, "--help")
     assert done.returncode == 0
     entries = help_entries(done.stdout)
     source_flags = [row.flag for row in OPTIONS if row.flag not in left_out]
@@ -138,8 +181,10 @@ def test_the_flags_help_names_the_sources_own_defaults(spark: SparkSession, tmp_
         (["launch"], "argument COMMAND: invalid choice: 'launch'"),
     ],
 )
-def test_a_bad_flag_exits_2_with_a_one_line_error(args: list[str], message: str) -> None:
-    done = run(*args)
+def test_a_bad_flag_exits_2_with_a_one_line_error(
+    args: list[str], message: str, in_process: RunInProcess
+) -> None:
+    done = in_process(*args)
     assert done.returncode == 2
     assert done.stdout == ""
     assert len(done.stderr.splitlines()) == 1, done.stderr
@@ -152,9 +197,11 @@ LINE = ".".join(map(str, pyspark_line()))
 
 @pytest.mark.every_line
 @pytest.mark.skipif(LINE not in ("4.0", "4.1"), reason="Python sources without AvailableNow: 4.0, 4.1")
-def test_on_spark_4_0_and_4_1_a_write_of_the_python_source_exits_2_and_writes_nothing(tmp_path: Path) -> None:
+def test_on_spark_4_0_and_4_1_a_write_of_the_python_source_exits_2_and_writes_nothing(
+    tmp_path: Path, in_process: RunInProcess
+) -> None:
     # There Spark would read one batch of the rows that exist at the start: none.
-    done = run("write", "--total-rows", "5", "--output", str(tmp_path / "out"), "--engine", "python")
+    done = in_process("write", "--total-rows", "5", "--output", str(tmp_path / "out"), "--engine", "python")
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
         "spark-random-strings write: error: argument --engine: write runs under "
@@ -199,17 +246,20 @@ def test_on_spark_4_0_and_4_1_a_write_of_the_python_source_exits_2_and_writes_no
     ids=["python engine", "row limit", "write", "demo"],
 )
 def test_real_time_where_it_cannot_run_exits_2_with_a_usage_error_naming_the_flag(
-    args: list[str], message: str
+    args: list[str], message: str, in_process: RunInProcess
 ) -> None:
-    done = run(*args)
+    done = in_process(*args)
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.splitlines() == [message]
 
 
-def test_a_value_the_source_rejects_exits_2_naming_the_flag_in_one_line() -> None:
-    done = run("stream", "--max-length", "-1")
+def test_a_value_the_source_rejects_exits_2_naming_the_flag_in_one_line(in_process: RunInProcess) -> None:
+    # Refused before Spark starts (in_process fails a command that starts it), with the source's
+    # own message, on the flag.
+    done = in_process("stream", "--max-length", "-1")
     assert done.returncode == 2
+    assert done.stdout == ""
     assert done.stderr.splitlines() == [
         "spark-random-strings stream: error: argument --max-length: Invalid value '-1' for "
         "option 'maxLength': out of range. Allowed: a whole number from 0 to 1048576. "
@@ -238,7 +288,7 @@ def test_a_source_error_is_put_on_the_flag_of_the_option_it_names_first(message:
 # --- stream ---
 
 
-def test_stream_prints_the_seeded_rows_in_order_and_a_summary(spark: SparkSession) -> None:
+def test_stream_prints_the_seeded_rows_in_order_and_a_summary() -> None:
     done = run(
         "stream",
         "--rows-per-second",
@@ -268,7 +318,7 @@ def test_stream_prints_the_seeded_rows_in_order_and_a_summary(spark: SparkSessio
     assert summary, lines[-1]
     assert int(summary.group(1).replace(",", "")) == len(offsets)
     assert {o: r.group(4) for o, r in zip(offsets, rows, strict=False) if r} == seeded_rows(
-        spark, len(offsets), seed=42, max_length=8, charset="hex"
+        len(offsets), seed=42, max_length=8, charset="hex"
     )
     assert all(int(r.group(3)) == len(r.group(4)) for r in rows if r)
 
@@ -287,7 +337,7 @@ def test_ctrl_c_stops_the_stream_cleanly_with_a_summary(tmp_path: Path) -> None:
     assert err.read_text() == ""  # no stack trace, no Spark log
 
 
-def request_at_every_line_of_a_wait(stop: StopRequest | threading.Event, patience_s: float) -> bool:
+def request_at_every_line_of_a_wait(stop: StopRequest, patience_s: float) -> bool:
     """Wait on ``stop`` in a thread that requests the stop at each line the wait runs, as a
     Ctrl-C handler may (a signal handler runs between any two lines of the main thread);
     whether that wait returned within ``patience_s``."""
@@ -310,11 +360,41 @@ def request_at_every_line_of_a_wait(stop: StopRequest | threading.Event, patienc
     return not waiter.is_alive()
 
 
+#: The same wait on a threading.Event, in a child Python: the request made while wait() holds
+#: the Event's lock waits for that lock forever, and the child with it.
+EVENT_WAIT = """
+import sys, threading
+stop = threading.Event()
+def request_mid_wait(frame, event, arg):
+    if event == "line":
+        stop.set()
+    return request_mid_wait
+print("waiting", flush=True)
+sys.settrace(request_mid_wait)
+stop.wait(30)
+sys.settrace(None)
+print("returned", flush=True)
+"""
+
+
 def test_a_stop_requested_at_any_line_of_its_own_wait_returns_it_at_once() -> None:
     assert request_at_every_line_of_a_wait(StopRequest(), patience_s=10)
     # Why the CLI does not use an Event: the request, made while wait() holds the Event's lock,
-    # waits for that lock forever (a Ctrl-C that hung `stream` so, once in CI).
-    assert not request_at_every_line_of_a_wait(threading.Event(), patience_s=2)
+    # waits for that lock forever (a Ctrl-C that hung `stream` so, once in CI). Shown in a child
+    # process, killed after, so that no blocked thread is left in this one.
+    child = subprocess.Popen(
+        [sys.executable, "-c", EVENT_WAIT], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline() == "waiting\n"
+        with pytest.raises(subprocess.TimeoutExpired):
+            child.wait(timeout=2)
+    finally:
+        child.kill()
+        rest, _ = child.communicate(timeout=30)
+    assert rest == "", "the wait on the Event returned"
+    assert child.returncode == -signal.SIGKILL
 
 
 # --- stream --real-time ---
@@ -558,7 +638,7 @@ def test_an_interrupted_write_resumes_and_ends_with_exactly_n_rows(
     )
     written = spark.read.parquet(str(output))
     assert written.count() == WRITE_ROWS
-    assert rows_as_dict(written) == seeded_rows(spark, WRITE_ROWS, seed=7, max_length=12)
+    assert rows_as_dict(written) == seeded_rows(WRITE_ROWS, seed=7, max_length=12)
 
 
 @pytest.mark.slow
@@ -589,7 +669,7 @@ def test_write_as_csv_holds_exactly_the_rows_and_a_second_run_adds_none(
     assert again.returncode == 0, again.stderr
     assert again.stdout.strip().startswith(f"wrote 1,000 rows to {output} as csv (0 in this run, ")
     written = spark.read.schema("value STRING, ts LONG, offset LONG, length INT").csv(str(output))
-    assert rows_as_dict(written) == seeded_rows(spark, 1000, seed=3, min_length=1)
+    assert rows_as_dict(written) == seeded_rows(1000, seed=3, min_length=1)
 
 
 def test_with_a_rate_profile_the_status_line_shows_the_rate_it_sets_now() -> None:

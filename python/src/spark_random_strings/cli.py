@@ -23,7 +23,8 @@ from rich.console import Console
 from spark_random_strings._local import StopRequest
 from spark_random_strings._reader import ENGINES, JVM_SPEEDUP, pyspark_line, read_random_strings
 from spark_random_strings._real_time_stream import BATCH_DURATION_S, real_time_cores
-from spark_random_strings.options import OPTIONS
+from spark_random_strings._source_options import parse_options
+from spark_random_strings.options import OPTIONS, source_options
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -221,16 +222,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def open_stream(spark: SparkSession, args: argparse.Namespace) -> DataFrame:
-    """The source with the flags given; a value the source rejects becomes a UsageError."""
-    from pyspark.errors import IllegalArgumentException
-
+def _keywords(args: argparse.Namespace) -> dict[str, Any]:
+    """The source's keywords that the flags give."""
     keywords = {row.keyword: getattr(args, row.keyword) for row in OPTIONS}
     if args.run is _run_demo and keywords["rate_profile"] is not None:
         # The demo's own rate yields to a profile (the two exclude each other).
         keywords["rows_per_second"] = None
+    return keywords
+
+
+def check_options(args: argparse.Namespace) -> None:
+    """Refuse the flags' values before Spark starts, with the source's own message (the Python
+    twin of the jar's checks): a UsageError on the flag of the option it names."""
     try:
-        return read_random_strings(spark, engine=args.engine, **keywords)
+        parse_options(source_options(_keywords(args)))
+    except ValueError as error:
+        raise usage_error(str(error)) from None
+
+
+def open_stream(spark: SparkSession, args: argparse.Namespace) -> DataFrame:
+    """The source with the flags given; a value the source rejects becomes a UsageError."""
+    from pyspark.errors import IllegalArgumentException
+
+    try:
+        return read_random_strings(spark, engine=args.engine, **_keywords(args))
     except IllegalArgumentException as error:
         raise usage_error(str(error).strip().splitlines()[0]) from None
 
@@ -375,6 +390,7 @@ def main(argv: list[str] | None = None) -> int:
         cores = real_time_cores(args.num_partitions)
     spark = None
     try:
+        check_options(args)
         spark = local_session(
             PROG, cores=cores, log_level="WARN" if args.verbose else "OFF", silent_jvm=not args.verbose
         )
