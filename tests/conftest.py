@@ -11,8 +11,7 @@ import pyspark
 import pytest
 from pyspark.sql import SparkSession
 
-from helpers.support import run_available_now
-from spark_random_strings import installed_spark, read_random_strings
+from spark_random_strings import expected_rows, installed_spark
 from spark_random_strings._local import local_session
 
 
@@ -47,10 +46,8 @@ def query_name() -> str:
 
 
 @pytest.fixture(scope="session")
-def expected_lines(spark: SparkSession, tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    """What every example in examples/ prints: its stream (seed 42, ten rows of 4-8 letters)
-    read in this process, as "offset value length" lines."""
-    df = read_random_strings(spark, seed=42, total_rows=10, min_length=4, max_length=8, charset="letters")
-    rows, _ = run_available_now(df, "examples_expected", tmp_path_factory.mktemp("checkpoint"))
-    assert len(rows) == 10
-    return [f"{offset} {value} {length}" for value, _, offset, length in rows]
+def expected_lines() -> list[str]:
+    """What every example in examples/ prints: its stream (seed 42, ten rows of 4-8 letters),
+    computed by ``expected_rows``, as "offset value length" lines."""
+    rows = expected_rows(seed=42, start=0, end=10, min_length=4, max_length=8, charset="letters")
+    return [f"{row['offset']} {row['value']} {row['length']}" for row in rows.to_pylist()]

@@ -118,4 +118,4 @@ def test_both_executors_of_a_two_worker_cluster_make_rows_and_the_output_is_exac
     assert sorted(found["tasksByExecutor"]) == executor_ids, "both executors ran generating tasks"
 
     written = spark.read.parquet(str(output))
-    assert rows_as_dict(written) == seeded_rows(spark, cluster_app.TOTAL_ROWS, seed=cluster_app.SEED)
+    assert rows_as_dict(written) == seeded_rows(cluster_app.TOTAL_ROWS, seed=cluster_app.SEED)

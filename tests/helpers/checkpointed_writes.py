@@ -104,7 +104,7 @@ def assert_exactly_once_as_uninterrupted(spark: SparkSession, output: Path, seed
     """The output holds offsets 0..TOTAL_ROWS-1 once each, with the values and event times of
     one uninterrupted run with ``seed``."""
     written = spark.read.parquet(str(output))  # through the file sink's log: committed files only
-    assert rows_as_dict(written) == seeded_rows(spark, TOTAL_ROWS, seed=seed, max_length=MAX_LENGTH)
+    assert rows_as_dict(written) == seeded_rows(TOTAL_ROWS, seed=seed, max_length=MAX_LENGTH)
     start_ms = stored_definition(output)["startTimeMs"]
     times = written.selectExpr(f"count_if(ts != {start_ms} + offset * 100) AS wrong").first()
     assert times is not None and times.wrong == 0, "ts is start time + offset * 1000 / rowsPerSecond"

@@ -3,22 +3,20 @@
 from __future__ import annotations
 
 import contextlib
-import itertools
 import os
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Unpack
 
-from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import DataFrame
 from pyspark.sql.streaming.listener import StreamingQueryProgress
 
-from spark_random_strings import read_random_strings
+from spark_random_strings import StreamDefinitionKeywords, expected_rows
 
 #: The repository's root folder, and its examples.
 REPO = Path(__file__).resolve().parents[2]
@@ -28,7 +26,6 @@ EXAMPLES = REPO / "examples"
 CLI = [sys.executable, "-m", "spark_random_strings"]
 
 Row4 = tuple[str, int, int, int]
-_names = itertools.count()
 
 
 def run_available_now(
@@ -49,16 +46,12 @@ def run_available_now(
     return [(r[0], r[1], r[2], r[3]) for r in rows], query.recentProgress
 
 
-def seeded_rows(spark: SparkSession, total_rows: int, **options: Any) -> dict[int, str]:
-    """Offset -> value of a bounded stream, read in this process: what any run with the same
-    seed and shaping options must hold."""
-    with tempfile.TemporaryDirectory() as checkpoint:
-        rows, _ = run_available_now(
-            read_random_strings(spark, total_rows=total_rows, **options),
-            f"seeded_rows_{next(_names)}",
-            Path(checkpoint),
-        )
-    return {offset: value for value, _, offset, _ in rows}
+def seeded_rows(total_rows: int, **definition: Unpack[StreamDefinitionKeywords]) -> dict[int, str]:
+    """Offset -> value of the first ``total_rows`` rows of the stream that the seed and the
+    shaping options define: what any run with the same seed and shaping options must hold,
+    computed by ``expected_rows`` (a value depends on neither the start time nor the rate)."""
+    table = expected_rows(start=0, end=total_rows, **definition)
+    return dict(zip(table.column("offset").to_pylist(), table.column("value").to_pylist(), strict=True))
 
 
 def rows_as_dict(df: DataFrame) -> dict[int, str]:
