@@ -10,11 +10,12 @@ there the Scala shell test below runs it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-import random
 import re
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -60,13 +61,75 @@ def sink_rows(output: Path) -> list[tuple[str, dict[str, Any]]]:
     return rows
 
 
+def committed_batches(checkpoint: Path) -> list[int]:
+    """The ids of the batches in the checkpoint's commit log."""
+    folder = checkpoint / "commits"
+    return [int(f.name) for f in folder.iterdir() if f.name.isdigit()] if folder.exists() else []
+
+
 def last_committed_offset(checkpoint: Path) -> list[int]:
     """The source's offset at the end of the last committed batch: each partition's next offset."""
-    commits = [int(f.name) for f in (checkpoint / "commits").iterdir() if f.name.isdigit()]
-    entry = (checkpoint / "offsets" / str(max(commits))).read_text().splitlines()
+    entry = (checkpoint / "offsets" / str(max(committed_batches(checkpoint)))).read_text().splitlines()
     (source,) = (line for line in entry[2:] if line.startswith('{"next"'))
     offsets: list[int] = json.loads(source)["next"]
     return offsets
+
+
+def past_the_last_commit(
+    rows: list[tuple[str, dict[str, Any]]], committed: list[int]
+) -> list[dict[str, Any]]:
+    """The rows at or past each partition's offset at the end of the last committed batch: what
+    the batch in flight has handed on."""
+    partitions = len(committed)
+    return [row for _, row in rows if int(row["offset"]) >= committed[int(row["offset"]) % partitions]]
+
+
+def sink_holds_an_uncommitted_batch(checkpoint: Path, output: Path) -> bool:
+    """Whether the sink holds rows of a batch that is not committed (a cheap look: the files of
+    the tasks of later batches than the last committed one, named by their epoch, not empty)."""
+    last = max(committed_batches(checkpoint), default=-1)
+    return any(
+        int(file.name.split("-")[1]) > last and file.stat().st_size > 0 for file in output.glob("*.jsonl")
+    )
+
+
+def group_stopped(process: subprocess.Popen[bytes]) -> bool:
+    """Whether every process of the child's group is stopped (state T in /proc), or a zombie."""
+    states = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            # The fields after the command's name, which is in parentheses: state, ppid, pgrp.
+            state, _, group = stat.read_text().rsplit(")", 1)[1].split()[:3]
+            if int(group) == process.pid:
+                states.append(state)
+    return bool(states) and all(state in ("T", "Z") for state in states)
+
+
+def kill_mid_batch(process: subprocess.Popen[bytes], checkpoint: Path, output: Path, log: Path) -> None:
+    """SIGKILL the child's group at a moment when the sink holds rows that the batch in flight
+    handed on, after at least one batch committed: when a look shows such rows, stop the group
+    (SIGSTOP), check again on what it left on disk, and kill it, or let it go on (SIGCONT) when
+    its batch committed meanwhile."""
+    deadline = time.monotonic() + 180
+
+    def ready() -> bool:
+        return bool(committed_batches(checkpoint)) and sink_holds_an_uncommitted_batch(checkpoint, output)
+
+    while True:
+        wait_for(
+            lambda: ready() or process.poll() is not None,
+            "rows of a batch in flight in the sink",
+            timeout_s=deadline - time.monotonic(),
+            poll_s=0.01,
+        )
+        assert process.poll() is None, log.read_text()[-3000:]
+        os.killpg(process.pid, signal.SIGSTOP)
+        wait_for(lambda: group_stopped(process), "the query's processes to stop", timeout_s=30, poll_s=0.01)
+        if past_the_last_commit(sink_rows(output), last_committed_offset(checkpoint)):
+            break
+        os.killpg(process.pid, signal.SIGCONT)
+    os.killpg(process.pid, signal.SIGKILL)
+    assert group_gone(process, 30), "a process of the killed query (its JVM) survived SIGKILL"
 
 
 @pytest.mark.slow
@@ -78,18 +141,8 @@ def test_a_real_time_query_killed_with_sigkill_continues_no_offset_skipped_repea
     command = [sys.executable, str(CHILD), str(checkpoint), str(output)]
     first = start_child(command, tmp_path / "first.log")
     try:
-        # Killed at a random moment after the first batch committed and 300 rows reached the sink.
-        wait_for(
-            lambda: (
-                ((checkpoint / "commits" / "0").exists() and len(sink_rows(output)) >= 300)
-                or first.poll() is not None
-            ),
-            "the first batch to commit",
-        )
-        time.sleep(random.uniform(0.2, 0.8))
-        assert first.poll() is None, (tmp_path / "first.log").read_text()[-3000:]
-        os.killpg(first.pid, signal.SIGKILL)
-        assert group_gone(first, 30), "a process of the killed query (its JVM) survived SIGKILL"
+        # Killed once a batch committed, at a moment when the next batch has handed rows on.
+        kill_mid_batch(first, checkpoint, output, tmp_path / "first.log")
     finally:
         stop_group(first)
     before = sink_rows(output)
@@ -120,12 +173,10 @@ def test_a_real_time_query_killed_with_sigkill_continues_no_offset_skipped_repea
         # The restart goes on from the last committed batch's end: the killed batch's rows again.
         restarted = [int(row["offset"]) for _, row in after if int(row["offset"]) % partitions == p]
         assert min(restarted) == committed[p]
-    # What the killed batch had handed on (past the last commit) reaches the sink again. PySpark's
-    # foreach sink gets a real-time batch's rows in groups (here, as the batch ends), so a batch
-    # killed before its end may have handed on none of them.
-    killed_batch = [
-        row for _, row in before if int(row["offset"]) >= committed[int(row["offset"]) % partitions]
-    ]
+    # What the killed batch had handed on (past the last commit) reaches the sink again: the
+    # kill landed where there is some.
+    killed_batch = past_the_last_commit(before, committed)
+    assert killed_batch, "the kill landed where the batch in flight had handed nothing on"
     again = [row for _, row in after]
     assert all(row in again for row in killed_batch)
     print(f"{len(killed_batch)} rows of the killed batch reached the sink again after the restart")
