@@ -14,8 +14,9 @@ import pytest
 from pyspark.sql import SparkSession
 from pyspark.sql.functions import lit, unix_micros
 
-from helpers.support import REPO, wait_for
-from spark_random_strings import FORMAT, expected_rows, read_random_strings, stream_definition
+from helpers.stepped import Batches, SteppedClock, start_stepped, stepped_stream
+from helpers.support import REPO
+from spark_random_strings import FORMAT, expected_rows, stream_definition
 from spark_random_strings import _strictmath as strict
 from spark_random_strings._definition_store import DEFINITION_FILE
 from spark_random_strings._rate_profile import parse_rate_profile
@@ -258,8 +259,12 @@ def test_expected_rows_equal_the_jvm_source_on_200_drawn_definitions_across_batc
     for stream in streams[1:]:
         union = union.unionByName(stream)
     checkpoint = tmp_path / "checkpoint"
+    # Each source still makes its rows in its own numPartitions slices (each slice is computed on
+    # its own, as a partition of its batch's RDD); two tasks a batch compute them all, where one
+    # task a slice (hundreds a batch) spent most of the test scheduling tasks.
     query = (
-        union.writeStream.format("memory")
+        union.coalesce(2)
+        .writeStream.format("memory")
         .queryName(query_name)
         .trigger(availableNow=True)
         .option("checkpointLocation", str(checkpoint))
@@ -296,30 +301,29 @@ def test_expected_rows_equal_the_jvm_source_on_200_drawn_definitions_across_batc
 
 
 def test_stream_definition_of_a_live_query_gives_the_rows_its_sink_holds(
-    spark: SparkSession, tmp_path: Path, query_name: str
+    spark: SparkSession, tmp_path: Path
 ) -> None:
     checkpoint = tmp_path / "checkpoint"
-    df = read_random_strings(
-        spark,
-        rows_per_second=200,
-        max_length=12,
-        charset="letters",
-        distinct_values=300,
-        max_out_of_order_ms=250,
-    )
-    query = (
-        df.writeStream.format("memory")
-        .queryName(query_name)
-        .trigger(processingTime="200 milliseconds")
-        .option("checkpointLocation", str(checkpoint))
-        .start()
-    )
-    try:
-        wait_for(lambda: spark.table(query_name).count() >= 300, "300 rows in the sink", timeout_s=60)
-    finally:
-        query.stop()
-    sink = [[r.value, r.ts, r.offset, r.length] for r in spark.table(query_name).orderBy("offset").collect()]
-    assert len(sink) >= 300
+    with SteppedClock(spark) as clock:
+        df = stepped_stream(
+            spark,
+            clock,
+            rows_per_second=200,
+            max_length=12,
+            charset="letters",
+            distinct_values=300,
+            max_out_of_order_ms=250,
+        )
+        batches = Batches(clock, ["value", "ts", "offset", "length"])
+        query = start_stepped(df, checkpoint, batches)
+        try:
+            clock.advance(1500)  # 300 rows at 200 rows/s, and the query still running
+            query.processAllAvailable()
+        finally:
+            query.stop()
+    assert [len(batch.rows) for batch in batches.kept] == [300]
+    sink = [[r["value"], r["ts"], r["offset"], r["length"]] for r in batches.kept[0].rows]
+    sink.sort(key=lambda row: row[2])
     definition = stream_definition(checkpoint)
     assert definition["distinct_values"] == 300 and definition["max_out_of_order_ms"] == 250
     assert as_lists(expected_rows(**definition, start=0, end=len(sink))) == sink
