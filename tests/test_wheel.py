@@ -16,11 +16,10 @@ import numpy
 import pyarrow
 import pyspark
 import pytest
-from pyspark.sql import SparkSession
 
 from helpers.spark_lines import BUILDS, pyspark_bounds, scalas_by_line
-from helpers.support import EXAMPLES, REPO, child_env, run_available_now, run_child
-from spark_random_strings import read_random_strings
+from helpers.support import EXAMPLES, REPO, child_env, run_child
+from spark_random_strings import expected_rows
 
 VERSION = (REPO / "VERSION").read_text().strip()
 
@@ -169,7 +168,7 @@ def test_the_wheel_carries_the_license_text_and_names_it_in_its_metadata(wheel: 
 
 
 def test_a_fresh_environment_with_only_the_wheel_streams_exact_rows(
-    fresh_python: Path, spark: SparkSession, tmp_path: Path
+    fresh_python: Path, tmp_path: Path
 ) -> None:
     done = run_fresh(fresh_python, ["-c", SCRIPT], tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -180,18 +179,8 @@ def test_a_fresh_environment_with_only_the_wheel_streams_exact_rows(
     assert Path(result["jar"]).is_relative_to(venv)
     assert result["version"] == VERSION
 
-    df = read_random_strings(
-        spark,
-        seed=9,
-        total_rows=300,
-        max_rows_per_trigger=100,
-        min_length=1,
-        max_length=12,
-        charset="unicode",
-        num_partitions=3,
-    )
-    here, _ = run_available_now(df, "wheel_expected", tmp_path / "checkpoint")
-    expected: list[list[object]] = [[value, offset, length] for value, _, offset, length in here]
+    made = expected_rows(seed=9, start=0, end=300, min_length=1, max_length=12, charset="unicode")
+    expected = [[row["value"], row["offset"], row["length"]] for row in made.to_pylist()]
     assert [row[1] for row in result["rows"]] == list(range(300))
     assert result["rows"] == expected
 
