@@ -280,7 +280,7 @@ def test_a_value_the_source_rejects_exits_2_naming_the_flag_in_one_line(in_proce
     ],
 )
 def test_a_source_error_is_put_on_the_flag_of_the_option_it_names_first(message: str, flag: str) -> None:
-    from spark_random_strings.cli import usage_error
+    from spark_random_strings._cli_options import usage_error
 
     assert str(usage_error(message)) == f"argument {flag}: {message}"
 

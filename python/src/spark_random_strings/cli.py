@@ -20,14 +20,13 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from rich.console import Console
 
+from spark_random_strings._cli_options import UsageError, add_source_flags, check_options, open_stream
 from spark_random_strings._local import StopRequest
-from spark_random_strings._reader import ENGINES, JVM_SPEEDUP, pyspark_line, read_random_strings
+from spark_random_strings._reader import ENGINES, JVM_SPEEDUP, pyspark_line
 from spark_random_strings._real_time_stream import BATCH_DURATION_S, real_time_cores
-from spark_random_strings._source_options import parse_options
-from spark_random_strings.options import OPTIONS, source_options
 
 if TYPE_CHECKING:
-    from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql import DataFrame
 
 PROG = "spark-random-strings"
 
@@ -97,32 +96,11 @@ class _VersionAction(argparse.Action):
         parser.exit(0)
 
 
-class UsageError(Exception):
-    """A flag's value that the source rejected: reported in one line, exit status 2."""
-
-
 class _Parser(argparse.ArgumentParser):
     """argparse, with errors in one line (the usage is one ``--help`` away)."""
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
-
-
-def _add_source_flags(
-    parser: argparse.ArgumentParser,
-    defaults: dict[str, Any] | None = None,
-    **changed: dict[str, Any],
-) -> None:
-    """A flag for each source option; ``defaults`` are the command's own, which its help shows."""
-    for row in OPTIONS:
-        settings: dict[str, Any] = {"type": row.kind, "help": row.described, "metavar": row.option.metavar}
-        if row.kind is bool:  # a switch: given, true; left out, the source's default
-            settings = {"action": "store_const", "const": True, "help": row.described}
-        if defaults and row.keyword in defaults:
-            value = defaults[row.keyword]
-            settings.update(default=value, help=f"{row.option.help} (default: {value})")
-        settings.update(changed.get(row.keyword, {}))
-        parser.add_argument(row.flag, dest=row.keyword, **settings)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -142,7 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
         "time, length, value) under a one-line status. With --real-time, each row as it comes "
         "to exist, and how long rows take to reach the terminal's sink. Ctrl-C stops it.",
     )
-    _add_source_flags(
+    add_source_flags(
         stream,
         real_time={"help": REAL_TIME_HELP},
         num_partitions={
@@ -172,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
         "checkpoint. Run the same command again after an interruption: it resumes, and the "
         "output ends with exactly N rows.",
     )
-    _add_source_flags(
+    add_source_flags(
         write,
         {"max_rows_per_trigger": WRITE_ROWS_PER_TRIGGER},
         total_rows={"required": True, "help": "how many rows to write (required)"},
@@ -198,7 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Stream random strings through a local Spark and print the count of "
         "strings per length after every batch, then a one-line summary. Ctrl-C stops it.",
     )
-    _add_source_flags(demo, DEMO_DEFAULTS, real_time={"help": argparse.SUPPRESS})
+    add_source_flags(demo, DEMO_DEFAULTS, real_time={"help": argparse.SUPPRESS})
     demo.add_argument(
         "--duration",
         type=_positive(float),
@@ -220,41 +198,6 @@ def build_parser() -> argparse.ArgumentParser:
     write.set_defaults(run=_run_write, parser=write)
     demo.set_defaults(run=_run_demo, parser=demo)
     return parser
-
-
-def _keywords(args: argparse.Namespace) -> dict[str, Any]:
-    """The source's keywords that the flags give."""
-    keywords = {row.keyword: getattr(args, row.keyword) for row in OPTIONS}
-    if args.run is _run_demo and keywords["rate_profile"] is not None:
-        # The demo's own rate yields to a profile (the two exclude each other).
-        keywords["rows_per_second"] = None
-    return keywords
-
-
-def check_options(args: argparse.Namespace) -> None:
-    """Refuse the flags' values before Spark starts, with the source's own message (the Python
-    twin of the jar's checks): a UsageError on the flag of the option it names."""
-    try:
-        parse_options(source_options(_keywords(args)))
-    except ValueError as error:
-        raise usage_error(str(error)) from None
-
-
-def open_stream(spark: SparkSession, args: argparse.Namespace) -> DataFrame:
-    """The source with the flags given; a value the source rejects becomes a UsageError."""
-    from pyspark.errors import IllegalArgumentException
-
-    try:
-        return read_random_strings(spark, engine=args.engine, **_keywords(args))
-    except IllegalArgumentException as error:
-        raise usage_error(str(error).strip().splitlines()[0]) from None
-
-
-def usage_error(message: str) -> UsageError:
-    """The source's message as a usage error of the flag of the option it names first (the one
-    it is about: "Invalid value ... for option 'x'", "'lateByMs' is 5, but ...")."""
-    named = [(message.index(f"'{row.name}'"), row.flag) for row in OPTIONS if f"'{row.name}'" in message]
-    return UsageError(f"argument {min(named)[1]}: {message}" if named else message)
 
 
 @contextlib.contextmanager
