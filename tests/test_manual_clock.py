@@ -19,7 +19,6 @@ from spark_random_strings import PYTHON_FORMAT, _manual_clock
 from spark_random_strings._manual_clock import FOLDER, ManualClock
 from spark_random_strings._option_range import LONG_MAX
 from spark_random_strings._source_options import parse_options
-from spark_random_strings._stream_reader import RandomStringsStreamReader
 from spark_random_strings.options import INTERNAL_NAMES, MANUAL_CLOCK, NAMES
 
 
@@ -124,6 +123,10 @@ def test_an_option_that_names_no_registered_clock_is_refused_with_the_jars_messa
 
 
 def test_the_reader_starts_the_stream_and_counts_its_rows_by_the_clock_it_is_given(name: str) -> None:
+    # Imported here: the reader needs pyspark's Python data sources (4.0+), and every line's run
+    # collects this module.
+    from spark_random_strings._stream_reader import RandomStringsStreamReader
+
     clock = _manual_clock.register(name, 1_000_000)
     reader = RandomStringsStreamReader(parse_options({MANUAL_CLOCK: name, "rowsPerSecond": "100"}))
     assert reader.initialOffset()["stream"]["startTimeMs"] == 1_000_000
