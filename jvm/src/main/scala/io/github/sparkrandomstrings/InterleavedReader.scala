@@ -1,5 +1,8 @@
 package io.github.sparkrandomstrings
 
+import java.util.concurrent.TimeUnit
+import java.util.concurrent.locks.LockSupport
+
 import org.apache.spark.{TaskContext, TaskKilledException}
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
@@ -100,7 +103,7 @@ private[sparkrandomstrings] final class InterleavedReader(
     if (momentMs <= lastNowMs) return
     lastNowMs = clock.nowMs()
     while (lastNowMs < momentMs) {
-      clock.sleepToward(momentMs, lastNowMs)
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(momentMs - lastNowMs))
       // A killed task is interrupted (or flagged): end the wait with the kill's exception.
       Option(TaskContext.get()).filter(_.isInterrupted()).foreach { task =>
         throw new TaskKilledException(s"task ${task.taskAttemptId()} was killed while waiting for offset $nextOffset")

@@ -4,10 +4,11 @@ import java.util.concurrent.ConcurrentHashMap
 
 /**
  * A clock that tests step by hand, as Spark's own streaming tests step a `StreamManualClock`: a
- * stream read with the internal option `_manualClock` set to a clock's name counts its rows, fixes
- * its first start and times its real-time reads by that clock instead of the system's. Between two
- * steps no row comes to exist, so each step makes exactly the rows a test expects, and a query's
- * next batch reads exactly those: no test waits for the wall clock.
+ * stream read with the internal option `_manualClock` set to a clock's name fixes its first start
+ * and counts its rows by that clock instead of the system's. Between two steps no row comes to
+ * exist, so each step makes exactly the rows a test expects, and a query's next batch reads
+ * exactly those: no test waits for the wall clock. Micro-batch triggers only: real-time mode,
+ * which Spark times by the system clock, refuses a manual clock when the query starts.
  *
  * Clocks live in this JVM's registry, by name ([[ManualClock.register]]). The option is for tests
  * only: it is not among the documented options, and `load()` refuses a name no clock is
@@ -30,20 +31,11 @@ final class ManualClock private (val name: String, startMs: Long) {
   /** The time this clock reads, in epoch ms. */
   def nowMs: Long = now
 
-  /** Moves the clock forward by `ms` (>= 0) and wakes every reader waiting on it; the new time. */
+  /** Moves the clock forward by `ms` (>= 0); the new time. */
   def advance(ms: Long): Long = synchronized {
     require(ms >= 0L, s"a clock only moves forward: cannot advance $name by $ms ms")
     now = RowClock.saturatedAdd(now, ms)
-    notifyAll()
     now
-  }
-
-  /**
-   * Waits until this clock has moved past `seenMs`, or until `patienceMs` of real time have
-   * passed, whichever comes first (a reader that also watches a deadline on the system clock).
-   */
-  private[sparkrandomstrings] def awaitStep(seenMs: Long, patienceMs: Long): Unit = synchronized {
-    if (now == seenMs && patienceMs > 0L) wait(patienceMs)
   }
 
   override def toString: String = s"ManualClock($name at $now ms)"

@@ -1,8 +1,5 @@
 package io.github.sparkrandomstrings
 
-import java.util.concurrent.TimeUnit
-import java.util.concurrent.locks.LockSupport
-
 /**
  * Where every part of the source reads the time: when a stream first starts, how many rows exist
  * ([[RandomStringsSource]], [[RandomStringsStream]]) and when a real-time read's row comes to exist
@@ -13,13 +10,6 @@ private[sparkrandomstrings] sealed trait StreamClock extends Serializable {
 
   /** The time, in epoch ms. */
   def nowMs(): Long
-
-  /**
-   * Sleeps until this clock may read `momentMs`, having read `seenMs` last: at most the
-   * difference in real time, and no longer than until the clock next moves. Callers read the
-   * clock again afterwards: a sleep may end early.
-   */
-  def sleepToward(momentMs: Long, seenMs: Long): Unit
 }
 
 private[sparkrandomstrings] object StreamClock {
@@ -27,28 +17,20 @@ private[sparkrandomstrings] object StreamClock {
   /** The system clock: what every stream reads unless a test names a manual clock. */
   case object System extends StreamClock {
     override def nowMs(): Long = java.lang.System.currentTimeMillis()
-
-    override def sleepToward(momentMs: Long, seenMs: Long): Unit =
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(momentMs - seenMs))
   }
 
-  /** The manual clock registered under `name`, looked up where it is read (in this JVM). */
+  /**
+   * The manual clock registered under `name`, looked up where it is read (in this JVM). Real-time
+   * mode, which Spark times by the system clock, refuses it ([[RandomStringsStream.checkRealTime]]),
+   * so no reader waits on it.
+   */
   final case class Manual(name: String) extends StreamClock {
-    private def clock: ManualClock = ManualClock.named(name).getOrElse {
+    override def nowMs(): Long = ManualClock.named(name).map(_.nowMs).getOrElse {
       throw new IllegalStateException(
         s"No manual clock named '$name' is registered in this JVM (${RandomStrings.MANUAL_CLOCK} is for " +
           "tests on a local master, whose executors share the driver's JVM).")
     }
-
-    override def nowMs(): Long = clock.nowMs
-
-    // A manual clock moves only when a test steps it: wait for that step, re-checking now and
-    // then (the longest wait is a tenth of a second) so that a waiting task still sees its kill.
-    override def sleepToward(momentMs: Long, seenMs: Long): Unit =
-      clock.awaitStep(seenMs, math.min(momentMs - seenMs, MaxManualWaitMs))
   }
-
-  private val MaxManualWaitMs = 100L
 
   /**
    * The clock that option `name` (`_manualClock`) names with `value`.
