@@ -137,7 +137,7 @@ def test_on_connect_a_bad_option_fails_at_load_a_contradicting_restart_at_start_
 ) -> None:
     done = _run([sys.executable, "-c", CONNECT_ERRORS, connect_server], tmp_path)
     assert done.stdout.splitlines() == [
-        "Invalid value '-1' for option 'maxLength': out of range. Allowed: a whole number from 0 to 1048576.",
+        "Invalid value '-1' for max_length: out of range. Allowed: a whole number from 0 to 1048576.",
         "True",
         f"This builder connects to the Spark Connect server {connect_server}, and a client "
         "cannot add jars to a server",

@@ -118,16 +118,21 @@ def test_an_alphabet_draws_only_its_characters(spark: SparkSession, query_name: 
 @pytest.mark.parametrize(
     ("options", "expected"),
     [
-        ({"rows_per_second": 0}, "Invalid value '0' for option 'rowsPerSecond'"),
-        ({"min_length": -1}, "Invalid value '-1' for option 'minLength'"),
+        ({"rows_per_second": 0}, "Invalid value '0' for rows_per_second: out of range."),
+        ({"min_length": -1}, "Invalid value '-1' for min_length: out of range."),
         ({"max_length": 2_000_000}, "Allowed: a whole number from 0 to 1048576."),
-        ({"min_length": 6, "max_length": 2}, "'minLength' is 6 and 'maxLength' is 2"),
+        ({"min_length": 6, "max_length": 2}, "min_length is 6 and max_length is 2"),
         ({"charset": "klingon"}, "Allowed: alphanumeric, letters, digits, hex, ascii, unicode."),
         ({"alphabet": ""}, "the alphabet is empty"),
-        ({"seed": 2**64}, "Invalid value '18446744073709551616' for option 'seed'"),
-        ({"num_partitions": 0}, "option 'numPartitions': out of range"),
-        ({"max_rows_per_trigger": -4}, "option 'maxRowsPerTrigger': out of range"),
-        ({"total_rows": -1}, "Invalid value '-1' for option 'totalRows'"),
+        ({"seed": 2**64}, "Invalid value '18446744073709551616' for seed:"),
+        ({"num_partitions": 0}, "for num_partitions: out of range"),
+        ({"max_rows_per_trigger": -4}, "for max_rows_per_trigger: out of range"),
+        ({"total_rows": -1}, "Invalid value '-1' for total_rows:"),
+        (
+            {"late_row_fraction": 0.5},
+            "Options that do not fit together: late_row_fraction is 0.5, but late_by_ms is not set.",
+        ),
+        ({"charset": "seed"}, "Invalid value 'seed' for charset: unknown character set."),
     ],
 )
 def test_bad_values_raise_a_readable_illegal_argument_exception(
@@ -137,6 +142,8 @@ def test_bad_values_raise_a_readable_illegal_argument_exception(
         read_random_strings(spark, **options)
     assert expected in str(raised.value)
     assert "\tat " not in str(raised.value), "no JVM stack trace in the message"
+    # The keywords the caller wrote, not the source's option names.
+    assert "option '" not in str(raised.value).lower()
 
 
 @pytest.mark.parametrize(

@@ -207,8 +207,8 @@ def test_real_time_fails_at_load_before_spark_4_1_naming_the_spark_it_needs(spar
     with pytest.raises(IllegalArgumentException) as raised:
         read_random_strings(spark, real_time=True, engine="jvm")
     assert str(raised.value).strip().splitlines()[0] == (
-        f"Option 'realTime' is true, but this is Spark {pyspark.__version__}, which has no real-time "
-        "mode: it needs Spark 4.1 or later. Remove 'realTime' to read the stream with micro-batch "
+        f"real_time is true, but this is Spark {pyspark.__version__}, which has no real-time "
+        "mode: it needs Spark 4.1 or later. Remove real_time to read the stream with micro-batch "
         "triggers, or run on a later Spark."
     )
 
@@ -220,10 +220,10 @@ def test_real_time_with_the_python_engine_fails_saying_python_sources_cannot_run
     with pytest.raises(IllegalArgumentException) as raised:
         read_random_strings(spark, real_time=True, engine="python")
     assert str(raised.value).strip().splitlines()[0] == (
-        "Option 'realTime' is true, but the InMemoryRandomStringsPython source is a Python data source, "
+        "real_time is true, but the InMemoryRandomStringsPython source is a Python data source, "
         "and Spark's Python data sources cannot run in real-time mode: it reads only JVM streams that "
-        "implement its real-time interfaces. Read the jar's source (engine='jvm') with 'realTime', or "
-        "remove 'realTime'."
+        "implement its real-time interfaces. Read the jar's source (engine='jvm') with real_time, or "
+        "remove real_time."
     )
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from spark_random_strings._reader import read_random_strings
 from spark_random_strings._source_options import parse_options
-from spark_random_strings.options import OPTIONS, source_options
+from spark_random_strings.options import OPTIONS, SourceOption, first_named, renamed, source_options
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -65,6 +65,15 @@ def open_stream(spark: SparkSession, args: argparse.Namespace) -> DataFrame:
 
 def usage_error(message: str) -> UsageError:
     """The source's message as a usage error of the flag of the option it names first (the one
-    it is about: "Invalid value ... for option 'x'", "'lateByMs' is 5, but ...")."""
-    named = [(message.index(f"'{row.name}'"), row.flag) for row in OPTIONS if f"'{row.name}'" in message]
-    return UsageError(f"argument {min(named)[1]}: {message}" if named else message)
+    it is about: "Invalid value ... for option 'x'", "'lateByMs' is 5, but ..."), with each option
+    it names called by its flag."""
+    about = first_named(message)
+    if about is None:
+        return UsageError(message)
+    # argparse's own form: "argument --flag: invalid value '-5': out of range. ...".
+    text = renamed(message, _flag).replace(f" for {about.flag}: ", ": ", 1)
+    return UsageError(f"argument {about.flag}: {text[0].lower()}{text[1:]}")
+
+
+def _flag(row: SourceOption) -> str:
+    return row.flag

@@ -13,6 +13,8 @@ from spark_random_strings.options import (
     OPTIONS,
     PYTHON_FORMAT,
     SourceKeywords,
+    SourceOption,
+    renamed,
     source_options,
 )
 
@@ -140,24 +142,30 @@ def read_random_strings(
         TypeError: a keyword is unknown or has the wrong Python type (raised before Spark is
             asked).
         ValueError: ``engine`` is none of "auto", "jvm" and "python".
-        pyspark.errors.IllegalArgumentException: a value is out of range; the message names
-            the option, the value and what is allowed.
+        pyspark.errors.IllegalArgumentException: a value is out of range, or values do not fit
+            together; the message names the keyword, the value and what is allowed.
         SourceNotFoundError: ``engine="jvm"``, and the session does not have the source's jar.
         UnsupportedSparkError: ``engine="python"`` on Spark 3.5, which has no Python streaming
             sources (or ``"auto"`` there without the jar).
 
     Keyword Args:
     """
+    from pyspark.errors import IllegalArgumentException
+
     if engine not in ENGINES:
         raise ValueError(f"read_random_strings: engine is {engine!r}; allowed: 'auto', 'jvm' or 'python'.")
     given = source_options(options)
-    if engine == "python":
-        return _python_stream(spark, given)
     try:
-        return _jar_stream(spark, given)
-    except SourceNotFoundError:
-        if engine == "jvm" or not _has_python_sources():
-            raise
+        if engine == "python":
+            return _python_stream(spark, given)
+        try:
+            return _jar_stream(spark, given)
+        except SourceNotFoundError:
+            if engine == "jvm" or not _has_python_sources():
+                raise
+    except IllegalArgumentException as error:
+        # The source's message names its options; the caller wrote keywords.
+        raise IllegalArgumentException(message=renamed(str(error), _keyword)) from None
     warnings.warn(
         f"This Spark session has no {FORMAT} jar, so read_random_strings reads the Python data "
         f"source, which makes the same rows {JVM_SPEEDUP} slower. Put the jar on the session "
@@ -167,6 +175,10 @@ def read_random_strings(
         stacklevel=2,
     )
     return _python_stream(spark, given)
+
+
+def _keyword(row: SourceOption) -> str:
+    return row.keyword
 
 
 def _jar_stream(spark: SparkSession, given: dict[str, str]) -> DataFrame:

@@ -16,7 +16,8 @@ This module imports nothing else of the package: every other module builds on it
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, TypedDict, get_args, get_type_hints
 
@@ -212,7 +213,10 @@ class SourceKeywords(TypedDict, total=False):
     start_timestamp: Annotated[
         int | None,
         Option(
-            START_TIMESTAMP, None, "the event time of offset 0, in epoch ms (default: the first start)", "MS"
+            START_TIMESTAMP,
+            None,
+            "the event time of offset 0, in epoch ms; without it, the time the stream first starts",
+            "MS",
         ),
     ]
     rate_profile: Annotated[
@@ -284,6 +288,25 @@ NAMES = tuple(row.name for row in OPTIONS)
 INTERNAL_NAMES = (MANUAL_CLOCK,)
 
 _BY_NAME = {row.name: row for row in OPTIONS}
+# An option the source's messages name: 'rowsPerSecond' or option 'rowsPerSecond', but not a
+# value that happens to be spelt like one (Invalid value 'seed' for option 'charset').
+_NAMED = re.compile(r"(?:\b[Oo]ption )?(?<!value )'(" + "|".join(map(re.escape, _BY_NAME)) + r")'")
+
+
+def renamed(message: str, name: Callable[[SourceOption], str]) -> str:
+    """The source's ``message`` with each option it names called ``name(row)`` instead: its
+    keyword for ``read_random_strings``, its flag for the command line.
+
+    >>> renamed("Invalid value '-5' for option 'rowsPerSecond': out of range.", lambda row: row.keyword)
+    "Invalid value '-5' for rows_per_second: out of range."
+    """
+    return _NAMED.sub(lambda match: name(_BY_NAME[match.group(1)]), message)
+
+
+def first_named(message: str) -> SourceOption | None:
+    """The option the source's ``message`` names first (the one it is about), if any."""
+    match = _NAMED.search(message)
+    return None if match is None else _BY_NAME[match.group(1)]
 
 
 def default(name: str) -> int | float | str | None:
