@@ -47,6 +47,10 @@ LINE_JARS = jvm/lines/*/target/scala-*/spark-random-strings-spark*-$(VERSION).ja
 JAR_INPUTS := $(shell find jvm/src/main -type f) $(wildcard project/*.scala project/*.properties project/*.sbt) \
 	build.sbt $(LINES_FILE) VERSION LICENSE
 JARS_BUILT := $(PACKAGE_JARS)/.built
+# `make demo` builds and bundles the default line's jar only: sbt then compiles one build, not
+# every line's. The wheel, `make jar` and `make test` build and bundle them all.
+DEFAULT_JARS = $(foreach b,$(DEFAULT_BUILDS),jvm/lines/spark-$(DEFAULT_LINE)_$(call field,4,$(call row_of,$(b)))/target/scala-$(call field,4,$(call row_of,$(b)))/spark-random-strings-spark$(DEFAULT_LINE)_$(call field,4,$(call row_of,$(b)))-$(VERSION).jar)
+DEFAULT_JAR_BUILT := $(PACKAGE_JARS)/.built-$(DEFAULT_LINE)
 DIST := dist
 WHEEL := $(DIST)/spark_random_strings-$(VERSION)-py3-none-any.whl
 # Where `make publish-local` puts every line's Maven artifacts: named here only, and passed to
@@ -121,7 +125,19 @@ copy-jar:
 	@mkdir -p $(PACKAGE_JARS) && rm -f $(PACKAGE_JARS)/*.jar
 	@cp $(LINE_JARS) $(PACKAGE_JARS)/
 	@echo "bundled:" && ls -1 $(PACKAGE_JARS)/*.jar
-	@touch $(JARS_BUILT)
+	@touch $(JARS_BUILT) $(DEFAULT_JAR_BUILT)
+
+# The default line's jar alone, for `make demo`; it replaces every other line's in the package,
+# so the wheel and `make jar` build them again.
+.PHONY: default-jar
+default-jar: $(DEFAULT_JAR_BUILT)
+
+$(DEFAULT_JAR_BUILT): $(JAR_INPUTS) | bootstrap
+	$(SBT_ENV) $(SBT) $(addsuffix /package,$(DEFAULT_BUILDS))
+	@mkdir -p $(PACKAGE_JARS) && rm -f $(PACKAGE_JARS)/*.jar $(JARS_BUILT)
+	@cp $(DEFAULT_JARS) $(PACKAGE_JARS)/
+	@echo "bundled:" && ls -1 $(PACKAGE_JARS)/*.jar
+	@touch $@
 
 # The wheel is built from the package with the freshly built jars inside it as package data.
 wheel: $(WHEEL)
@@ -305,9 +321,12 @@ bench: jar
 soak: jar
 	cd bench && ../$(PY) soak.py --out ../docs
 
-demo: jar
+# The package is installed in .venv: a new shell finds its commands (and pyspark's) once it
+# has entered it, as the last line says and the README shows.
+demo: default-jar
 	$(PY) -m spark_random_strings demo --duration 20
+	@printf '\nThe package, its command and pyspark are in .venv: in a new shell, enter it first with\n    source .venv/bin/activate\n'
 
 clean:
-	rm -rf jvm/target jvm/lines project/target target $(PACKAGE_JARS)/*.jar $(JARS_BUILT) dist build \
+	rm -rf jvm/target jvm/lines project/target target $(PACKAGE_JARS)/*.jar $(PACKAGE_JARS)/.built* dist build \
 		site docs/scaladoc

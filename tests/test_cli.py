@@ -238,8 +238,8 @@ def test_on_spark_4_0_and_4_1_a_write_of_the_python_source_exits_2_and_writes_no
         (
             ["demo", "--real-time"],
             "spark-random-strings demo: error: argument --real-time: demo cannot run in Spark's "
-            "real-time mode (real-time mode runs in update output mode, and the demo counts by "
-            "length in complete mode); only stream takes --real-time. "
+            "real-time mode (real-time mode writes to console, foreach and Kafka sinks, and the demo "
+            "counts each batch's strings with foreachBatch); only stream takes --real-time. "
             "(see spark-random-strings demo --help)",
         ),
     ],
@@ -261,28 +261,115 @@ def test_a_value_the_source_rejects_exits_2_naming_the_flag_in_one_line(in_proce
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.splitlines() == [
-        "spark-random-strings stream: error: argument --max-length: Invalid value '-1' for "
-        "option 'maxLength': out of range. Allowed: a whole number from 0 to 1048576. "
-        "(see spark-random-strings stream --help)"
+        "spark-random-strings stream: error: argument --max-length: invalid value '-1': out of "
+        "range. Allowed: a whole number from 0 to 1048576. (see spark-random-strings stream --help)"
     ]
 
 
 @pytest.mark.parametrize(
-    ("message", "flag"),
+    ("args", "message"),
     [
-        ("Invalid value '-1' for option 'maxLength': out of range.", "--max-length"),
+        (
+            ["stream", "--rows-per-secnd", "5"],
+            "unrecognized arguments: --rows-per-secnd 5. Did you mean --rows-per-second?",
+        ),
+        (["demo", "--duraton=3"], "unrecognized arguments: --duraton=3. Did you mean --duration?"),
+        (
+            ["stream", "--max-lenght", "3", "--sed", "1"],
+            "unrecognized arguments: --max-lenght 3 --sed 1. Did you mean --max-length for --max-lenght; "
+            "--seed for --sed?",
+        ),
+        (["stream", "--zzz"], "unrecognized arguments: --zzz"),
+    ],
+    ids=["one", "with =", "two", "nothing close"],
+)
+def test_a_misspelt_flag_exits_2_suggesting_the_closest_flag_of_its_command(
+    args: list[str], message: str, in_process: RunInProcess
+) -> None:
+    done = in_process(*args)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"spark-random-strings {args[0]}: error: {message} (see spark-random-strings {args[0]} --help)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["stream", "--rows-per-second", "-5"],
+            "argument --rows-per-second: invalid value '-5': out of range. Allowed: a whole number >= 1.",
+        ),
+        (
+            ["demo", "--late-row-fraction", "0.5"],
+            "argument --late-row-fraction: options that do not fit together: --late-row-fraction is 0.5, "
+            "but --late-by-ms is not set. Say how late a late row is, in milliseconds: --late-by-ms >= 1.",
+        ),
+        (
+            ["stream", "--charset", "seed"],
+            "argument --charset: invalid value 'seed': unknown character set. Allowed: alphanumeric, "
+            "letters, digits, hex, ascii, unicode.",
+        ),
+        (
+            ["write", "--total-rows", "5", "--output", "o", "--rate-profile", "1s@0"],
+            "argument --rate-profile: invalid value '1s@0':",
+        ),
+    ],
+    ids=["range", "together", "a value spelt like an option", "write"],
+)
+def test_every_command_refuses_a_value_before_spark_with_the_sources_message_in_flags(
+    args: list[str], message: str, in_process: RunInProcess
+) -> None:
+    done = in_process(*args)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"spark-random-strings {args[0]}: error: {message}")
+    assert line.endswith(f"(see spark-random-strings {args[0]} --help)")
+    # The flags' names only: no option of the source is named in the message.
+    assert not any(f"'{row.name}'" in line for row in OPTIONS if f"value '{row.name}'" not in line)
+    assert "option '" not in line.lower()
+
+
+@pytest.mark.parametrize("name", ["stream", "write", "demo"])
+def test_each_flags_help_states_its_default_once(name: str, in_process: RunInProcess) -> None:
+    entries = help_entries(in_process(name, "--help").stdout)
+    assert entries
+    for flag, text in entries.items():
+        assert text.count("(default:") <= 1, (flag, text)
+
+
+@pytest.mark.parametrize(
+    ("message", "error"),
+    [
+        (
+            "Invalid value '-1' for option 'maxLength': out of range.",
+            "argument --max-length: invalid value '-1': out of range.",
+        ),
         (
             "Options that do not fit together: 'lateByMs' is 5, but 'lateRowFraction' is not set, "
             "so no row is late.",
-            "--late-by-ms",
+            "argument --late-by-ms: options that do not fit together: --late-by-ms is 5, but "
+            "--late-row-fraction is not set, so no row is late.",
         ),
-        ("Invalid lengths: 'minLength' is 5 and 'maxLength' is 3.", "--min-length"),
+        (
+            "Invalid lengths: 'minLength' is 5 and 'maxLength' is 3.",
+            "argument --min-length: invalid lengths: --min-length is 5 and --max-length is 3.",
+        ),
+        (
+            "Invalid value 'seed' for option 'charset'.",
+            "argument --charset: invalid value 'seed' for --charset.",
+        ),
+        ("No option named here.", "No option named here."),
     ],
 )
-def test_a_source_error_is_put_on_the_flag_of_the_option_it_names_first(message: str, flag: str) -> None:
+def test_a_source_error_is_put_on_the_flag_of_the_option_it_names_first_and_names_flags(
+    message: str, error: str
+) -> None:
     from spark_random_strings._cli_options import usage_error
 
-    assert str(usage_error(message)) == f"argument {flag}: {message}"
+    assert str(usage_error(message)) == error
 
 
 # --- stream ---

@@ -7,9 +7,12 @@ import re
 import subprocess
 import sys
 
+import pyspark
 import pytest
 
+from spark_random_strings import expected_rows
 from spark_random_strings._definition_store import definition_to_json
+from spark_random_strings._demo import heading
 from spark_random_strings._progress import source_description
 from spark_random_strings._source_options import parse_options
 from spark_random_strings._stream_definition import StreamDefinition
@@ -30,7 +33,7 @@ DURATIONS = {"jvm": "8", "python": "16"}
 
 @pytest.mark.slow
 @pytest.mark.parametrize("engine", sorted(DESCRIPTIONS))
-def test_demo_streams_counts_by_length_and_ends_with_a_summary_naming_the_source(engine: str) -> None:
+def test_demo_says_what_it_shows_shows_seeded_strings_and_counts_them_by_length(engine: str) -> None:
     command = [sys.executable, "-m", "spark_random_strings", "demo", "--duration", DURATIONS[engine]]
     done = subprocess.run(
         [*command, "--engine", engine],
@@ -40,8 +43,13 @@ def test_demo_streams_counts_by_length_and_ends_with_a_summary_naming_the_source
         stdin=subprocess.DEVNULL,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    assert "|length|count|" in done.stdout
-    summary = done.stdout.strip().splitlines()[-1]
+    lines = done.stdout.strip().splitlines()
+    # The heading comes first (before Spark starts), wrapped at the width of a pipe: 80 columns.
+    body = lines.index("")
+    assert " ".join(" ".join(lines[:body]).split()) == heading(
+        rows_per_second=50, min_length=1, max_length=8, spark_version=pyspark.__version__
+    )
+    summary = lines[-1]
     match = re.fullmatch(
         r"spark-random-strings demo: (\d+) rows in (\d+) batches over ([\d.]+) s = ([\d.]+) rows/s "
         rf"\(source: {DESCRIPTIONS[engine]}\)",
@@ -49,9 +57,35 @@ def test_demo_streams_counts_by_length_and_ends_with_a_summary_naming_the_source
     )
     assert match, summary
     rows, batches = int(match.group(1)), int(match.group(2))
-    assert rows > 0 and batches > 0
     # At 50 rows/s, a run cannot have read more rows than existed.
-    assert rows <= 50 * float(match.group(3)) + 50
+    assert 0 < rows <= 50 * float(match.group(3)) + 50
+    seed = int(re.search(r"seed=(-?\d+)", summary).group(1))  # type: ignore[union-attr]
+    # Each batch: its heading, the column names, a few rows, the counts so far.
+    shown: dict[int, str] = {}
+    counts: dict[int, int] = {}
+    new = 0
+    for block in "\n".join(lines[body:-1]).strip().split("\n\n"):
+        title, columns, *rows_shown, so_far = block.splitlines()
+        assert re.fullmatch(r"batch \d+: [\d,]+ new strings, among them:", title), title
+        new += int(title.split(": ")[1].split()[0].replace(",", ""))
+        assert columns.split() == ["offset", "ts", "(UTC)", "length", "value"]
+        assert 1 <= len(rows_shown) <= 3
+        for row in rows_shown:
+            offset, _, length, value = row.split()
+            assert int(length) == len(value)
+            shown[int(offset.replace(",", ""))] = value
+        assert so_far.startswith("so far by length: ")
+        counts = {
+            int(k): int(v.replace(",", "")) for k, v in (p.split(": ") for p in so_far[18:].split(" | "))
+        }
+    assert len([line for line in lines if line.startswith("batch ")]) == batches
+    # The counts add up to the rows read, over lengths 1 to 8 only.
+    assert sum(counts.values()) == new == rows
+    assert set(counts) <= set(range(1, 9))
+    # The strings shown are the seed's own, as expected_rows makes them.
+    expected = expected_rows(seed=seed, start=0, end=rows, start_time_ms=0, min_length=1, max_length=8)
+    values = expected.column("value").to_pylist()
+    assert shown and {offset: values[offset] for offset in shown} == shown
 
 
 def test_a_python_sources_progress_is_described_from_its_offset_with_only_the_shaping_that_differs() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import signal
 import sys
 from collections.abc import Callable, Iterator
@@ -39,7 +40,8 @@ FORMATS = ("parquet", "json", "csv")
 #: The commands that do not run in real-time mode, and why (the usage error of --real-time).
 NOT_REAL_TIME = {
     "write": "real-time mode writes to console, foreach and Kafka sinks, not to files",
-    "demo": "real-time mode runs in update output mode, and the demo counts by length in complete mode",
+    "demo": "real-time mode writes to console, foreach and Kafka sinks, and the demo counts each "
+    "batch's strings with foreachBatch",
 }
 
 
@@ -256,11 +258,24 @@ def _run_demo(args: argparse.Namespace, strings: DataFrame, console: Console) ->
 
     stop = StopRequest()
     with _first_interrupt_sets(stop):
-        rows, summary = count_by_length(strings, duration_s=args.duration, stop=stop)
+        rows, summary = count_by_length(strings, duration_s=args.duration, stop=stop, console=console)
     # Not markup: the source's description is in brackets.
     console.print(summary, soft_wrap=True, markup=False)
     # A demo that showed no rows did not work, even if nothing failed.
     return 0 if rows > 0 else 1
+
+
+def _demo_heading(args: argparse.Namespace) -> str:
+    import pyspark
+
+    from spark_random_strings._demo import heading
+
+    return heading(
+        rows_per_second=None if args.rate_profile is not None else args.rows_per_second,
+        min_length=args.min_length,
+        max_length=args.max_length,
+        spark_version=pyspark.__version__,
+    )
 
 
 def _run_write(args: argparse.Namespace, strings: DataFrame, console: Console) -> int:
@@ -310,12 +325,32 @@ def _check_real_time(args: argparse.Namespace, command: argparse.ArgumentParser)
         )
 
 
+def _unrecognized(unknown: list[str], command: argparse.ArgumentParser) -> str:
+    """argparse's error for arguments it does not know, with the closest flag of the command
+    suggested for a misspelt one (as read_random_strings suggests the closest keyword)."""
+    flags = [flag for flag in command._option_string_actions if flag.startswith("--")]
+    near = [
+        (given, close[0])
+        for given in unknown
+        if given.startswith("--")
+        and (close := difflib.get_close_matches(given.split("=", 1)[0], flags, n=1, cutoff=0.7))
+    ]
+    if len(near) == 1:
+        hint = f". Did you mean {near[0][1]}?"
+    else:
+        hint = "".join(f"; {flag} for {given.split('=', 1)[0]}" for given, flag in near)
+        hint = f". Did you mean{hint[1:]}?" if hint else ""
+    return f"unrecognized arguments: {' '.join(unknown)}{hint}"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command; return its exit status (2 for a bad flag, 130 after Ctrl-C)."""
     from spark_random_strings._local import local_session
 
-    args = build_parser().parse_args(argv)
+    args, unknown = build_parser().parse_known_args(argv)
     command: argparse.ArgumentParser = args.parser
+    if unknown:
+        command.error(_unrecognized(unknown, command))
     run: Callable[[argparse.Namespace, DataFrame, Console], int] = args.run
     if run is _run_write and args.engine == "python" and (4, 0) <= pyspark_line() < (4, 2):
         # Spark 4.0 and 4.1 run a Python source under Trigger.AvailableNow as one batch of the
@@ -332,12 +367,15 @@ def main(argv: list[str] | None = None) -> int:
             args.num_partitions = 1
         cores = real_time_cores(args.num_partitions)
     spark = None
+    console = Console(highlight=False)
     try:
         check_options(args)
+        if run is _run_demo:  # what it shows, before Spark takes its few seconds to start
+            console.print(_demo_heading(args), markup=False)
         spark = local_session(
             PROG, cores=cores, log_level="WARN" if args.verbose else "OFF", silent_jvm=not args.verbose
         )
-        return run(args, open_stream(spark, args), Console(highlight=False))
+        return run(args, open_stream(spark, args), console)
     except UsageError as error:
         command.error(str(error))
     except KeyboardInterrupt:
