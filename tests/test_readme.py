@@ -3,15 +3,17 @@ command-line examples run as they stand, and its file names carry the current ve
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from helpers.spark_lines import BUILDS, DEFAULT_LINE
-from helpers.support import EXAMPLES, REPO, run_child
+from helpers.support import EXAMPLES, REPO
 
 README = (REPO / "README.md").read_text()
 VERSION = (REPO / "VERSION").read_text().strip()
@@ -40,9 +42,55 @@ def test_the_file_names_and_coordinates_in_the_readme_and_examples_carry_the_cur
     assert versions == {VERSION}
 
 
-CLI_COMMANDS = [
-    line for block in blocks("sh") for line in block.splitlines() if line.startswith("spark-random-strings ")
-]
+def shell_lines() -> list[str]:
+    """Each command of the README's shell blocks, its continuation lines joined."""
+    return [
+        line for block in blocks("sh") for line in block.replace("\\\n", " ").splitlines() if line.strip()
+    ]
+
+
+#: The README's line that enters the environment `make demo` and `make test` set up.
+(ACTIVATE,) = [line for line in shell_lines() if line.startswith("source ")]
+CLI_COMMANDS = [line for line in shell_lines() if line.startswith("spark-random-strings ")]
+
+
+def in_new_shell(script: str, cwd: Path = REPO, *, enter: bool = True) -> subprocess.CompletedProcess[str]:
+    """Run ``script`` as the README's reader does: in a new bash, which has not entered the
+    environment, from the project's folder, after the README's activation line (``enter``),
+    then in ``cwd``."""
+    venv_bin = str(Path(sys.executable).parent)
+    dropped = ("SPARK_HOME", "PYTHONPATH", "VIRTUAL_ENV", "PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON")
+    env = {key: value for key, value in os.environ.items() if key not in dropped}
+    env["PATH"] = os.pathsep.join(path for path in env["PATH"].split(os.pathsep) if path != venv_bin)
+    env["SPARK_LOCAL_IP"] = "127.0.0.1"  # loopback only, as every test's Spark
+    steps = [ACTIVATE] if enter else []
+    return subprocess.run(
+        ["bash", "--noprofile", "--norc", "-c", " && ".join([*steps, f"cd {shlex.quote(str(cwd))}", script])],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_every_program_the_readme_runs_is_found_in_a_new_shell_once_it_entered_the_environment() -> None:
+    programs = sorted({shlex.split(line, comments=True)[0] for line in shell_lines()} - {"source"})
+    assert {"make", "pip", "python", "spark-submit", "spark-shell", "spark-random-strings"} <= set(programs)
+    found = in_new_shell("; ".join(f"command -v {program}" for program in programs))
+    assert found.returncode == 0, found.stderr
+    where = dict(zip(programs, found.stdout.split(), strict=True))
+    venv_bin = (REPO / ".venv" / "bin").resolve()
+    assert {program: Path(path).parent.resolve() for program, path in where.items() if program != "make"} == {
+        program: venv_bin for program in programs if program != "make"
+    }
+    # The package imports there, as the README's Connect example has it print the jar.
+    jar = in_new_shell("""python -c 'import spark_random_strings as s; print(s.jar_path())'""")
+    assert jar.returncode == 0, jar.stderr
+    assert Path(jar.stdout.strip()).is_file()
+    # Without the activation line, a new shell finds none of the package's commands.
+    assert in_new_shell("command -v spark-random-strings", enter=False).returncode == 1
 
 
 def test_the_readme_shows_both_commands() -> None:
@@ -50,12 +98,11 @@ def test_the_readme_shows_both_commands() -> None:
 
 
 @pytest.mark.parametrize("line", CLI_COMMANDS)
-def test_each_command_line_example_runs_as_it_stands(line: str, tmp_path: Path) -> None:
-    command = shlex.split(line)
-    done = run_child([str(Path(sys.executable).parent / command[0]), *command[1:]], tmp_path)
+def test_each_command_line_example_runs_as_it_stands_in_a_new_shell(line: str, tmp_path: Path) -> None:
+    done = in_new_shell(line, tmp_path)
     assert done.returncode == 0, done.stderr
     summary = done.stdout.strip().splitlines()[-1]
-    if command[1] == "write":
+    if shlex.split(line)[1] == "write":
         assert summary.startswith("wrote 1,000,000 rows to strings as parquet (1,000,000 in this run, ")
         assert (tmp_path / "strings" / "_spark_metadata").is_dir()
     else:
