@@ -62,8 +62,9 @@ def expected_rows(*, start: int, end: int, **definition: Unpack[StreamDefinition
     [`stream_definition`][spark_random_strings.stream_definition] reads from the query's
     checkpoint with the rest of the definition.
 
-    >>> expected_rows(seed=42, start=0, end=3, max_length=8, charset="hex").to_pylist()  # doctest: +SKIP
-    [{'value': '3a9', 'ts': 0, 'offset': 0, 'length': 3}, ...]
+    Examples:
+        >>> expected_rows(seed=42, start=0, end=3, max_length=8, charset="hex").to_pylist()  # doctest: +SKIP
+        [{'value': '3a9', 'ts': 0, 'offset': 0, 'length': 3}, ...]
 
     Args:
         start: the first offset, >= 0.
@@ -130,8 +131,9 @@ def stream_definition(
     and the options that shape its rows, as keywords of
     [`expected_rows`][spark_random_strings.expected_rows].
 
-    >>> definition = stream_definition("/tmp/checkpoints/q1")  # doctest: +SKIP
-    >>> expected_rows(**definition, start=0, end=100)  # doctest: +SKIP
+    Examples:
+        >>> definition = stream_definition("/tmp/checkpoints/q1")  # doctest: +SKIP
+        >>> expected_rows(**definition, start=0, end=100)  # doctest: +SKIP
 
     Args:
         checkpoint_location: the query's ``checkpointLocation``: a local folder (or ``file:``

@@ -46,8 +46,9 @@ def jar_path(spark_version: str | None = None, scala_version: str | None = None)
     The jars are package data, found with ``importlib.resources``, so this works for a wheel
     install and an editable install alike.
 
-    >>> jar_path("4.3.0", "2.13").name  # doctest: +SKIP
-    'spark-random-strings-spark4.3_2.13-0.2.0.jar'
+    Examples:
+        >>> jar_path("4.3.0", "2.13").name  # doctest: +SKIP
+        'spark-random-strings-spark4.3_2.13-0.4.0.jar'
 
     Raises:
         UnsupportedSparkError: no bundled jar is built for that Spark line and Scala version;

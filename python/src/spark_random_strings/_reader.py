@@ -54,11 +54,12 @@ def configure_spark_with_random_strings(
     batches as its own scan; a session started without them gets that scan from ``load()`` instead.
     Call it before ``getOrCreate()``: both must be on the session from its start.
 
-    >>> from pyspark.sql import SparkSession
-    >>> builder = SparkSession.builder.master("local[2]").config("spark.jars", "/opt/other.jar")
-    >>> spark = configure_spark_with_random_strings(builder).getOrCreate()  # doctest: +SKIP
-    >>> spark.conf.get("spark.jars")  # doctest: +SKIP
-    '/opt/other.jar,/.../spark_random_strings/jars/spark-random-strings-spark4.3_2.13-0.2.0.jar'
+    Examples:
+        >>> from pyspark.sql import SparkSession
+        >>> builder = SparkSession.builder.master("local[2]").config("spark.jars", "/opt/other.jar")
+        >>> spark = configure_spark_with_random_strings(builder).getOrCreate()  # doctest: +SKIP
+        >>> spark.conf.get("spark.jars")  # doctest: +SKIP
+        '/opt/other.jar,/.../spark_random_strings/jars/spark-random-strings-spark4.3_2.13-0.4.0.jar'
 
     Args:
         builder: a ``SparkSession.builder``, configured as you like.
@@ -117,9 +118,10 @@ def read_random_strings(
     in snake_case ([`SourceKeywords`][spark_random_strings.options.SourceKeywords]); one left out, or
     ``None``, leaves the source's default.
 
-    >>> df = read_random_strings(spark, rows_per_second=100, min_length=5, max_length=10,
-    ...                          charset="hex", seed=42)  # doctest: +SKIP
-    >>> query = df.writeStream.format("console").start()  # doctest: +SKIP
+    Examples:
+        >>> df = read_random_strings(spark, rows_per_second=100, min_length=5, max_length=10,
+        ...                          charset="hex", seed=42)  # doctest: +SKIP
+        >>> query = df.writeStream.format("console").start()  # doctest: +SKIP
 
     Two engines make the same rows for the same seed and start time. The jar's source runs on the
     JVM and needs the jar in the session (or, for Spark Connect, on the server). The Python data

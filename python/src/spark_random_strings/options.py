@@ -297,8 +297,9 @@ def renamed(message: str, name: Callable[[SourceOption], str]) -> str:
     """The source's ``message`` with each option it names called ``name(row)`` instead: its
     keyword for ``read_random_strings``, its flag for the command line.
 
-    >>> renamed("Invalid value '-5' for option 'rowsPerSecond': out of range.", lambda row: row.keyword)
-    "Invalid value '-5' for rows_per_second: out of range."
+    Examples:
+        >>> renamed("Invalid value '-5' for option 'rowsPerSecond': out of range.", lambda row: row.keyword)
+        "Invalid value '-5' for rows_per_second: out of range."
     """
     return _NAMED.sub(lambda match: name(_BY_NAME[match.group(1)]), message)
 
