@@ -3,7 +3,7 @@ package io.github.sparkrandomstrings
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.locks.LockSupport
 
-import org.apache.spark.{TaskContext, TaskKilledException}
+import org.apache.spark.TaskContext
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
 
@@ -77,11 +77,10 @@ private[sparkrandomstrings] final class InterleavedReader(
     if (existsAt > deadlineMs) {
       waitUntil(deadlineMs)
       false
-    } else {
-      waitUntil(existsAt)
+    } else if (waitUntil(existsAt)) {
       handOn(existsAt)
       true
-    }
+    } else false // killed while waiting: the row stays unread, and the task ends
   }
 
   /** When the current row came to exist (epoch ms): its arrival time. */
@@ -98,18 +97,30 @@ private[sparkrandomstrings] final class InterleavedReader(
     nextOffset = RowClock.saturatedAdd(nextOffset, step)
   }
 
-  /** Parks the thread until the clock reads `momentMs`; returns at once if it already has. */
-  private def waitUntil(momentMs: Long): Unit = {
-    if (momentMs <= lastNowMs) return
+  /**
+   * Parks the thread until the clock reads `momentMs`; returns at once if it already has.
+   * Answers whether the moment came: false if the task was killed meanwhile.
+   *
+   * `query.stop()` kills a real-time batch's tasks mid-wait: Spark marks each task killed, then
+   * interrupts its thread. The wait then ends quietly: the reader answers "no row" and the task
+   * returns, and the executor, which checks the task's kill when it returns, reports it killed,
+   * as Spark's continuous tasks end on the interrupt that stops them. The thread's interrupt is
+   * cleared (the task keeps the kill), else the sink's commit would fail on it. An exception
+   * thrown from here would pass through the sink's write task, which logs any exception as an
+   * error ("Aborting task").
+   */
+  private def waitUntil(momentMs: Long): Boolean = {
+    if (momentMs <= lastNowMs) return true
     lastNowMs = clock.nowMs()
     while (lastNowMs < momentMs) {
       LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(momentMs - lastNowMs))
-      // A killed task is interrupted (or flagged): end the wait with the kill's exception.
-      Option(TaskContext.get()).filter(_.isInterrupted()).foreach { task =>
-        throw new TaskKilledException(s"task ${task.taskAttemptId()} was killed while waiting for offset $nextOffset")
+      if (Option(TaskContext.get()).exists(_.isInterrupted())) {
+        Thread.interrupted()
+        return false
       }
       if (Thread.interrupted()) throw new InterruptedException(s"interrupted while waiting for offset $nextOffset")
       lastNowMs = clock.nowMs()
     }
+    true
   }
 }

@@ -6,7 +6,12 @@ import java.util.concurrent.{ConcurrentHashMap, ConcurrentLinkedQueue}
 import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.conf.Configuration
-import org.apache.spark.sql.{DataFrame, ForeachWriter, Row}
+import org.apache.logging.log4j.{Level, LogManager}
+import org.apache.logging.log4j.core.{LogEvent, LoggerContext}
+import org.apache.logging.log4j.core.appender.AbstractAppender
+import org.apache.logging.log4j.core.config.Property
+import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd, SparkListenerTaskStart}
+import org.apache.spark.sql.{DataFrame, ForeachWriter, Row, SparkSession}
 import org.apache.spark.sql.catalyst.encoders.{ExpressionEncoder, RowEncoder}
 import org.apache.spark.sql.streaming.{OutputMode, StreamingQuery, Trigger}
 
@@ -265,6 +270,30 @@ class RealTimeStreamSuite extends SparkSessionSuite {
     }
   }
 
+  test("stopping a real-time query mid-batch ends its parked readers quietly: no error from this source's tasks") {
+    withTempDir { dir =>
+      // A row every 50 ms in each partition: when stop() kills the tasks, their readers are
+      // parked, waiting for their next row. Into the console sink (no row passes the filter, so
+      // it prints only its batches' headers), then into a foreach sink.
+      val stream = reader("realTime" -> "true", "seed" -> "10", "rowsPerSecond" -> "40", "numPartitions" -> "2").load()
+      val console = stream.where("length < 0").writeStream.format("console").outputMode(OutputMode.Update())
+        .trigger(Trigger.RealTime("500 milliseconds"))
+        .option("checkpointLocation", new File(dir, "console").getPath).start()
+      val consoleErrors = ErrorEvents.duringStop(spark, console, afterBatches = 2)
+      // Spark logs the cancelled batch's abort on the driver, for any source: only that.
+      assert(
+        consoleErrors.forall(e => e.logger.endsWith(".WriteToDataSourceV2Exec") && e.thrown.isEmpty),
+        consoleErrors.mkString("\n"))
+
+      val foreach = startRealTime(stream, "stopped", new File(dir, "foreach"))
+      val foreachErrors = ErrorEvents.duringStop(spark, foreach, afterBatches = 2)
+      // A foreach sink's commit of the cancelled batch is denied, and Spark logs that as an error,
+      // whatever the source: but no error carries an exception from this source's code.
+      assert(!foreachErrors.exists(_.thrown.exists(ErrorEvents.fromThisSource)), foreachErrors.mkString("\n"))
+      assert(KeepingWriter.kept("stopped").nonEmpty)
+    }
+  }
+
   /** Every row of `df` under Trigger.AvailableNow, in offset order, and each batch's row count. */
   private def readAvailableNow(df: DataFrame, checkpoint: File): (Seq[Row], Seq[Long]) = {
     val rows = new ConcurrentLinkedQueue[Row]()
@@ -297,4 +326,66 @@ object KeepingWriter {
 
   /** What the sink named `name` has kept so far, in the order it got it. */
   def kept(name: String): Seq[(Row, Long)] = queue(name).asScala.toSeq
+}
+
+/** The events logged at ERROR or above, by any logger, while a query stops. */
+object ErrorEvents {
+
+  /** An event: its logger, its message and the exception it carries, if any. */
+  final case class Event(logger: String, message: String, thrown: Option[Throwable]) {
+    override def toString: String = s"$logger: $message" + thrown.fold("")(t => s" ($t)")
+  }
+
+  private final class Capture extends AbstractAppender("error-events", null, null, true, Property.EMPTY_ARRAY) {
+    val events = new ConcurrentLinkedQueue[Event]()
+    override def append(event: LogEvent): Unit =
+      events.add(Event(event.getLoggerName, event.getMessage.getFormattedMessage, Option(event.getThrown)))
+  }
+
+  /**
+   * Runs `query` until `afterBatches` batches are done and the next one runs, stops it, waits
+   * until its tasks have ended (they end after stop() returns), and returns what was logged at
+   * ERROR from the stop on.
+   */
+  def duringStop(spark: SparkSession, query: StreamingQuery, afterBatches: Int): Seq[Event] = {
+    val deadline = System.currentTimeMillis() + 60000L
+    val running = new RunningTasks
+    spark.sparkContext.addSparkListener(running)
+    while (query.recentProgress.length < afterBatches && query.isActive && System.currentTimeMillis() < deadline) {
+      Thread.sleep(20L)
+    }
+    Thread.sleep(200L) // well into the next batch
+    query.exception.foreach(e => throw e)
+    val context = LogManager.getContext(false).asInstanceOf[LoggerContext]
+    val root = context.getConfiguration.getRootLogger
+    val capture = new Capture
+    capture.start()
+    root.addAppender(capture, Level.ERROR, null)
+    context.updateLoggers()
+    try {
+      query.stop()
+      // A task's end reaches the listener after the task has logged all it logs.
+      while (!running.none && System.currentTimeMillis() < deadline) Thread.sleep(10L)
+    } finally {
+      root.removeAppender(capture.getName)
+      context.updateLoggers()
+      capture.stop()
+      spark.sparkContext.removeSparkListener(running)
+    }
+    assert(running.none, "the stopped query's tasks ended")
+    capture.events.asScala.toSeq
+  }
+
+  /** The tasks that started and have not ended, as the listener bus tells. */
+  private final class RunningTasks extends SparkListener {
+    private val ids = ConcurrentHashMap.newKeySet[Long]()
+    def none: Boolean = ids.isEmpty
+    override def onTaskStart(start: SparkListenerTaskStart): Unit = ids.add(start.taskInfo.taskId)
+    override def onTaskEnd(end: SparkListenerTaskEnd): Unit = ids.remove(end.taskInfo.taskId)
+  }
+
+  /** Whether `thrown`, or an exception it wraps, was thrown from this source's code. */
+  def fromThisSource(thrown: Throwable): Boolean =
+    Iterator.iterate(thrown)(_.getCause).takeWhile(_ != null).exists(
+      _.getStackTrace.exists(_.getClassName.startsWith("io.github.sparkrandomstrings.")))
 }
