@@ -5,6 +5,7 @@ import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.atomic.{AtomicLong, AtomicLongArray, AtomicReferenceArray}
 
 import org.apache.hadoop.conf.Configuration
+import org.apache.spark.TaskContext
 import org.apache.spark.sql.{ForeachWriter, Row}
 
 /**
@@ -33,11 +34,7 @@ final class LatencySink(name: String, checkpoint: String) extends ForeachWriter[
   @transient private var latencies: LatencySink.Latencies = _
 
   override def open(partitionId: Long, epochId: Long): Boolean = {
-    if (definition == null) {
-      val store = new DefinitionStore(s"${checkpoint.stripSuffix("/")}/sources/0", new Configuration())
-      definition = store.read().getOrElse(throw new IllegalStateException(
-        s"LatencySink $name: the checkpoint $checkpoint holds no ${RandomStrings.ShortName} definition at sources/0"))
-    }
+    if (definition == null) definition = LatencySink.definitionOf(name, checkpoint)
     latencies = LatencySink.latenciesOf(name)
     true
   }
@@ -64,6 +61,49 @@ object LatencySink {
   private val registry = new ConcurrentHashMap[String, Latencies]()
 
   private def latenciesOf(name: String): Latencies = registry.computeIfAbsent(name, _ => new Latencies)
+
+  /** The local property in which Spark gives a streaming query's tasks the query's id. */
+  private val QueryIdProperty = "sql.streaming.queryId"
+
+  /**
+   * The definition each checkpoint holds, as the last query that ran on it read it: checkpoint ->
+   * (query id, definition). Every task of a real-time batch deserializes a new sink, which opens
+   * before the task reads its first row: reading the checkpoint there (a Hadoop configuration
+   * and the file, about 20 ms on a 2-core machine) lengthened every gap between two batches. A
+   * query's definition is fixed in its checkpoint, and so is the query's id: a checkpoint made
+   * anew at the same path has a new id, and is read again.
+   */
+  private val definitions = new ConcurrentHashMap[String, (String, StreamDefinition)]()
+
+  /** How many times this JVM's sinks have read a checkpoint's definition. */
+  private val reads = new AtomicLong()
+
+  private[sparkrandomstrings] def definitionReads: Long = reads.get()
+
+  /** The definition in `checkpoint`, read once for each query (by its id) that runs on it. */
+  private def definitionOf(name: String, checkpoint: String): StreamDefinition =
+    definitionOf(name, checkpoint, Option(TaskContext.get()).flatMap(t => Option(t.getLocalProperty(QueryIdProperty))))
+
+  /** [[definitionOf]] for the query `query`; None (not a streaming query's task): read each time. */
+  private[sparkrandomstrings] def definitionOf(
+      name: String,
+      checkpoint: String,
+      query: Option[String]): StreamDefinition =
+    query match {
+      case None => readDefinition(name, checkpoint)
+      case Some(id) =>
+        // The tasks of a query's first batch open at once: one reads, the others wait for it.
+        definitions.compute(
+          checkpoint,
+          (_, known) => if (known != null && known._1 == id) known else (id, readDefinition(name, checkpoint)))._2
+    }
+
+  private def readDefinition(name: String, checkpoint: String): StreamDefinition = {
+    reads.incrementAndGet()
+    val store = new DefinitionStore(s"${checkpoint.stripSuffix("/")}/sources/0", new Configuration())
+    store.read().getOrElse(throw new IllegalStateException(
+      s"LatencySink $name: the checkpoint $checkpoint holds no ${RandomStrings.ShortName} definition at sources/0"))
+  }
 
   /**
    * What the sink named `name` has measured so far, in this JVM: `count`, `p50Ms`, `p99Ms`,

@@ -11,7 +11,7 @@ import org.apache.logging.log4j.core.{LogEvent, LoggerContext}
 import org.apache.logging.log4j.core.appender.AbstractAppender
 import org.apache.logging.log4j.core.config.Property
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd, SparkListenerTaskStart}
-import org.apache.spark.sql.{DataFrame, ForeachWriter, Row, SparkSession}
+import org.apache.spark.sql.{DataFrame, ForeachWriter, Row}
 import org.apache.spark.sql.catalyst.encoders.{ExpressionEncoder, RowEncoder}
 import org.apache.spark.sql.streaming.{OutputMode, StreamingQuery, Trigger}
 
@@ -251,14 +251,18 @@ class RealTimeStreamSuite extends SparkSessionSuite {
   test("LatencySink counts each row that reaches it, with percentiles in order, and shows the last rows") {
     withTempDir { dir =>
       val checkpoint = new File(dir, "checkpoint").getPath
+      val reads = LatencySink.definitionReads
       val query = reader("realTime" -> "true", "seed" -> "8", "rowsPerSecond" -> "500", "numPartitions" -> "2").load()
         .writeStream.foreach(new LatencySink("probe", checkpoint)).outputMode(OutputMode.Update())
         .trigger(Trigger.RealTime("500 milliseconds")).option("checkpointLocation", checkpoint).start()
       val deadline = System.currentTimeMillis() + 60000L
-      while (LatencySink.summary("probe").get("count").toLong < 400L && System.currentTimeMillis() < deadline) {
+      while ((LatencySink.summary("probe").get("count").toLong < 400L || query.recentProgress.length < 2) &&
+        System.currentTimeMillis() < deadline) {
         Thread.sleep(50L)
       }
-      query.stop()
+      stopAndAwaitTasks(query) // rows reach the sink until its tasks end, after stop() returns
+      // Two tasks a batch, each opening a sink of its own, over two batches or more: one read.
+      assert(LatencySink.definitionReads - reads == 1)
       val summary = LatencySink.summary("probe").asScala
       assert(summary("count").toLong >= 400L)
       val (p50, p99, max) = (summary("p50Ms").toDouble, summary("p99Ms").toDouble, summary("maxMs").toDouble)
@@ -279,19 +283,53 @@ class RealTimeStreamSuite extends SparkSessionSuite {
       val console = stream.where("length < 0").writeStream.format("console").outputMode(OutputMode.Update())
         .trigger(Trigger.RealTime("500 milliseconds"))
         .option("checkpointLocation", new File(dir, "console").getPath).start()
-      val consoleErrors = ErrorEvents.duringStop(spark, console, afterBatches = 2)
+      awaitBatches(console, 2)
+      val consoleErrors = ErrorEvents.during(stopAndAwaitTasks(console))
       // Spark logs the cancelled batch's abort on the driver, for any source: only that.
       assert(
         consoleErrors.forall(e => e.logger.endsWith(".WriteToDataSourceV2Exec") && e.thrown.isEmpty),
         consoleErrors.mkString("\n"))
 
       val foreach = startRealTime(stream, "stopped", new File(dir, "foreach"))
-      val foreachErrors = ErrorEvents.duringStop(spark, foreach, afterBatches = 2)
+      awaitBatches(foreach, 2)
+      val foreachErrors = ErrorEvents.during(stopAndAwaitTasks(foreach))
       // A foreach sink's commit of the cancelled batch is denied, and Spark logs that as an error,
       // whatever the source: but no error carries an exception from this source's code.
       assert(!foreachErrors.exists(_.thrown.exists(ErrorEvents.fromThisSource)), foreachErrors.mkString("\n"))
       assert(KeepingWriter.kept("stopped").nonEmpty)
     }
+  }
+
+  /** Waits until `query` has done `batches` batches, and well into the next one. */
+  private def awaitBatches(query: StreamingQuery, batches: Int): Unit = {
+    val deadline = System.currentTimeMillis() + 60000L
+    while (query.recentProgress.length < batches && query.isActive && System.currentTimeMillis() < deadline) {
+      Thread.sleep(20L)
+    }
+    query.exception.foreach(e => throw e)
+    assert(query.recentProgress.length >= batches, s"$batches batches done")
+    Thread.sleep(200L)
+  }
+
+  /** The tasks that started and have not ended, as the listener bus tells: known from the suite's start. */
+  private lazy val running: RunningTasks = {
+    val tasks = new RunningTasks
+    spark.sparkContext.addSparkListener(tasks)
+    tasks
+  }
+
+  override def beforeAll(): Unit = {
+    super.beforeAll()
+    running
+  }
+
+  /** Stops `query`, and waits until its tasks have ended: they end after stop() returns. */
+  private def stopAndAwaitTasks(query: StreamingQuery): Unit = {
+    query.stop()
+    val deadline = System.currentTimeMillis() + 60000L
+    // A task's end reaches the listener after the task has logged all it logs.
+    while (!running.none && System.currentTimeMillis() < deadline) Thread.sleep(10L)
+    assert(running.none, "the stopped query's tasks ended")
   }
 
   /** Every row of `df` under Trigger.AvailableNow, in offset order, and each batch's row count. */
@@ -328,7 +366,15 @@ object KeepingWriter {
   def kept(name: String): Seq[(Row, Long)] = queue(name).asScala.toSeq
 }
 
-/** The events logged at ERROR or above, by any logger, while a query stops. */
+/** The tasks that started and have not ended, as the listener bus tells. */
+final class RunningTasks extends SparkListener {
+  private val ids = ConcurrentHashMap.newKeySet[Long]()
+  def none: Boolean = ids.isEmpty
+  override def onTaskStart(start: SparkListenerTaskStart): Unit = ids.add(start.taskInfo.taskId)
+  override def onTaskEnd(end: SparkListenerTaskEnd): Unit = ids.remove(end.taskInfo.taskId)
+}
+
+/** The events logged at ERROR or above, by any logger, while a block runs. */
 object ErrorEvents {
 
   /** An event: its logger, its message and the exception it carries, if any. */
@@ -342,46 +388,21 @@ object ErrorEvents {
       events.add(Event(event.getLoggerName, event.getMessage.getFormattedMessage, Option(event.getThrown)))
   }
 
-  /**
-   * Runs `query` until `afterBatches` batches are done and the next one runs, stops it, waits
-   * until its tasks have ended (they end after stop() returns), and returns what was logged at
-   * ERROR from the stop on.
-   */
-  def duringStop(spark: SparkSession, query: StreamingQuery, afterBatches: Int): Seq[Event] = {
-    val deadline = System.currentTimeMillis() + 60000L
-    val running = new RunningTasks
-    spark.sparkContext.addSparkListener(running)
-    while (query.recentProgress.length < afterBatches && query.isActive && System.currentTimeMillis() < deadline) {
-      Thread.sleep(20L)
-    }
-    Thread.sleep(200L) // well into the next batch
-    query.exception.foreach(e => throw e)
+  /** Runs `block`; returns what was logged at ERROR meanwhile. */
+  def during(block: => Unit): Seq[Event] = {
     val context = LogManager.getContext(false).asInstanceOf[LoggerContext]
     val root = context.getConfiguration.getRootLogger
     val capture = new Capture
     capture.start()
     root.addAppender(capture, Level.ERROR, null)
     context.updateLoggers()
-    try {
-      query.stop()
-      // A task's end reaches the listener after the task has logged all it logs.
-      while (!running.none && System.currentTimeMillis() < deadline) Thread.sleep(10L)
-    } finally {
+    try block
+    finally {
       root.removeAppender(capture.getName)
       context.updateLoggers()
       capture.stop()
-      spark.sparkContext.removeSparkListener(running)
     }
-    assert(running.none, "the stopped query's tasks ended")
     capture.events.asScala.toSeq
-  }
-
-  /** The tasks that started and have not ended, as the listener bus tells. */
-  private final class RunningTasks extends SparkListener {
-    private val ids = ConcurrentHashMap.newKeySet[Long]()
-    def none: Boolean = ids.isEmpty
-    override def onTaskStart(start: SparkListenerTaskStart): Unit = ids.add(start.taskInfo.taskId)
-    override def onTaskEnd(end: SparkListenerTaskEnd): Unit = ids.remove(end.taskInfo.taskId)
   }
 
   /** Whether `thrown`, or an exception it wraps, was thrown from this source's code. */
