@@ -57,7 +57,7 @@ FULL = LatencySettings(
 )
 SMOKE = LatencySettings(
     batch_s=0.5,
-    batches=1,
+    batches=2,
     capacity_batches=1,
     micro_batch_warmup_s=1.0,
     micro_batch_window_s=1.0,
@@ -177,12 +177,17 @@ def measure_latency(
             query.stop()
             reset_latency(spark, name)  # its buckets are a few MB
     assert summary.p50_ms is not None and summary.p99_ms is not None and summary.max_ms is not None
+    assert summary.p999_ms is not None
     return LatencyRun(
         rows=rows,
         seconds=after - first,
         p50_ms=summary.p50_ms,
         p99_ms=summary.p99_ms,
+        p999_ms=summary.p999_ms,
         max_ms=summary.max_ms,
+        gap_count=summary.gap_count,
+        gap_median_ms=summary.gap_median_ms,
+        gap_max_ms=summary.gap_max_ms,
         trigger_ms=trigger_ms,
         aligned=paused and summary.count == rows,
     )
@@ -194,9 +199,15 @@ def _timed(spark: SparkSession, config: LatencyConfig, settings: LatencySettings
     batches = settings.capacity_batches if config.rate == CAPACITY_OFFERED else None
     run = measure_latency(spark, config.rate, config.real_time, settings, batches)
     took = time.monotonic() - started
+    gaps = (
+        f"{run.gap_count} gaps, median {run.gap_median_ms:6.1f} ms, longest {run.gap_max_ms:6.1f} ms"
+        if run.gap_median_ms is not None and run.gap_max_ms is not None
+        else "no gap"
+    )
     print(
         f"{what}: {config.label:<32} p50 {run.p50_ms:7.1f} ms  p99 {run.p99_ms:7.1f} ms  "
-        f"max {run.max_ms:8.1f} ms  {run.rows_per_s:>12,.0f} rows/s  (run of {took:.1f} s)"
+        f"p99.9 {run.p999_ms:7.1f} ms  max {run.max_ms:8.1f} ms  {gaps}  "
+        f"{run.rows_per_s:>12,.0f} rows/s  (run of {took:.1f} s)"
         + ("" if run.aligned else "  (the window did not end in a pause between batches)"),
         flush=True,
     )

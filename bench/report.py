@@ -50,7 +50,13 @@ class LatencyRun:
     seconds: float
     p50_ms: float
     p99_ms: float
+    p999_ms: float
     max_ms: float
+    #: The gaps between the window's batches, from the last row of one to reach the sink to the
+    #: first row of the next: how many, and their median and longest (ms; None without a gap).
+    gap_count: int
+    gap_median_ms: float | None
+    gap_max_ms: float | None
     #: The trigger time (`triggerExecution`, ms) of the window's batches.
     trigger_ms: list[int] = field(default_factory=list)
     #: Whether the window ended in a pause between two batches, as it should.
@@ -315,12 +321,24 @@ def _median(values: list[float]) -> float:
     return float(statistics.median(values))
 
 
-def _latencies(runs: list[LatencyRun]) -> tuple[float, float, float]:
-    """The medians, over the runs, of their p50, p99 and max (ms)."""
+def _latencies(runs: list[LatencyRun]) -> tuple[float, float, float, float]:
+    """The medians, over the runs, of their p50, p99, p99.9 and max (ms)."""
     return (
         _median([run.p50_ms for run in runs]),
         _median([run.p99_ms for run in runs]),
+        _median([run.p999_ms for run in runs]),
         _median([run.max_ms for run in runs]),
+    )
+
+
+def _gaps(runs: list[LatencyRun]) -> tuple[int, float | None, float | None]:
+    """The runs' gaps between batches: how many, the median of the runs' medians, the longest (ms)."""
+    medians = [run.gap_median_ms for run in runs if run.gap_median_ms is not None]
+    longest = [run.gap_max_ms for run in runs if run.gap_max_ms is not None]
+    return (
+        sum(run.gap_count for run in runs),
+        _median(medians) if medians else None,
+        max(longest) if longest else None,
     )
 
 
@@ -328,10 +346,17 @@ def _ms(value: float) -> str:
     return f"{value:,.1f}"
 
 
+def _gap_cell(count: int, median: float | None, longest: float | None) -> str:
+    """A gaps cell: "count: median / longest" (ms), or "none"."""
+    if median is None or longest is None:
+        return "none"
+    return f"{count}: {_ms(median)} / {_ms(longest)}"
+
+
 def real_time_targets(rt: RealTimeResults) -> list[tuple[str, str, bool]]:
     """The real-time section's targets, at 10,000 rows/s: its p99, and against micro-batch's."""
-    _, p99_rt, _ = _latencies(rt.runs[LatencyConfig(rt.low_rate, real_time=True)])
-    _, p99_mb, _ = _latencies(rt.runs[LatencyConfig(rt.low_rate, real_time=False)])
+    _, p99_rt, _, _ = _latencies(rt.runs[LatencyConfig(rt.low_rate, real_time=True)])
+    _, p99_mb, _, _ = _latencies(rt.runs[LatencyConfig(rt.low_rate, real_time=False)])
     return [
         (
             f"real-time p99 <= 100 ms at {rt.low_rate:,} rows/s, one partition (median of the repetitions)",
@@ -357,10 +382,13 @@ def real_time_lines(rt: RealTimeResults, session: str) -> list[str]:
     capacity = _median([run.rows_per_s for run in rt.capacity])
     low_rt, low_mb = LatencyConfig(rt.low_rate, True), LatencyConfig(rt.low_rate, False)
     high_rt, high_mb = LatencyConfig(rt.high_rate, True), LatencyConfig(rt.high_rate, False)
-    p50_low, p99_low, gap = _latencies(rt.runs[low_rt])
-    p50_mb, p99_mb, _ = _latencies(rt.runs[low_mb])
-    p50_high, p99_high, gap_high = _latencies(rt.runs[high_rt])
-    _, p99_mb_high, _ = _latencies(rt.runs[high_mb])
+    p50_low, p99_low, p999_low, _ = _latencies(rt.runs[low_rt])
+    p50_mb, p99_mb, _, _ = _latencies(rt.runs[low_mb])
+    p50_high, p99_high, _, _ = _latencies(rt.runs[high_rt])
+    _, p99_mb_high, _, _ = _latencies(rt.runs[high_mb])
+    gap_count, gap_median, gap_longest = _gaps(rt.runs[low_rt])
+    gap = gap_median if gap_median is not None else float("nan")
+    gap_high = _gaps(rt.runs[high_rt])[1] or float("nan")
     spare = capacity - rt.high_rate
     # After a gap of g ms at rate r, the r * g rows made in it drain at the spare rows/s only.
     catch_up_ms = gap_high * rt.high_rate / spare if spare > 0 else float("inf")
@@ -408,20 +436,38 @@ def real_time_lines(rt: RealTimeResults, session: str) -> list[str]:
         "",
         "### Latency, every repetition",
         "",
-        "p50 / p99 / max in ms of each run's window; the median column is the median of each over "
-        "the repetitions.",
+        "p50 / p99 / p99.9 / max in ms of each run's window; the median column is the median of "
+        "each over the repetitions.",
         "",
         "| offered rows/s | trigger | "
-        + cells([f"rep. {i + 1} p50 / p99 / max" for i in range(reps)])
-        + " | median p50 / p99 / max |",
+        + cells([f"rep. {i + 1} p50 / p99 / p99.9 / max" for i in range(reps)])
+        + " | median p50 / p99 / p99.9 / max |",
         "|---|---|" + "---|" * (reps + 1),
     ]
     for config, runs in rt.runs.items():
-        each = [f"{_ms(r.p50_ms)} / {_ms(r.p99_ms)} / {_ms(r.max_ms)}" for r in runs]
-        p50, p99, top = _latencies(runs)
+        each = [f"{_ms(r.p50_ms)} / {_ms(r.p99_ms)} / {_ms(r.p999_ms)} / {_ms(r.max_ms)}" for r in runs]
+        p50, p99, p999, top = _latencies(runs)
         lines.append(
-            f"| {config.rate:,} | {config.trigger} | {cells(each)} | {_ms(p50)} / {_ms(p99)} / {_ms(top)} |"
+            f"| {config.rate:,} | {config.trigger} | {cells(each)} "
+            f"| {_ms(p50)} / {_ms(p99)} / {_ms(p999)} / {_ms(top)} |"
         )
+    lines += [
+        "",
+        "### Gaps between batches, every repetition",
+        "",
+        "A gap runs from the last row of a batch to reach the sink to the first row of the next "
+        "batch; the rows that come to exist in it wait for the next batch. Each cell: the gaps "
+        "inside the run's window, their median and the longest, in ms; the last column: all "
+        "the runs' gaps, the median of the runs' medians and the longest.",
+        "",
+        "| offered rows/s | trigger | "
+        + cells([f"rep. {i + 1} gaps: median / longest" for i in range(reps)])
+        + " | all: median / longest |",
+        "|---|---|" + "---|" * (reps + 1),
+    ]
+    for config, runs in rt.runs.items():
+        each = [_gap_cell(r.gap_count, r.gap_median_ms, r.gap_max_ms) for r in runs]
+        lines.append(f"| {config.rate:,} | {config.trigger} | {cells(each)} | {_gap_cell(*_gaps(runs))} |")
     lines += [
         "",
         "### Rows/s per partition, every repetition",
@@ -458,12 +504,16 @@ def real_time_lines(rt: RealTimeResults, session: str) -> list[str]:
         "the row's way through the projection to the sink.",
         f"- Batch boundaries. A real-time batch ends at its deadline, every {rt.settings.batch_s:g} s; the "
         "driver merges the readers' offsets into the batch's end, plans the next batch and starts "
-        f"its task, which hands on its first row {_ms(gap)} ms later (the runs' max latency at "
-        f"{rt.low_rate:,} rows/s, median). The rows made in between wait for it: "
+        f"its task, whose first row reaches the sink {_ms(gap)} ms after the batch's last row (at "
+        f"{rt.low_rate:,} rows/s, the median of the runs' median gaps; the longest of the "
+        f"{_plural(gap_count, 'gap')} took {_ms(gap_longest or float('nan'))} ms). The rows made in "
+        "between wait for it: "
         f"{gap / (batch_ms + gap):.1%} of the rows. They set the p99 ({_ms(p99_low)} ms) whenever a "
-        f"gap is longer than 1% of a batch ({batch_ms / 100:g} ms), so a run's p99 moves from about "
-        "a millisecond to tens of ms with its gaps. The driver does this on the 2 cores that also "
-        "run the task and this benchmark's Python side. Longer batches have fewer gaps (Spark's "
+        f"gap is longer than 1% of a batch ({batch_ms / 100:g} ms), and the p99.9 "
+        f"({_ms(p999_low)} ms) whenever it is longer than 0.1% ({batch_ms / 1000:g} ms), so a run's "
+        "p99 moves from about a millisecond to tens of ms with its gaps. The driver does this on the "
+        "2 cores that also run the task and this benchmark's Python side. Longer batches have fewer "
+        "gaps (Spark's "
         "floor under a batch's duration, `spark.sql.streaming.realTimeMode.minBatchDuration`, is "
         "5 s by default).",
         f"- One partition, one thread. One partition hands on {capacity:,.0f} rows/s (median, the "

@@ -6,6 +6,7 @@ import importlib.util
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -72,8 +73,15 @@ def _assert_real_time_section(section: str) -> None:
     assert [(rate, trigger) for rate, trigger, _, _ in rows] == configs
     for _, _, each, median in rows:
         assert each == median, "one repetition: its numbers are the medians"
-        p50, p99, top = (_number(ms) for ms in each.split(" / "))
-        assert 0 < p50 <= p99 <= top + 0.1
+        p50, p99, p999, top = (_number(ms) for ms in each.split(" / "))
+        assert 0 < p50 <= p99 <= p999 <= top + 0.1
+    gaps = section.split("### Gaps between batches, every repetition")[1].split("###")[0]
+    rows = re.findall(r"^\| ([\d,]+) \| ([a-z-]+) \| (\d+): ([\d.,]+) / ([\d.,]+) \| (.+) \|$", gaps, re.M)
+    assert [(rate, trigger) for rate, trigger, *_ in rows] == configs
+    for _, _, count, median, longest, everything in rows:
+        # The window's batches have a gap between them at least; with one repetition, "all" is it.
+        assert int(count) >= 1 and 0 < _number(median) <= _number(longest)
+        assert everything == f"{count}: {median} / {longest}"
     throughput = section.split("### Rows/s per partition, every repetition")[1].split("###")[0]
     rows = re.findall(
         r"^\| ([\d,]+) \| ([a-z-]+) \| ([\d,]+) \| ([\d,]+) \| ([\d.]+)% \| ([\d,]+) \|$", throughput, re.M
@@ -107,3 +115,80 @@ def test_the_soak_smoke_run_samples_heap_and_lag_and_writes_its_section(tmp_path
     assert rows_read == sorted(rows_read) and rows_read[-1] > rows_read[0]
     assert len(re.findall(r"^\| .* \| (yes|\*\*no\*\*) \|$", text, re.M)) == 3
     assert (tmp_path / "soak.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _report_module() -> Any:
+    """bench/report.py, which the benchmark imports from its own folder."""
+    sys.path.insert(0, str(REPO / "bench"))
+    try:
+        import report
+    finally:
+        sys.path.remove(str(REPO / "bench"))
+    return report
+
+
+def _run(report: Any, p50: float, p99: float, p999: float, top: float, gaps: tuple[int, float, float]) -> Any:
+    count, median, longest = gaps
+    return report.LatencyRun(
+        rows=10_000,
+        seconds=1.0,
+        p50_ms=p50,
+        p99_ms=p99,
+        p999_ms=p999,
+        max_ms=top,
+        gap_count=count,
+        gap_median_ms=median,
+        gap_max_ms=longest,
+        trigger_ms=[5000],
+    )
+
+
+def test_the_real_time_section_reports_p99_9_and_the_gaps_of_every_run_from_constructed_runs() -> None:
+    report = _report_module()
+    settings = report.LatencySettings(
+        batch_s=5.0,
+        batches=3,
+        capacity_batches=1,
+        micro_batch_warmup_s=5.0,
+        micro_batch_window_s=10.0,
+        repetitions=2,
+    )
+    low_rt, low_mb = report.LatencyConfig(10_000, True), report.LatencyConfig(10_000, False)
+    high_rt, high_mb = report.LatencyConfig(800_000, True), report.LatencyConfig(800_000, False)
+    results = report.RealTimeResults(
+        settings=settings,
+        capacity_offered=1_000_000_000,
+        capacity=[_run(report, 1, 2, 3, 4, (0, 0, 0)) for _ in range(2)],
+        high_fraction=0.8,
+        high_rate=800_000,
+        low_rate=10_000,
+        runs={
+            low_rt: [
+                _run(report, 0.6, 1.2, 30.0, 40.0, (2, 33.0, 40.0)),
+                _run(report, 0.6, 1.4, 35.0, 45.0, (2, 37.0, 45.0)),
+            ],
+            low_mb: [
+                _run(report, 80, 120, 130, 140, (60, 70, 90)),
+                _run(report, 82, 124, 134, 150, (61, 71, 95)),
+            ],
+            high_rt: [_run(report, 1, 20, 30, 40, (2, 30, 35)), _run(report, 1, 22, 32, 44, (2, 32, 36))],
+            high_mb: [
+                _run(report, 200, 250, 260, 270, (20, 90, 99)),
+                _run(report, 204, 252, 262, 272, (21, 91, 98)),
+            ],
+        },
+    )
+    lines = report.real_time_lines(results, "local[2]")
+    assert (
+        "| 10,000 | real-time | 0.6 / 1.2 / 30.0 / 40.0 | 0.6 / 1.4 / 35.0 / 45.0 | 0.6 / 1.3 / 32.5 / 42.5 |"
+        in lines
+    )
+    assert "| 10,000 | real-time | 2: 33.0 / 40.0 | 2: 37.0 / 45.0 | 4: 35.0 / 45.0 |" in lines
+    assert "| 800,000 | micro-batch | 20: 90.0 / 99.0 | 21: 91.0 / 98.0 | 41: 90.5 / 99.0 |" in lines
+    (boundaries,) = [line for line in lines if line.startswith("- Batch boundaries.")]
+    assert (
+        "whose first row reaches the sink 35.0 ms after the batch's last row (at 10,000 rows/s, the median "
+        "of the runs' median gaps; the longest of the 4 gaps took 45.0 ms). The rows made in between wait "
+        "for it: 0.7% of the rows. They set the p99 (1.3 ms) whenever a gap is longer than 1% of a batch "
+        "(50 ms), and the p99.9 (32.5 ms) whenever it is longer than 0.1% (5 ms)" in boundaries
+    )

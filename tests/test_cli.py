@@ -592,7 +592,19 @@ def test_ctrl_c_stops_the_real_time_stream_cleanly_after_a_live_latency_status(t
 
 def figures(count: int, p50: float | None, p99: float | None, top: float | None) -> LatencySummary:
     """A LatencySink's summary with these figures (no row of its own)."""
-    return LatencySummary(count, p50, p99, top, first_ms=None, last_ms=None, recent=())
+    return LatencySummary(
+        count,
+        p50,
+        p99,
+        p999_ms=None,
+        max_ms=top,
+        first_ms=None,
+        last_ms=None,
+        gap_count=0,
+        gap_median_ms=None,
+        gap_max_ms=None,
+        recent=(),
+    )
 
 
 def test_the_real_time_status_shows_rows_rate_and_latency_and_no_percentile_above_the_max() -> None:

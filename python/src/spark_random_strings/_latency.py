@@ -8,6 +8,7 @@ measurements are read from the driver's JVM, which runs the tasks in local mode.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -23,10 +24,18 @@ class LatencySummary:
     count: int
     p50_ms: float | None
     p99_ms: float | None
+    #: p99.9: the latency below which 99.9% of the rows lie.
+    p999_ms: float | None
     max_ms: float | None
     #: Epoch ms at which the first and the last measured row reached the sink.
     first_ms: int | None
     last_ms: int | None
+    #: The gaps between batches whose both sides were measured: a gap runs from the last row of a
+    #: batch to reach the sink to the first row of the next batch that has rows (in ms, to the
+    #: microsecond; None without a gap).
+    gap_count: int
+    gap_median_ms: float | None
+    gap_max_ms: float | None
     #: The last rows that reached the sink, their columns separated by tabs.
     recent: tuple[str, ...]
 
@@ -72,7 +81,11 @@ def start_measured(
 
 def latency_summary(spark: SparkSession, name: str) -> LatencySummary:
     """What the ``LatencySink`` named ``name`` has measured so far in the driver's JVM."""
-    found = dict(_sink_class(spark).summary(name))
+    return summary_from(dict(_sink_class(spark).summary(name)))
+
+
+def summary_from(found: Mapping[str, str]) -> LatencySummary:
+    """A ``LatencySink.summary`` map, as the JVM gives it (every value a string), read."""
 
     def number(key: str) -> float | None:
         return float(found[key]) if key in found else None
@@ -85,9 +98,13 @@ def latency_summary(spark: SparkSession, name: str) -> LatencySummary:
         count=int(found["count"]),
         p50_ms=number("p50Ms"),
         p99_ms=number("p99Ms"),
+        p999_ms=number("p999Ms"),
         max_ms=number("maxMs"),
         first_ms=moment("firstMs"),
         last_ms=moment("lastMs"),
+        gap_count=int(found.get("gapCount", "0")),
+        gap_median_ms=number("gapMedianMs"),
+        gap_max_ms=number("gapMaxMs"),
         recent=tuple(recent.split("\n")) if recent else (),
     )
 

@@ -18,7 +18,7 @@ import org.apache.spark.sql.{ForeachWriter, Row}
  * {{{
  *   df.writeStream.foreach(new LatencySink("rt", checkpoint))
  *     .option("checkpointLocation", checkpoint).trigger(Trigger.RealTime("5 seconds")).start()
- *   LatencySink.summary("rt") // count, p50, p99, max (ms), the rows of each partition, the last rows
+ *   LatencySink.summary("rt") // count, p50, p99, p99.9, max (ms), the gaps between batches, the last rows
  * }}}
  *
  * The measurements are kept in the JVM that runs the tasks, under `name`: read them with
@@ -26,16 +26,23 @@ import org.apache.spark.sql.{ForeachWriter, Row}
  * Rows need the `offset` column. Latencies are counted in buckets of 0.1 ms up to 60 s (the
  * percentiles are the bucket's upper edge; the maximum is exact).
  *
+ * It also times the gaps between batches: a batch's gap is the time from the last of its rows to
+ * reach the sink to the first row of the next batch that has rows (to the microsecond). In
+ * real-time mode that is where rows wait: those that come to exist in the gap wait for the next
+ * batch's tasks.
+ *
  * @param name       the name the measurements are kept under
  * @param checkpoint the query's checkpoint location (the source is its first: `sources/0`)
  */
 final class LatencySink(name: String, checkpoint: String) extends ForeachWriter[Row] {
   @transient private var definition: StreamDefinition = _
   @transient private var latencies: LatencySink.Latencies = _
+  @transient private var batch = 0L
 
   override def open(partitionId: Long, epochId: Long): Boolean = {
     if (definition == null) definition = LatencySink.definitionOf(name, checkpoint)
     latencies = LatencySink.latenciesOf(name)
+    batch = epochId
     true
   }
 
@@ -43,7 +50,7 @@ final class LatencySink(name: String, checkpoint: String) extends ForeachWriter[
     val now = Instant.now()
     val nowMicros = now.getEpochSecond * 1000000L + now.getNano / 1000L
     val offset = row.getAs[Long]("offset")
-    latencies.record(nowMicros - definition.existsAtMs(offset) * 1000L, row)
+    latencies.record(nowMicros - definition.existsAtMs(offset) * 1000L, nowMicros, batch, row)
   }
 
   override def close(errorOrNull: Throwable): Unit = ()
@@ -106,9 +113,11 @@ object LatencySink {
   }
 
   /**
-   * What the sink named `name` has measured so far, in this JVM: `count`, `p50Ms`, `p99Ms`,
-   * `maxMs`, `firstMs` and `lastMs` (epoch ms of the first and last row's arrival), and
-   * `recent`: the last rows that arrived, one per line, their columns separated by tabs.
+   * What the sink named `name` has measured so far, in this JVM: `count`; the latencies' `p50Ms`,
+   * `p99Ms`, `p999Ms` (p99.9) and `maxMs`; `firstMs` and `lastMs` (epoch ms of the first and last
+   * row's arrival); `gapCount`, the gaps between batches whose both sides it measured, with
+   * `gapMedianMs` and `gapMaxMs`; and `recent`: the last rows that arrived, one per line, their
+   * columns separated by tabs. Figures of no row or no gap are left out.
    */
   def summary(name: String): java.util.Map[String, String] = latenciesOf(name).summary()
 
@@ -123,33 +132,39 @@ object LatencySink {
     private val counts = new AtomicLongArray(Buckets + 1)
     private val total = new AtomicLong()
     private val maxMicros = new AtomicLong(Long.MinValue)
-    private val firstMs = new AtomicLong(Long.MaxValue)
-    private val lastMs = new AtomicLong(Long.MinValue)
+    private val firstMicros = new AtomicLong(Long.MaxValue)
+    private val lastMicros = new AtomicLong(Long.MinValue)
     private val recent = new AtomicReferenceArray[Row](RecentRows)
     private val arrived = new AtomicLong()
+    private val batches = new Batches
 
     def clear(): Unit = {
       (0 to Buckets).foreach(counts.set(_, 0L))
       total.set(0L)
       maxMicros.set(Long.MinValue)
-      firstMs.set(Long.MaxValue)
-      lastMs.set(Long.MinValue)
+      firstMicros.set(Long.MaxValue)
+      lastMicros.set(Long.MinValue)
+      batches.clear()
     }
 
-    def record(latencyMicros: Long, row: Row): Unit = {
+    /** A row of batch `batch` that arrived at `arrivalMicros` (epoch µs), `latencyMicros` after it existed. */
+    def record(latencyMicros: Long, arrivalMicros: Long, batch: Long, row: Row): Unit = {
       val bucket = math.min(math.max(0L, latencyMicros) / BucketMicros, Buckets.toLong).toInt
       counts.incrementAndGet(bucket)
       total.incrementAndGet()
       maxMicros.accumulateAndGet(latencyMicros, math.max)
-      val nowMs = System.currentTimeMillis()
-      firstMs.accumulateAndGet(nowMs, math.min)
-      lastMs.accumulateAndGet(nowMs, math.max)
+      firstMicros.accumulateAndGet(arrivalMicros, math.min)
+      lastMicros.accumulateAndGet(arrivalMicros, math.max)
+      batches.record(batch, arrivalMicros)
       recent.set((arrived.getAndIncrement() % RecentRows).toInt, row)
     }
 
-    /** The latency (ms) below which `fraction` of the rows lie: the upper edge of its bucket. */
-    private def percentileMs(fraction: Double, n: Long): Double = {
-      val rank = math.max(1L, math.ceil(fraction * n).toLong)
+    /**
+     * The latency (ms) below which the fraction `numerator / denominator` of the `n` rows lie:
+     * the upper edge of the bucket of the row of that rank (counted exactly, in whole numbers).
+     */
+    private def percentileMs(numerator: Long, denominator: Long, n: Long): Double = {
+      val rank = math.max(1L, (n * numerator + denominator - 1) / denominator)
       var seen = 0L
       var bucket = 0
       while (bucket <= Buckets && seen + counts.get(bucket) < rank) {
@@ -164,16 +179,96 @@ object LatencySink {
       val result = new java.util.LinkedHashMap[String, String]()
       result.put("count", n.toString)
       if (n > 0) {
-        result.put("p50Ms", percentileMs(0.5, n).toString)
-        result.put("p99Ms", percentileMs(0.99, n).toString)
+        result.put("p50Ms", percentileMs(1L, 2L, n).toString)
+        result.put("p99Ms", percentileMs(99L, 100L, n).toString)
+        result.put("p999Ms", percentileMs(999L, 1000L, n).toString)
         result.put("maxMs", (maxMicros.get() / 1000.0).toString)
-        result.put("firstMs", firstMs.get().toString)
-        result.put("lastMs", lastMs.get().toString)
+        result.put("firstMs", (firstMicros.get() / 1000L).toString)
+        result.put("lastMs", (lastMicros.get() / 1000L).toString)
+      }
+      val gaps = batches.gapsMicros()
+      result.put("gapCount", gaps.length.toString)
+      if (gaps.nonEmpty) {
+        val sorted = gaps.sorted
+        val middle = sorted.length / 2
+        val medianMicros =
+          if (sorted.length % 2 == 1) sorted(middle).toDouble else (sorted(middle - 1) + sorted(middle)) / 2.0
+        result.put("gapMedianMs", (medianMicros / 1000.0).toString)
+        result.put("gapMaxMs", (sorted.last / 1000.0).toString)
       }
       val last = arrived.get()
       val rows = (math.max(0L, last - RecentRows) until last).flatMap(i => Option(recent.get((i % RecentRows).toInt)))
       result.put("recent", rows.map(_.toSeq.mkString("\t")).mkString("\n"))
       result
+    }
+  }
+
+  /**
+   * The arrivals of each batch's rows, for the gaps between batches: the first and last arrival
+   * (epoch µs) of the batch that rows arrive in now, and of the batches before it until their
+   * gaps are final. A batch runs only once the one before it has ended, so the gap after a batch
+   * is final once the batch after the next has rows: it is then kept as a number, and the batch
+   * is forgotten. Each row updates its batch's two arrivals; a batch's first row finds it.
+   */
+  private final class Batches {
+
+    /** A batch's rows so far: their first and last arrival. */
+    private final class Arrivals(val batch: Long) {
+      val first = new AtomicLong(Long.MaxValue)
+      val last = new AtomicLong(Long.MinValue)
+    }
+
+    /** The batch that rows arrive in now. */
+    @volatile private var current: Arrivals = _
+
+    /** The batches whose gap after them is not final yet, by batch (guarded by this). */
+    private val open = new java.util.TreeMap[Long, Arrivals]()
+
+    /** The gaps that are final, in µs (guarded by this). */
+    private var gaps = new Array[Long](0)
+    private var gapCount = 0
+
+    def record(batch: Long, arrivalMicros: Long): Unit = {
+      val known = current
+      val arrivals = if (known != null && known.batch == batch) known else arrivalsOf(batch)
+      arrivals.first.accumulateAndGet(arrivalMicros, math.min)
+      arrivals.last.accumulateAndGet(arrivalMicros, math.max)
+    }
+
+    private def arrivalsOf(batch: Long): Arrivals = synchronized {
+      val arrivals = open.computeIfAbsent(batch, new Arrivals(_))
+      if (current == null || batch > current.batch) current = arrivals
+      // The gaps between the batches before the one before `batch` are final: keep them as numbers.
+      while (open.size > 2 && open.firstKey < batch) {
+        val earlier = open.pollFirstEntry().getValue
+        gapBetween(earlier, open.firstEntry().getValue).foreach(keep)
+      }
+      arrivals
+    }
+
+    private def keep(gap: Long): Unit = {
+      if (gapCount == gaps.length) gaps = java.util.Arrays.copyOf(gaps, math.max(16, 2 * gapCount))
+      gaps(gapCount) = gap
+      gapCount += 1
+    }
+
+    /** The gap from `before`'s last row to `after`'s first, if both had rows. */
+    private def gapBetween(before: Arrivals, after: Arrivals): Option[Long] = {
+      val (last, first) = (before.last.get(), after.first.get())
+      if (last == Long.MinValue || first == Long.MaxValue) None else Some(first - last)
+    }
+
+    /** Every gap between two batches so far: the final ones, and those of the batches still open. */
+    def gapsMicros(): Seq[Long] = synchronized {
+      val batches = open.values().toArray(Array.empty[Arrivals]).toSeq
+      gaps.take(gapCount).toSeq ++ batches.zip(batches.drop(1)).flatMap { case (a, b) => gapBetween(a, b) }
+    }
+
+    def clear(): Unit = synchronized {
+      open.clear()
+      current = null
+      gaps = new Array[Long](0)
+      gapCount = 0
     }
   }
 }

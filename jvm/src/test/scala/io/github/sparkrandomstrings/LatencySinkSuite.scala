@@ -2,13 +2,72 @@ package io.github.sparkrandomstrings
 
 import java.io.File
 
+import scala.jdk.CollectionConverters._
 import scala.reflect.io.Directory
 
+import com.fasterxml.jackson.databind.ObjectMapper
 import org.apache.hadoop.conf.Configuration
+import org.apache.spark.sql.Row
 import org.scalatest.funsuite.AnyFunSuite
 
 /** LatencySink's arithmetic and bookkeeping, on constructed inputs (RealTimeStreamSuite runs it in a query). */
 class LatencySinkSuite extends AnyFunSuite with TestDirectories {
+
+  /** The shared cases (tests/vectors/latency_summary.json): row groups, and the summary they make. */
+  private lazy val cases = {
+    val in = getClass.getResourceAsStream("/latency_summary.json")
+    require(in != null, "latency_summary.json is not on the test class path (tests/vectors)")
+    val json = new ObjectMapper()
+    val root =
+      try json.readTree(in)
+      finally in.close()
+    root.get("cases").elements().asScala.toSeq.map { node =>
+      val rows = node.get("rows").elements().asScala.toSeq.map(group => group.elements().asScala.map(_.asLong()).toSeq)
+      val summary = json.convertValue(node.get("summary"), classOf[java.util.Map[String, String]]).asScala.toMap
+      (node.get("name").asText(), rows, summary)
+    }
+  }
+
+  /** A sink's figures after `rows`, row groups of [batch, arrival µs, latency µs, how many]. */
+  private def summaryOf(rows: Seq[Seq[Long]]): Map[String, String] = {
+    val latencies = new LatencySink.Latencies
+    for (Seq(batch, arrival, latency, times) <- rows; _ <- 1L to times) {
+      latencies.record(latency, arrival, batch, Row(batch))
+    }
+    latencies.summary().asScala.toMap - "recent"
+  }
+
+  test("the shared cases: count, p50, p99, p99.9, max, the first and last arrival, and the gaps, exactly") {
+    assert(cases.size == 3)
+    for ((name, rows, expected) <- cases) assert(summaryOf(rows) == expected, name)
+  }
+
+  test("percentiles count ranks in whole numbers: p99.9 of 1,000 rows is the 999th, of 1,001 the 1,000th") {
+    // 998 rows at 0.05 ms, then one at 1 ms, one at 2 ms (and one at 3 ms).
+    val thousand = Seq(Seq(0L, 1000L, 50L, 998L), Seq(0L, 1000L, 1000L, 1L), Seq(0L, 1000L, 2000L, 1L))
+    assert(summaryOf(thousand)("p999Ms") == "1.1")
+    assert(summaryOf(thousand :+ Seq(0L, 1000L, 3000L, 1L))("p999Ms") == "2.1")
+  }
+
+  test("a gap counts once both its sides are measured: a reset forgets the batch it comes in") {
+    val latencies = new LatencySink.Latencies
+    def at(batch: Long, arrivalMs: Long): Unit = latencies.record(100L, arrivalMs * 1000L, batch, Row(batch))
+    at(0L, 1000L)
+    at(0L, 1900L)
+    at(1L, 2100L) // a gap of 200 ms
+    latencies.clear()
+    at(1L, 2500L)
+    at(2L, 2800L) // 300 ms, from batch 1's last row since the reset
+    at(3L, 3000L)
+    at(3L, 3100L)
+    at(5L, 3500L) // batch 4 had no row: 400 ms to the next batch that had
+    at(6L, 3600L)
+    val summary = latencies.summary().asScala
+    assert(summary("gapCount") == "4")
+    assert(summary("gapMedianMs") == "250.0" && summary("gapMaxMs") == "400.0")
+    latencies.clear()
+    assert(latencies.summary().asScala.toMap - "recent" == Map("count" -> "0", "gapCount" -> "0"))
+  }
 
   private def storeIn(checkpoint: File, definition: StreamDefinition): Unit =
     new DefinitionStore(new File(checkpoint, "sources/0").getPath, new Configuration()).store(definition)

@@ -265,12 +265,18 @@ class RealTimeStreamSuite extends SparkSessionSuite {
       assert(LatencySink.definitionReads - reads == 1)
       val summary = LatencySink.summary("probe").asScala
       assert(summary("count").toLong >= 400L)
-      val (p50, p99, max) = (summary("p50Ms").toDouble, summary("p99Ms").toDouble, summary("maxMs").toDouble)
-      assert(0.1 <= p50 && p50 <= p99 && p99 <= max + 0.1, summary)
+      def ms(key: String): Double = summary(key).toDouble
+      assert(0.1 <= ms("p50Ms") && ms("p50Ms") <= ms("p99Ms") && ms("p99Ms") <= ms("p999Ms"), summary)
+      assert(ms("p999Ms") <= ms("maxMs") + 0.1, summary)
+      // Two batches done: a gap between them at least.
+      assert(summary("gapCount").toInt >= 1 && 0.0 < ms("gapMedianMs") && ms("gapMedianMs") <= ms("gapMaxMs"), summary)
       val recent = summary("recent").split("\n").toSeq
       assert(recent.size == 20 && recent.forall(_.split("\t").length == 4), recent)
       LatencySink.reset("probe")
-      assert(LatencySink.summary("probe").asScala == Map("count" -> "0", "recent" -> summary("recent")))
+      assert(LatencySink.summary("probe").asScala == Map(
+        "count" -> "0",
+        "gapCount" -> "0",
+        "recent" -> summary("recent")))
     }
   }
 
