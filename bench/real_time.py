@@ -9,7 +9,9 @@ came to exist. Both triggers run the same DataFrame; only the trigger differs.
 
 First, what one partition hands on: real-time mode at a rate far above it, rows reaching the
 sink over whole batches. Then, interleaved over the repetitions in a rotating order, each
-trigger at 10,000 rows/s and at HIGH_FRACTION of that capacity.
+trigger at 10,000 rows/s and at HIGH_FRACTION of that capacity, real-time mode in batches of
+Spark's least duration (5 s by default); and at 10,000 rows/s real-time mode also in batches of
+30 s, whose gaps between batches hold a sixth of the rows they hold at 5 s.
 
 A run's window is whole batches, so that each of its batch boundaries is counted once: after
 a warm-up (real-time: the first batch, which also hands on the rows that existed before its task
@@ -51,6 +53,8 @@ FULL = LatencySettings(
     batch_s=5.0,
     batches=3,
     capacity_batches=1,
+    long_batch_s=30.0,
+    long_batches=2,
     micro_batch_warmup_s=5.0,
     micro_batch_window_s=10.0,
     repetitions=3,
@@ -59,6 +63,8 @@ SMOKE = LatencySettings(
     batch_s=0.5,
     batches=2,
     capacity_batches=1,
+    long_batch_s=1.0,
+    long_batches=2,
     micro_batch_warmup_s=1.0,
     micro_batch_window_s=1.0,
     repetitions=1,
@@ -133,28 +139,28 @@ def _trigger_ms(query: StreamingQuery, after: int, patience_s: float) -> list[in
 
 
 def measure_latency(
-    spark: SparkSession, rate: int, real_time: bool, settings: LatencySettings, batches: int | None = None
+    spark: SparkSession, rate: int, batch_s: float | None, settings: LatencySettings, batches: int
 ) -> LatencyRun:
     """One run: start the query, warm it up, reset the sink, and measure a window of whole
-    batches (``batches`` real-time batches, default ``settings.batches``)."""
+    batches (``batches`` real-time batches of ``batch_s`` seconds; with ``batch_s`` None, the
+    default micro-batch trigger over ``settings.micro_batch_window_s``)."""
     name = f"bench-latency-{next(_names)}"
-    batch_ms = round(settings.batch_s * 1000)
-    if real_time:
-        window_s = (batches or settings.batches) * settings.batch_s
+    if batch_s is not None:
+        window_s = batches * batch_s
         # Where to start watching for the pause after a batch: before its deadline, and after
         # the start of that batch.
-        margin_s = min(0.5, settings.batch_s / 4)
+        margin_s = min(0.5, batch_s / 4)
         # The first batch is the warm-up; the reset waits for the pause after it.
-        warmup_s = settings.batch_s - margin_s
+        warmup_s = batch_s - margin_s
     else:
         warmup_s, window_s, margin_s = settings.micro_batch_warmup_s, settings.micro_batch_window_s, 0.0
-    patience_s = 2 * settings.batch_s + 30
+    patience_s = 2 * (batch_s or settings.batch_s) + 30
     with tempfile.TemporaryDirectory() as checkpoint:
         query = start_measured(
             stream(spark, rate),
             name=name,
             checkpoint=checkpoint,
-            real_time=f"{batch_ms} milliseconds" if real_time else None,
+            real_time=None if batch_s is None else f"{round(batch_s * 1000)} milliseconds",
         )
         try:
             # Polls cost the driver's core, which plans the next batch: not before their time.
@@ -196,8 +202,13 @@ def measure_latency(
 def _timed(spark: SparkSession, config: LatencyConfig, settings: LatencySettings, what: str) -> LatencyRun:
     """measure_latency, with a line on standard output."""
     started = time.monotonic()
-    batches = settings.capacity_batches if config.rate == CAPACITY_OFFERED else None
-    run = measure_latency(spark, config.rate, config.real_time, settings, batches)
+    if config.rate == CAPACITY_OFFERED:
+        batches = settings.capacity_batches
+    elif config.batch_s == settings.long_batch_s:
+        batches = settings.long_batches
+    else:
+        batches = settings.batches
+    run = measure_latency(spark, config.rate, config.batch_s, settings, batches)
     took = time.monotonic() - started
     gaps = (
         f"{run.gap_count} gaps, median {run.gap_median_ms:6.1f} ms, longest {run.gap_max_ms:6.1f} ms"
@@ -219,7 +230,7 @@ def run_real_time_section(spark: SparkSession, settings: LatencySettings) -> Rea
     previous = spark.conf.get(MIN_BATCH_CONF, None)
     spark.conf.set(MIN_BATCH_CONF, f"{round(settings.batch_s * 1000)}ms")
     try:
-        capacity_config = LatencyConfig(CAPACITY_OFFERED, real_time=True)
+        capacity_config = LatencyConfig(CAPACITY_OFFERED, settings.batch_s)
         capacity = [
             _timed(spark, capacity_config, settings, f"capacity, repetition {repetition + 1}")
             for repetition in range(settings.repetitions)
@@ -227,10 +238,11 @@ def run_real_time_section(spark: SparkSession, settings: LatencySettings) -> Rea
         median_capacity = statistics.median(run.rows_per_s for run in capacity)
         high_rate = int(float(f"{HIGH_FRACTION * median_capacity:.3g}"))
         configs = [
-            LatencyConfig(LOW_RATE, real_time=True),
-            LatencyConfig(LOW_RATE, real_time=False),
-            LatencyConfig(high_rate, real_time=True),
-            LatencyConfig(high_rate, real_time=False),
+            LatencyConfig(LOW_RATE, settings.batch_s),
+            LatencyConfig(LOW_RATE, None),
+            LatencyConfig(LOW_RATE, settings.long_batch_s),
+            LatencyConfig(high_rate, settings.batch_s),
+            LatencyConfig(high_rate, None),
         ]
         runs: dict[LatencyConfig, list[LatencyRun]] = {config: [] for config in configs}
         for repetition in range(settings.repetitions):

@@ -29,11 +29,16 @@ class LatencyConfig:
     """One measured configuration of the real-time section: a rate and a trigger."""
 
     rate: int
-    real_time: bool
+    #: The real-time batch duration (s), or None for the default micro-batch trigger.
+    batch_s: float | None
+
+    @property
+    def real_time(self) -> bool:
+        return self.batch_s is not None
 
     @property
     def trigger(self) -> str:
-        return "real-time" if self.real_time else "micro-batch"
+        return "micro-batch" if self.batch_s is None else f"real-time {self.batch_s:g} s"
 
     @property
     def label(self) -> str:
@@ -75,6 +80,9 @@ class LatencySettings:
     batch_s: float
     batches: int
     capacity_batches: int
+    #: The longer real-time batch duration, measured too at the low rate, and its window's batches.
+    long_batch_s: float
+    long_batches: int
     #: A micro-batch run's warm-up, and its window.
     micro_batch_warmup_s: float
     micro_batch_window_s: float
@@ -355,8 +363,8 @@ def _gap_cell(count: int, median: float | None, longest: float | None) -> str:
 
 def real_time_targets(rt: RealTimeResults) -> list[tuple[str, str, bool]]:
     """The real-time section's targets, at 10,000 rows/s: its p99, and against micro-batch's."""
-    _, p99_rt, _, _ = _latencies(rt.runs[LatencyConfig(rt.low_rate, real_time=True)])
-    _, p99_mb, _, _ = _latencies(rt.runs[LatencyConfig(rt.low_rate, real_time=False)])
+    _, p99_rt, _, _ = _latencies(rt.runs[LatencyConfig(rt.low_rate, rt.settings.batch_s)])
+    _, p99_mb, _, _ = _latencies(rt.runs[LatencyConfig(rt.low_rate, None)])
     return [
         (
             f"real-time p99 <= 100 ms at {rt.low_rate:,} rows/s, one partition (median of the repetitions)",
@@ -380,9 +388,13 @@ def real_time_lines(rt: RealTimeResults, session: str) -> list[str]:
     reps = rt.settings.repetitions
     batch_ms = rt.settings.batch_s * 1000
     capacity = _median([run.rows_per_s for run in rt.capacity])
-    low_rt, low_mb = LatencyConfig(rt.low_rate, True), LatencyConfig(rt.low_rate, False)
-    high_rt, high_mb = LatencyConfig(rt.high_rate, True), LatencyConfig(rt.high_rate, False)
+    low_rt, low_mb = LatencyConfig(rt.low_rate, rt.settings.batch_s), LatencyConfig(rt.low_rate, None)
+    high_rt, high_mb = LatencyConfig(rt.high_rate, rt.settings.batch_s), LatencyConfig(rt.high_rate, None)
+    low_long = LatencyConfig(rt.low_rate, rt.settings.long_batch_s)
+    long_ms = rt.settings.long_batch_s * 1000
     p50_low, p99_low, p999_low, _ = _latencies(rt.runs[low_rt])
+    _, p99_long, p999_long, _ = _latencies(rt.runs[low_long])
+    gap_long = _gaps(rt.runs[low_long])[1] or float("nan")
     p50_mb, p99_mb, _, _ = _latencies(rt.runs[low_mb])
     p50_high, p99_high, _, _ = _latencies(rt.runs[high_rt])
     _, p99_mb_high, _, _ = _latencies(rt.runs[high_mb])
@@ -407,11 +419,14 @@ def real_time_lines(rt: RealTimeResults, session: str) -> list[str]:
         'alphanumeric strings) -> `selectExpr("value", "offset", "length")` -> a `foreach` sink, the '
         "jar's `LatencySink`, which records for each row the moment it reached the sink minus the "
         "moment the row came to exist (in buckets of 0.1 ms; the max exactly). The same DataFrame "
-        f"runs in real-time mode (`Trigger.RealTime`, batches of {rt.settings.batch_s:g} s) and under the "
-        f"default micro-batch trigger (`ProcessingTime(0)`), in the session above ({session}): a "
+        f"runs in real-time mode (`Trigger.RealTime`, batches of {rt.settings.batch_s:g} s, Spark's "
+        f"least by default, and at {rt.low_rate:,} rows/s also of {rt.settings.long_batch_s:g} s) and "
+        f"under the default micro-batch trigger (`ProcessingTime(0)`), in the session above ({session}): a "
         "real-time batch runs each partition as one long-running task, which holds a task slot "
         "for the batch's whole duration, and the sink runs inside that task. "
-        f"A real-time run's window is {_plural(rt.settings.batches, 'whole batch', 'whole batches')} after "
+        f"A real-time run's window is {_plural(rt.settings.batches, 'whole batch', 'whole batches')} "
+        f"({_plural(rt.settings.long_batches, 'whole batch', 'whole batches')} of "
+        f"{rt.settings.long_batch_s:g} s) after "
         "a warm-up batch (the first batch also hands on the rows that existed before its task "
         "started, hundreds of ms late); a micro-batch run's, the whole batches of "
         f"{rt.settings.micro_batch_window_s:g} s after {rt.settings.micro_batch_warmup_s:g} s of "
@@ -505,17 +520,18 @@ def real_time_lines(rt: RealTimeResults, session: str) -> list[str]:
         f"- Batch boundaries. A real-time batch ends at its deadline, every {rt.settings.batch_s:g} s; the "
         "driver merges the readers' offsets into the batch's end, plans the next batch and starts "
         f"its task, whose first row reaches the sink {_ms(gap)} ms after the batch's last row (at "
-        f"{rt.low_rate:,} rows/s, the median of the runs' median gaps; the longest of the "
-        f"{_plural(gap_count, 'gap')} took {_ms(gap_longest or float('nan'))} ms). The rows made in "
-        "between wait for it: "
+        f"{rt.low_rate:,} rows/s, the median of the runs' median gaps; {_plural(gap_count, 'gap')} "
+        f"in all, the longest {_ms(gap_longest or float('nan'))} ms). The rows made in between wait "
+        "for it: "
         f"{gap / (batch_ms + gap):.1%} of the rows. They set the p99 ({_ms(p99_low)} ms) whenever a "
         f"gap is longer than 1% of a batch ({batch_ms / 100:g} ms), and the p99.9 "
         f"({_ms(p999_low)} ms) whenever it is longer than 0.1% ({batch_ms / 1000:g} ms), so a run's "
         "p99 moves from about a millisecond to tens of ms with its gaps. The driver does this on the "
         "2 cores that also run the task and this benchmark's Python side. Longer batches have fewer "
-        "gaps (Spark's "
-        "floor under a batch's duration, `spark.sql.streaming.realTimeMode.minBatchDuration`, is "
-        "5 s by default).",
+        f"gaps: in batches of {rt.settings.long_batch_s:g} s the gaps (median {_ms(gap_long)} ms) hold "
+        f"{gap_long / (long_ms + gap_long):.1%} of the rows, for a p99 of {_ms(p99_long)} ms and a "
+        f"p99.9 of {_ms(p999_long)} ms at {rt.low_rate:,} rows/s (Spark's floor under a batch's "
+        "duration, `spark.sql.streaming.realTimeMode.minBatchDuration`, is 5 s by default).",
         f"- One partition, one thread. One partition hands on {capacity:,.0f} rows/s (median, the "
         "gaps included): a single task thread makes each row, projects it and hands it to the "
         f"sink. At {rt.high_rate:,} rows/s the {rt.high_rate / 1000:,.0f} rows of each millisecond "

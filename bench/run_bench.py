@@ -18,8 +18,8 @@ rotating order, so that machine noise hits all of them alike; every repetition i
 Also measured: the driver's heap after a full GC, across many batches of this source; the
 per-trigger time of 1-row batches against rate-micro-batch; this source's rate against
 numPartitions and string length; and, last, the latency from a row's existence to a `foreach`
-sink in real-time mode and under the default micro-batch trigger (bench/real_time.py). Writes a
-Markdown report and a PNG plot.
+sink in real-time mode (batches of 5 s, and of 30 s) and under the default micro-batch trigger
+(bench/real_time.py). Writes a Markdown report and a PNG plot.
 """
 
 from __future__ import annotations

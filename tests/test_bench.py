@@ -50,6 +50,10 @@ def test_the_benchmarks_smoke_run_reports_every_pipeline_target_curve_and_latenc
     _assert_real_time_section(report.split("## Real-time mode")[1])
 
 
+#: A trigger as the real-time section's tables name it.
+TRIGGER = r"real-time [\d.]+ s|micro-batch"
+
+
 def _number(text: str) -> float:
     return float(text.replace(",", ""))
 
@@ -67,16 +71,23 @@ def _assert_real_time_section(section: str) -> None:
     assert high
     high_rate = high.group(1)
     assert 0 < _number(high_rate) <= 0.8 * _number(capacity.group(2)) * 1.005
-    configs = [(rate, trigger) for rate in ("10,000", high_rate) for trigger in ("real-time", "micro-batch")]
+    # Real-time batches of 0.5 s and micro-batches at both rates, and batches of 1 s at the low one.
+    configs = [
+        ("10,000", "real-time 0.5 s"),
+        ("10,000", "micro-batch"),
+        ("10,000", "real-time 1 s"),
+        (high_rate, "real-time 0.5 s"),
+        (high_rate, "micro-batch"),
+    ]
     latency = section.split("### Latency, every repetition")[1].split("###")[0]
-    rows = re.findall(r"^\| ([\d,]+) \| ([a-z-]+) \| (.+) \| (.+) \|$", latency, re.M)
+    rows = re.findall(rf"^\| ([\d,]+) \| ({TRIGGER}) \| (.+) \| (.+) \|$", latency, re.M)
     assert [(rate, trigger) for rate, trigger, _, _ in rows] == configs
     for _, _, each, median in rows:
         assert each == median, "one repetition: its numbers are the medians"
         p50, p99, p999, top = (_number(ms) for ms in each.split(" / "))
         assert 0 < p50 <= p99 <= p999 <= top + 0.1
     gaps = section.split("### Gaps between batches, every repetition")[1].split("###")[0]
-    rows = re.findall(r"^\| ([\d,]+) \| ([a-z-]+) \| (\d+): ([\d.,]+) / ([\d.,]+) \| (.+) \|$", gaps, re.M)
+    rows = re.findall(rf"^\| ([\d,]+) \| ({TRIGGER}) \| (\d+): ([\d.,]+) / ([\d.,]+) \| (.+) \|$", gaps, re.M)
     assert [(rate, trigger) for rate, trigger, *_ in rows] == configs
     for _, _, count, median, longest, everything in rows:
         # The window's batches have a gap between them at least; with one repetition, "all" is it.
@@ -84,7 +95,7 @@ def _assert_real_time_section(section: str) -> None:
         assert everything == f"{count}: {median} / {longest}"
     throughput = section.split("### Rows/s per partition, every repetition")[1].split("###")[0]
     rows = re.findall(
-        r"^\| ([\d,]+) \| ([a-z-]+) \| ([\d,]+) \| ([\d,]+) \| ([\d.]+)% \| ([\d,]+) \|$", throughput, re.M
+        rf"^\| ([\d,]+) \| ({TRIGGER}) \| ([\d,]+) \| ([\d,]+) \| ([\d.]+)% \| ([\d,]+) \|$", throughput, re.M
     )
     assert [(rate, trigger) for rate, trigger, *_ in rows] == configs
     for rate, _, each, median, share, batch_ms in rows:
@@ -152,9 +163,12 @@ def test_the_real_time_section_reports_p99_9_and_the_gaps_of_every_run_from_cons
         micro_batch_warmup_s=5.0,
         micro_batch_window_s=10.0,
         repetitions=2,
+        long_batch_s=30.0,
+        long_batches=2,
     )
-    low_rt, low_mb = report.LatencyConfig(10_000, True), report.LatencyConfig(10_000, False)
-    high_rt, high_mb = report.LatencyConfig(800_000, True), report.LatencyConfig(800_000, False)
+    low_rt, low_mb = report.LatencyConfig(10_000, 5.0), report.LatencyConfig(10_000, None)
+    high_rt, high_mb = report.LatencyConfig(800_000, 5.0), report.LatencyConfig(800_000, None)
+    low_long = report.LatencyConfig(10_000, 30.0)
     results = report.RealTimeResults(
         settings=settings,
         capacity_offered=1_000_000_000,
@@ -171,6 +185,10 @@ def test_the_real_time_section_reports_p99_9_and_the_gaps_of_every_run_from_cons
                 _run(report, 80, 120, 130, 140, (60, 70, 90)),
                 _run(report, 82, 124, 134, 150, (61, 71, 95)),
             ],
+            low_long: [
+                _run(report, 0.6, 0.9, 30.0, 41.0, (1, 34.0, 34.0)),
+                _run(report, 0.6, 0.9, 33.0, 44.0, (1, 36.0, 36.0)),
+            ],
             high_rt: [_run(report, 1, 20, 30, 40, (2, 30, 35)), _run(report, 1, 22, 32, 44, (2, 32, 36))],
             high_mb: [
                 _run(report, 200, 250, 260, 270, (20, 90, 99)),
@@ -180,15 +198,21 @@ def test_the_real_time_section_reports_p99_9_and_the_gaps_of_every_run_from_cons
     )
     lines = report.real_time_lines(results, "local[2]")
     assert (
-        "| 10,000 | real-time | 0.6 / 1.2 / 30.0 / 40.0 | 0.6 / 1.4 / 35.0 / 45.0 | 0.6 / 1.3 / 32.5 / 42.5 |"
-        in lines
+        "| 10,000 | real-time 5 s | 0.6 / 1.2 / 30.0 / 40.0 | 0.6 / 1.4 / 35.0 / 45.0 "
+        "| 0.6 / 1.3 / 32.5 / 42.5 |" in lines
     )
-    assert "| 10,000 | real-time | 2: 33.0 / 40.0 | 2: 37.0 / 45.0 | 4: 35.0 / 45.0 |" in lines
+    assert "| 10,000 | real-time 5 s | 2: 33.0 / 40.0 | 2: 37.0 / 45.0 | 4: 35.0 / 45.0 |" in lines
+    assert "| 10,000 | real-time 30 s | 1: 34.0 / 34.0 | 1: 36.0 / 36.0 | 2: 35.0 / 36.0 |" in lines
     assert "| 800,000 | micro-batch | 20: 90.0 / 99.0 | 21: 91.0 / 98.0 | 41: 90.5 / 99.0 |" in lines
     (boundaries,) = [line for line in lines if line.startswith("- Batch boundaries.")]
     assert (
         "whose first row reaches the sink 35.0 ms after the batch's last row (at 10,000 rows/s, the median "
-        "of the runs' median gaps; the longest of the 4 gaps took 45.0 ms). The rows made in between wait "
+        "of the runs' median gaps; 4 gaps in all, the longest 45.0 ms). The rows made in between wait "
         "for it: 0.7% of the rows. They set the p99 (1.3 ms) whenever a gap is longer than 1% of a batch "
         "(50 ms), and the p99.9 (32.5 ms) whenever it is longer than 0.1% (5 ms)" in boundaries
+    )
+    # Six times fewer gaps in batches of 30 s: 35 ms in 30,035 ms, 0.1% of the rows.
+    assert (
+        "Longer batches have fewer gaps: in batches of 30 s the gaps (median 35.0 ms) hold 0.1% of the "
+        "rows, for a p99 of 0.9 ms and a p99.9 of 31.5 ms at 10,000 rows/s" in boundaries
     )
