@@ -102,7 +102,8 @@ object LatencySink {
         // The tasks of a query's first batch open at once: one reads, the others wait for it.
         definitions.compute(
           checkpoint,
-          (_, known) => if (known != null && known._1 == id) known else (id, readDefinition(name, checkpoint)))._2
+          (_: String, known: (String, StreamDefinition)) =>
+            if (known != null && known._1 == id) known else (id, readDefinition(name, checkpoint)))._2
     }
 
   private def readDefinition(name: String, checkpoint: String): StreamDefinition = {
