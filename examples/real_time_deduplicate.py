@@ -8,8 +8,8 @@ column. In real-time mode each row goes through the deduplication (state in Rock
 one shuffle) as it comes to exist, and each original reaches the sink at once; its repeats
 never do. The sink, a Python `foreach`, appends each row it gets to a JSON-lines file under
 OUTPUT (default: a temporary folder), whose _checkpoint folder is the query's. After SECONDS
-(default 20) the query stops and the example prints one JSON object: the rows kept and where
-the last committed batch ended.
+(default 20), and once a batch has committed, the query stops and the example prints one JSON
+object: the rows kept and where the last committed batch ended.
 
 Real-time mode runs stateful queries from Spark 4.3 on. One long-running task reads the
 stream and two run the shuffle's partitions, so the session has four local cores.
@@ -80,6 +80,11 @@ def run(spark: SparkSession, output: Path, seconds: float) -> dict[str, Any]:
         .start()
     )
     time.sleep(seconds)
+    # A batch commits at its end; on a busy machine the first one may end later than SECONDS.
+    commits = checkpoint / "commits"
+    deadline = time.monotonic() + 60
+    while query.isActive and not any(commits.glob("[0-9]*")) and time.monotonic() < deadline:
+        time.sleep(0.2)
     query.stop()
     kept = [
         json.loads(line) for f in rows.glob("*.jsonl") for line in f.read_text().splitlines()
