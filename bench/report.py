@@ -233,7 +233,7 @@ def write_report(
         f"- during {settings.heap_batches} batches of {settings.batch_rows:,} rows, after batch n "
         "(rate-micro-batch beside it shows what Spark itself keeps per batch):",
         *[
-            f"  - {descriptions[name]}: " + ", ".join(f"{n}: {mb:.1f} MB" for n, mb in samples)
+            f"    - {descriptions[name]}: " + ", ".join(f"{n}: {mb:.1f} MB" for n, mb in samples)
             for name, samples in heap_samples.items()
         ],
         "",
