@@ -4,22 +4,41 @@ from __future__ import annotations
 
 import itertools
 import os
-import subprocess
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pyspark
 import pytest
 from pyspark.sql import SparkSession
 
+from helpers.jvm_options import ClassArchive, java_command, java_version_line, spark_submit_opts
 from spark_random_strings import expected_rows, installed_spark
 from spark_random_strings._local import local_session
 
 
 def pytest_report_header() -> str:
     """The Spark and the Java this run tests, at the top of its output."""
-    java = os.path.join(os.environ["JAVA_HOME"], "bin", "java") if os.environ.get("JAVA_HOME") else "java"
-    version = subprocess.run([java, "-version"], capture_output=True, text=True).stderr.splitlines()[0]
-    return f"pyspark {pyspark.__version__}, {installed_spark()}, on Java: {version} ({java})"
+    java = f"{java_version_line()} ({java_command()})"
+    return f"pyspark {pyspark.__version__}, {installed_spark()}, on Java: {java}"
+
+
+_class_archive = pytest.StashKey[ClassArchive | None]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Before any JVM starts: the options of every Spark JVM the tests start (``jvm_options``),
+    set by the controller for itself, its xdist workers and their children."""
+    if hasattr(config, "workerinput"):
+        return
+    cache = config.cache.mkdir("spark-jvm") if hasattr(config, "cache") else Path(tempfile.mkdtemp())
+    os.environ["SPARK_SUBMIT_OPTS"], config.stash[_class_archive] = spark_submit_opts(cache)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    archive = config.stash.get(_class_archive, None)
+    if archive is not None:
+        archive.wait()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
