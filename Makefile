@@ -231,10 +231,22 @@ format: bootstrap
 # PyPI: the end-to-end tests marked every_line in a virtual environment with that pyspark
 # (.venvs/spark-<line>), then a checkpoint that line writes and is killed on mid-stream,
 # finished on the default line.
+# The lines' environments are made while sbt runs the suites (make -j2): pip mostly downloads and
+# unpacks, and sbt's two test JVMs leave it the time.
 test-compat: $(WHEEL) $(MAVEN_PUBLISHED)
-	$(SBT_ENV) $(SBT) "all $(addsuffix /test,$(OTHER_BUILDS))"
+	@$(MAKE) --no-print-directory -j2 other-scalatest line-venvs
 	@for line in $(OTHER_PYSPARK_LINES); do \
 	  $(MAKE) --no-print-directory e2e-line LINE=$$line || exit 1; \
+	done
+
+.PHONY: other-scalatest line-venvs
+other-scalatest: | bootstrap
+	$(SBT_ENV) $(SBT) "all $(addsuffix /test,$(OTHER_BUILDS))"
+
+# One after the other: each installs this package (editable) from the same folder.
+line-venvs:
+	@for line in $(OTHER_PYSPARK_LINES); do \
+	  $(MAKE) --no-print-directory .venvs/spark-$$line/.ready || exit 1; \
 	done
 
 # The suites again on every other Java that spark-lines.txt names for a build: its scalatest
