@@ -43,7 +43,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests marked slow first, the rest in their usual order: with a few workers, a long test
-    handed out last keeps one worker busy while the other has nothing left to run."""
+    handed out last keeps one worker busy while the others have nothing left to run."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
