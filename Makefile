@@ -199,11 +199,11 @@ test: bootstrap
 	$(PY) -m twine check --strict $(WHEEL)
 	$(MAKE) --no-print-directory docs
 	@log=$$(mktemp); \
-	echo "scalatest ($(DEFAULT_BUILDS)) in the background, into $$log"; \
+	echo "scalatest ($(strip $(DEFAULT_BUILDS))) in the background, into $$log"; \
 	$(SBT_ENV) $(SBT) $(addsuffix /test,$(DEFAULT_BUILDS)) > $$log 2>&1 & scalatest=$$!; \
 	pytest_status=0; $(MAKE) --no-print-directory test-python || pytest_status=$$?; \
 	scalatest_status=0; wait $$scalatest || scalatest_status=$$?; \
-	echo "=== scalatest ($(DEFAULT_BUILDS)) ==="; cat $$log; rm -f $$log; \
+	echo "=== scalatest ($(strip $(DEFAULT_BUILDS))) ==="; cat $$log; rm -f $$log; \
 	echo "pytest: exit $$pytest_status; scalatest: exit $$scalatest_status"; \
 	test $$pytest_status -eq 0 -a $$scalatest_status -eq 0
 
