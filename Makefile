@@ -234,15 +234,17 @@ format: bootstrap
 # finished on the default line.
 # The lines' environments are made while sbt runs the suites (make -j2): pip mostly downloads and
 # unpacks, and sbt's two test JVMs leave it the time.
-test-compat: $(WHEEL) $(MAVEN_PUBLISHED)
+test-compat: $(WHEEL)
 	@$(MAKE) --no-print-directory -j2 other-scalatest line-venvs
 	@for line in $(OTHER_PYSPARK_LINES); do \
 	  $(MAKE) --no-print-directory e2e-line LINE=$$line || exit 1; \
 	done
 
 .PHONY: other-scalatest line-venvs
+# One sbt publishes every line's artifacts (for the every_line tests that follow) and runs the suites.
 other-scalatest: | bootstrap
-	$(SBT_ENV) $(SBT) "all $(addsuffix /test,$(OTHER_BUILDS))"
+	$(SBT_ENV) $(SBT) publish "all $(addsuffix /test,$(OTHER_BUILDS))"
+	@touch $(MAVEN_PUBLISHED)
 
 # One after the other: each installs this package (editable) from the same folder.
 line-venvs:
