@@ -12,7 +12,7 @@ import pyspark
 import pytest
 from pyspark.sql import SparkSession
 
-from helpers.jvm_options import ClassArchive, java_command, java_version_line, spark_submit_opts
+from helpers.jvm_options import ClassArchive, java_command, java_version_line, jvm_environment
 from spark_random_strings import expected_rows, installed_spark
 from spark_random_strings._local import local_session
 
@@ -32,7 +32,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput"):
         return
     cache = config.cache.mkdir("spark-jvm") if hasattr(config, "cache") else Path(tempfile.mkdtemp())
-    os.environ["SPARK_SUBMIT_OPTS"], config.stash[_class_archive] = spark_submit_opts(cache)
+    environment, config.stash[_class_archive] = jvm_environment(cache)
+    os.environ.update(environment)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

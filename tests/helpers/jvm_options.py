@@ -5,7 +5,7 @@ spark-shell, the Connect servers), most of which live for seconds. On a 2-core m
 is CPU-bound, and such a JVM spends most of its CPU time in the optimising JIT compiler (C2),
 on code that never gets hot, and in loading Spark's classes. Two standard JVM options cut both.
 They reach every JVM that spark-submit starts through SPARK_SUBMIT_OPTS, which Spark's launcher
-adds to its command line:
+adds to its command line, and standalone masters and workers through SPARK_DAEMON_JAVA_OPTS:
 
 - ``-XX:TieredStopAtLevel=1``: compile with C1 only (about 30% less CPU time a child).
 - a dynamic CDS archive (JDK 13 and later; about 40% less CPU time a child again): the classes
@@ -137,14 +137,17 @@ class ClassArchive:
                 old.unlink(missing_ok=True)
 
 
-def spark_submit_opts(cache: Path) -> tuple[str, ClassArchive | None]:
-    """SPARK_SUBMIT_OPTS for the tests' JVMs: what the caller's environment sets and C1 only, and
-    on JDK 13 and later the class archive kept in ``cache``, made in the background if need be
-    (``ClassArchive.wait`` lets it end)."""
-    opts = with_options(os.environ.get("SPARK_SUBMIT_OPTS", ""), C1_ONLY)
+def jvm_environment(cache: Path) -> tuple[dict[str, str], ClassArchive | None]:
+    """The environment variables for the tests' JVMs: SPARK_SUBMIT_OPTS (every JVM spark-submit
+    starts) and SPARK_DAEMON_JAVA_OPTS (test_cluster's standalone master and workers), each what
+    the caller's environment sets plus C1 only and, on JDK 13 and later, the class archive kept in
+    ``cache``, made in the background if need be (``ClassArchive.wait`` lets it end)."""
+    options = [C1_ONLY]
+    archive = None
     version_line = java_version_line()
-    if java_feature(version_line) < 13:
-        return opts, None
-    archive = ClassArchive(cache, version_line)
-    archive.make_in_background(opts)
-    return with_options(opts, *archive.options()), archive
+    if java_feature(version_line) >= 13:
+        archive = ClassArchive(cache, version_line)
+        archive.make_in_background(with_options(os.environ.get("SPARK_SUBMIT_OPTS", ""), C1_ONLY))
+        options += archive.options()
+    names = ["SPARK_SUBMIT_OPTS", "SPARK_DAEMON_JAVA_OPTS"]
+    return {name: with_options(os.environ.get(name, ""), *options) for name in names}, archive
