@@ -1,6 +1,6 @@
 """The query whose classes the tests' class archive holds (see ``jvm_options``): run under
 spark-submit, it writes a short bounded stream with the command-line tool, as most child
-processes of the tests do, and reads it back into a memory sink as the workers' sessions do.
+processes of the tests do, and reads another into a memory sink, as the workers' sessions do.
 
 Usage: spark-submit class_archive_query.py FOLDER
 """
@@ -10,6 +10,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+# The tests' folder, for their helpers: spark-submit puts only this file's own on the path.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from helpers.support import run_available_now
 from spark_random_strings import cli, read_random_strings
 from spark_random_strings._local import local_session
 
@@ -21,18 +25,10 @@ def main(folder: Path) -> int:
     if written != 0:
         return written
     spark = local_session("spark-random-strings class archive")
-    query = (
-        read_random_strings(spark, seed=1, total_rows=100)
-        .writeStream.format("memory")
-        .queryName("class_archive")
-        .trigger(availableNow=True)
-        .option("checkpointLocation", str(folder / "checkpoint"))
-        .start()
-    )
-    query.awaitTermination()
-    rows = spark.table("class_archive").count()
+    df = read_random_strings(spark, seed=1, total_rows=100)
+    rows, _ = run_available_now(df, "class_archive", folder / "checkpoint")
     spark.stop()
-    return 0 if rows == 100 else 1
+    return 0 if len(rows) == 100 else 1
 
 
 if __name__ == "__main__":
