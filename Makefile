@@ -68,8 +68,10 @@ SBT := java -Xms512m -Xmx3g -Xss4m -Dfile.encoding=UTF-8 \
 	-jar $(SBT_LAUNCHER)
 # The Spark runtime jars that the build compiles and tests against: those of the pinned pyspark.
 SPARK_JARS_DIR = $$($(PY) -c 'import os, pyspark; print(os.path.join(os.path.dirname(pyspark.__file__), "jars"))')
-# What sbt takes from the Makefile: those jars, and the folder `publish` writes to.
-SBT_ENV = SPARK_JARS_DIR="$(SPARK_JARS_DIR)" MAVEN_REPO="$(abspath $(MAVEN_REPO))"
+# What sbt takes from the Makefile: the folder `publish` writes to (all that the builds whose
+# Spark comes from Maven Central need, so they build before .venv exists), and those jars.
+SBT_MAVEN_ENV = MAVEN_REPO="$(abspath $(MAVEN_REPO))"
+SBT_ENV = SPARK_JARS_DIR="$(SPARK_JARS_DIR)" $(SBT_MAVEN_ENV)
 # pytest on three workers for two cores: an end-to-end test waits for a child JVM or a trigger
 # part of its time (with two, 19% of the CPU time stayed idle; with three, 3%: 5:48 against 6:35).
 # Tests go to whichever worker is free, but those of one xdist_group (a module whose tests share
@@ -201,24 +203,32 @@ echo "$(1): exit $$background_status; beside it: exit $$foreground_status"; \
 test $$foreground_status -eq 0 -a $$background_status -eq 0
 endef
 
-# The default line: the linters; sbt packages every line's jar and compiles the default line's
-# suites; the wheel; then its scalatest suites beside every pytest suite.
-test: bootstrap
+# The default line, set up two things at a time where one leaves a core idle: pip makes .venv
+# while sbt checks the formatting and packages the lines whose Spark comes from Maven Central
+# (none needs .venv's pyspark); ruff; sbt then builds, publishes and compiles the suites of the
+# default line, against .venv's pyspark, while mypy checks the Python; the wheel and the site;
+# then the default line's scalatest suites beside every pytest suite.
+test: $(SBT_LAUNCHER)
+	@$(call beside,the Python environment ($(VENV)),$(MAKE) --no-print-directory $(VENV_READY),\
+		$(SBT_MAVEN_ENV) $(SBT) scalafmtCheckAll scalafmtSbtCheck "all $(addsuffix /package,$(OTHER_BUILDS))")
 	$(MAKE) --no-print-directory lint-python
-	$(SBT_ENV) $(SBT) scalafmtCheckAll scalafmtSbtCheck \
-		"all $(addsuffix /Test/compile,$(DEFAULT_BUILDS)) package $(addsuffix /publish,$(DEFAULT_BUILDS))"
+	@$(call beside,mypy,$(MYPY),\
+		$(SBT_ENV) $(SBT) "all $(foreach b,$(DEFAULT_BUILDS),$(b)/Test/compile $(b)/package $(b)/publish)")
 	@$(MAKE) --no-print-directory copy-jar wheel
 	$(PY) -m twine check --strict $(WHEEL)
 	$(MAKE) --no-print-directory docs
 	@$(call beside,scalatest ($(strip $(DEFAULT_BUILDS))),$(SBT_ENV) $(SBT) $(addsuffix /test,$(DEFAULT_BUILDS)),\
-		$(MAKE) --no-print-directory test-python)
+		$(PYTEST))
 
 test-scala: bootstrap
 	$(SBT_ENV) $(SBT) $(addsuffix /test,$(DEFAULT_BUILDS))
 
 test-python: $(WHEEL)
-	$(PY) -m mypy --config-file python/pyproject.toml python/src tests bench
-	SPARK_RANDOM_STRINGS_WHEEL="$(abspath $(WHEEL))" $(PY) -m pytest tests $(PYTEST_ARGS)
+	$(MYPY)
+	$(PYTEST)
+
+MYPY = $(PY) -m mypy --config-file python/pyproject.toml python/src tests bench
+PYTEST = SPARK_RANDOM_STRINGS_WHEEL="$(abspath $(WHEEL))" $(PY) -m pytest tests $(PYTEST_ARGS)
 
 # ruff checks and format-checks the Python code, scalafmt the Scala code and the sbt files.
 lint: bootstrap lint-python
