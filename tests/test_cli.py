@@ -508,7 +508,9 @@ def clock(ts: int) -> str:
 @pytest.mark.slow
 @REAL_TIME_LINE
 def test_stream_real_time_prints_the_seeded_rows_as_they_come_and_their_latency_after_warm_up() -> None:
-    origin, seconds = 1_700_000_000_000, 14
+    # Long enough that rows are shown as they come for half the run or more, even where a
+    # loaded machine takes 10 s and more from the query's start to its first rows.
+    origin, seconds = 1_700_000_000_000, 30
     done = run(
         "stream",
         "--real-time",
