@@ -207,17 +207,18 @@ endef
 # The default line, set up two things at a time where one leaves a core idle: pip makes .venv
 # while sbt checks the formatting and packages the lines whose Spark comes from Maven Central
 # (none needs .venv's pyspark); ruff; sbt then builds, publishes and compiles the suites of the
-# default line, against .venv's pyspark, while mypy checks the Python; the wheel and the site;
-# then the default line's scalatest suites beside every pytest suite.
+# default line, against .venv's pyspark, while mypy checks the Python; the wheel and the site
+# while the class archive of the tests' JVMs is made; then the default line's scalatest suites
+# beside every pytest suite.
 test: $(SBT_LAUNCHER)
 	@$(call beside,the Python environment ($(VENV)),$(MAKE) --no-print-directory $(VENV_READY),\
 		$(SBT_MAVEN_ENV) $(SBT) scalafmtCheckAll scalafmtSbtCheck "all $(addsuffix /package,$(OTHER_BUILDS))")
 	$(MAKE) --no-print-directory lint-python
 	@$(call beside,mypy,$(MYPY),\
 		$(SBT_ENV) $(SBT) "all $(foreach b,$(DEFAULT_BUILDS),$(b)/Test/compile $(b)/package $(b)/publish)")
-	@$(MAKE) --no-print-directory copy-jar wheel
-	$(PY) -m twine check --strict $(WHEEL)
-	$(MAKE) --no-print-directory docs
+	@$(MAKE) --no-print-directory copy-jar
+	@$(call beside,the class archive of the tests' JVMs,$(CLASS_ARCHIVE),\
+		$(MAKE) --no-print-directory wheel docs && $(PY) -m twine check --strict $(WHEEL))
 	@$(call beside,scalatest ($(strip $(DEFAULT_BUILDS))),$(SBT_ENV) $(SBT) $(addsuffix /test,$(DEFAULT_BUILDS)),\
 		$(PYTEST))
 
@@ -228,6 +229,9 @@ test-python: $(WHEEL)
 	$(MYPY)
 	$(PYTEST)
 
+# The class archive that pytest's JVMs map (tests/helpers/jvm_options.py), made before pytest
+# starts rather than while its first tests run, so that they map it too.
+CLASS_ARCHIVE = cd tests && $(abspath $(PY)) -m helpers.jvm_options
 MYPY = $(PY) -m mypy --config-file python/pyproject.toml python/src tests bench
 PYTEST = SPARK_RANDOM_STRINGS_WHEEL="$(abspath $(WHEEL))" $(PY) -m pytest tests $(PYTEST_ARGS)
 

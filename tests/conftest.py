@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import itertools
 import os
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 
 import pyspark
 import pytest
 from pyspark.sql import SparkSession
 
-from helpers.jvm_options import ClassArchive, java_command, java_version_line, jvm_environment
+from helpers.jvm_options import ARCHIVES, ClassArchive, java_command, java_version_line, jvm_environment
 from spark_random_strings import expected_rows, installed_spark
 from spark_random_strings._local import local_session
 
@@ -31,8 +29,7 @@ def pytest_configure(config: pytest.Config) -> None:
     set by the controller for itself, its xdist workers and their children."""
     if hasattr(config, "workerinput"):
         return
-    cache = config.cache.mkdir("spark-jvm") if hasattr(config, "cache") else Path(tempfile.mkdtemp())
-    environment, config.stash[_class_archive] = jvm_environment(cache)
+    environment, config.stash[_class_archive] = jvm_environment(ARCHIVES)
     os.environ.update(environment)
 
 

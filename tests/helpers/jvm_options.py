@@ -9,8 +9,9 @@ adds to its command line, and standalone masters and workers through SPARK_DAEMO
 
 - ``-XX:TieredStopAtLevel=1``: compile with C1 only (about 30% less CPU time a child).
 - a dynamic CDS archive (JDK 13 and later; about 40% less CPU time a child again): the classes
-  a short query of this source loads, dumped once by ``-XX:ArchiveClassesAtExit`` while the
-  first tests run, and mapped by every later JVM with ``-XX:SharedArchiveFile``. A JVM that
+  a short query of this source loads, dumped once by ``-XX:ArchiveClassesAtExit`` (by ``make
+  test`` before pytest starts, or else while the first tests run), and mapped by every later JVM
+  with ``-XX:SharedArchiveFile``. A JVM that
   starts before the archive is there, or whose class path differs (another pyspark's, such as
   test_wheel's fresh environment), loads its classes as usual; ``-Xlog:cds=off`` keeps that
   quiet, so that no test sees a word of it.
@@ -35,6 +36,8 @@ from pathlib import Path
 from helpers.support import REPO, child_env, pyspark_bin
 
 C1_ONLY = "-XX:TieredStopAtLevel=1"
+#: Where the class archives are kept: pytest's cache folder (git-ignored).
+ARCHIVES = REPO / ".pytest_cache" / "d" / "spark-jvm"
 #: The query whose classes the archive holds.
 ARCHIVED_QUERY = REPO / "tests" / "helpers" / "class_archive_query.py"
 
@@ -151,3 +154,18 @@ def jvm_environment(cache: Path) -> tuple[dict[str, str], ClassArchive | None]:
         options += archive.options()
     names = ["SPARK_SUBMIT_OPTS", "SPARK_DAEMON_JAVA_OPTS"]
     return {name: with_options(os.environ.get(name, ""), *options) for name in names}, archive
+
+
+def main() -> int:
+    """Make the class archive now, if it is not there: ``make test`` runs this (``python -m
+    helpers.jvm_options`` from tests/) before pytest, so that every JVM of the run maps the
+    archive, the first tests' too, and none waits for it. A failure to make it is reported, and
+    the tests then run without it."""
+    _, archive = jvm_environment(ARCHIVES)
+    if archive is not None:
+        archive.wait()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
