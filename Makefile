@@ -217,7 +217,7 @@ test: $(SBT_LAUNCHER)
 	@$(call beside,mypy,$(MYPY),\
 		$(SBT_ENV) $(SBT) "all $(foreach b,$(DEFAULT_BUILDS),$(b)/Test/compile $(b)/package $(b)/publish)")
 	@$(MAKE) --no-print-directory copy-jar
-	@$(call beside,the class archive of the tests' JVMs,$(call class_archive,$(VENV)),\
+	@$(call beside,the class archive of the tests' JVMs,$(CLASS_ARCHIVE),\
 		$(MAKE) --no-print-directory wheel docs && $(PY) -m twine check --strict $(WHEEL))
 	@$(call beside,scalatest ($(strip $(DEFAULT_BUILDS))),$(SBT_ENV) $(SBT) $(addsuffix /test,$(DEFAULT_BUILDS)),\
 		$(PYTEST))
@@ -229,10 +229,9 @@ test-python: $(WHEEL)
 	$(MYPY)
 	$(PYTEST)
 
-# $(call class_archive,VENV): the class archive that the JVMs of VENV's pytest map
-# (tests/helpers/jvm_options.py), made before pytest starts rather than while its first tests
-# run, so that they map it too; at once where it is there.
-class_archive = cd tests && $(abspath $(1))/bin/python -m helpers.jvm_options
+# The class archive that pytest's JVMs map (tests/helpers/jvm_options.py), made before pytest
+# starts rather than while its first tests run, so that they map it too.
+CLASS_ARCHIVE = cd tests && $(abspath $(PY)) -m helpers.jvm_options
 MYPY = $(PY) -m mypy --config-file python/pyproject.toml python/src tests bench
 PYTEST = SPARK_RANDOM_STRINGS_WHEEL="$(abspath $(WHEEL))" $(PY) -m pytest tests $(PYTEST_ARGS)
 
@@ -311,8 +310,7 @@ $(TOOLS)/spark-connect/spark-connect_%.jar:
 	@test -f $@
 
 # A line's end-to-end tests marked every_line, on the Java that JAVA_HOME names (or the
-# machine's), once the class archive of their JVMs is there. Where the line's pyspark ships no
-# Spark Connect server, its jar is fetched.
+# machine's). Where the line's pyspark ships no Spark Connect server, its jar is fetched.
 .PHONY: every-line-tests
 every-line-tests: $(call line_ready,$(LINE))
 	@if ! ls $(LINE_VENV)/lib/python*/site-packages/pyspark/jars/spark-connect_*.jar >/dev/null 2>&1; then \
@@ -320,7 +318,6 @@ every-line-tests: $(call line_ready,$(LINE))
 	  $(MAKE) --no-print-directory $$jar; \
 	  export SPARK_RANDOM_STRINGS_CONNECT_JAR="$(CURDIR)/$$jar"; \
 	fi; \
-	( $(call class_archive,$(LINE_VENV)) ); \
 	set -x; SPARK_RANDOM_STRINGS_WHEEL="$(abspath $(WHEEL))" $(LINE_VENV)/bin/python -m pytest tests -m every_line $(PYTEST_ARGS)
 
 .PHONY: e2e-line
