@@ -40,15 +40,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests marked slow first, then those of an xdist_group (which one worker runs together,
-    as one long unit), the rest in their usual order: with a few workers, a long test or group
+    """The tests marked slow first, the rest in their usual order: with a few workers, a long test
     handed out last keeps one worker busy while the others have nothing left to run."""
-    items.sort(
-        key=lambda item: (
-            item.get_closest_marker("slow") is None,
-            item.get_closest_marker("xdist_group") is None,
-        )
-    )
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(scope="session")
