@@ -207,9 +207,9 @@ endef
 # The default line, set up two things at a time where one leaves a core idle: pip makes .venv
 # while sbt checks the formatting and packages the lines whose Spark comes from Maven Central
 # (none needs .venv's pyspark); ruff; sbt then builds, publishes and compiles the suites of the
-# default line, against .venv's pyspark, while mypy checks the Python; the wheel and the site
-# while the class archive of the tests' JVMs is made; then the default line's scalatest suites
-# beside every pytest suite.
+# default line, against .venv's pyspark, while mypy checks the Python; then the default line's
+# scalatest suites beside the rest: the wheel and the site while the class archive of the tests'
+# JVMs is made, and every pytest suite.
 test: $(SBT_LAUNCHER)
 	@$(call beside,the Python environment ($(VENV)),$(MAKE) --no-print-directory $(VENV_READY),\
 		$(SBT_MAVEN_ENV) $(SBT) scalafmtCheckAll scalafmtSbtCheck "all $(addsuffix /package,$(OTHER_BUILDS))")
@@ -217,10 +217,17 @@ test: $(SBT_LAUNCHER)
 	@$(call beside,mypy,$(MYPY),\
 		$(SBT_ENV) $(SBT) "all $(foreach b,$(DEFAULT_BUILDS),$(b)/Test/compile $(b)/package $(b)/publish)")
 	@$(MAKE) --no-print-directory copy-jar
+	@$(call beside,scalatest ($(strip $(DEFAULT_BUILDS))),$(SBT_ENV) $(SBT) $(addsuffix /test,$(DEFAULT_BUILDS)),\
+		$(MAKE) --no-print-directory pytest-prepared)
+
+# make test's foreground, beside scalatest: the wheel, its check and the site while the class
+# archive of the tests' JVMs is made (one JVM, which leaves scalatest a core), then every pytest
+# suite.
+.PHONY: pytest-prepared
+pytest-prepared:
 	@$(call beside,the class archive of the tests' JVMs,$(CLASS_ARCHIVE),\
 		$(MAKE) --no-print-directory wheel docs && $(PY) -m twine check --strict $(WHEEL))
-	@$(call beside,scalatest ($(strip $(DEFAULT_BUILDS))),$(SBT_ENV) $(SBT) $(addsuffix /test,$(DEFAULT_BUILDS)),\
-		$(PYTEST))
+	$(PYTEST)
 
 test-scala: bootstrap
 	$(SBT_ENV) $(SBT) $(addsuffix /test,$(DEFAULT_BUILDS))
