@@ -10,7 +10,7 @@ import pyspark
 import pytest
 from pyspark.sql import SparkSession
 
-from helpers.jvm_options import ARCHIVES, ClassArchive, java_command, java_version_line, jvm_environment
+from helpers.jvm_options import ClassArchive, java_command, java_version_line, jvm_environment
 from spark_random_strings import expected_rows, installed_spark
 from spark_random_strings._local import local_session
 
@@ -29,7 +29,7 @@ def pytest_configure(config: pytest.Config) -> None:
     set by the controller for itself, its xdist workers and their children."""
     if hasattr(config, "workerinput"):
         return
-    environment, config.stash[_class_archive] = jvm_environment(ARCHIVES)
+    environment, config.stash[_class_archive] = jvm_environment()
     os.environ.update(environment)
 
 

@@ -11,10 +11,9 @@ adds to its command line, and standalone masters and workers through SPARK_DAEMO
 - a dynamic CDS archive (JDK 13 and later; about 40% less CPU time a child again): the classes
   a short query of this source loads, dumped once by ``-XX:ArchiveClassesAtExit`` (by ``make
   test`` before pytest starts, or else while the first tests run), and mapped by every later JVM
-  with ``-XX:SharedArchiveFile``. A JVM that
-  starts before the archive is there, or whose class path differs (another pyspark's, such as
-  test_wheel's fresh environment), loads its classes as usual; ``-Xlog:cds=off`` keeps that
-  quiet, so that no test sees a word of it.
+  with ``-XX:SharedArchiveFile``. A JVM that starts before the archive is there, or whose class
+  path differs (another pyspark's, such as test_wheel's fresh environment), loads its classes as
+  usual; ``-Xlog:cds=off`` keeps that quiet, so that no test sees a word of it.
 
 Neither changes what a test checks: rows, offsets and messages do not depend on the JIT or on
 where a class was loaded from. ``make bench`` and ``make soak`` run with the JVM's defaults.
@@ -140,16 +139,16 @@ class ClassArchive:
                 old.unlink(missing_ok=True)
 
 
-def jvm_environment(cache: Path) -> tuple[dict[str, str], ClassArchive | None]:
+def jvm_environment() -> tuple[dict[str, str], ClassArchive | None]:
     """The environment variables for the tests' JVMs: SPARK_SUBMIT_OPTS (every JVM spark-submit
     starts) and SPARK_DAEMON_JAVA_OPTS (test_cluster's standalone master and workers), each what
     the caller's environment sets plus C1 only and, on JDK 13 and later, the class archive kept in
-    ``cache``, made in the background if need be (``ClassArchive.wait`` lets it end)."""
+    ARCHIVES, made in the background if need be (``ClassArchive.wait`` lets it end)."""
     options = [C1_ONLY]
     archive = None
     version_line = java_version_line()
     if java_feature(version_line) >= 13:
-        archive = ClassArchive(cache, version_line)
+        archive = ClassArchive(ARCHIVES, version_line)
         archive.make_in_background(with_options(os.environ.get("SPARK_SUBMIT_OPTS", ""), C1_ONLY))
         options += archive.options()
     names = ["SPARK_SUBMIT_OPTS", "SPARK_DAEMON_JAVA_OPTS"]
@@ -161,7 +160,7 @@ def main() -> int:
     helpers.jvm_options`` from tests/) before pytest, so that every JVM of the run maps the
     archive, the first tests' too, and none waits for it. A failure to make it is reported, and
     the tests then run without it."""
-    _, archive = jvm_environment(ARCHIVES)
+    _, archive = jvm_environment()
     if archive is not None:
         archive.wait()
     return 0
