@@ -5,6 +5,7 @@ import scala.sys.process._
 
 import sbt._
 import sbt.Keys._
+import org.scalafmt.sbt.ScalafmtPlugin.autoImport.scalafmt
 
 object SparkLineProjects extends AutoPlugin {
   override def trigger: PluginTrigger = allRequirements
@@ -60,6 +61,28 @@ object SparkLineProjects extends AutoPlugin {
   private val sharedMain = Def.setting((ThisBuild / baseDirectory).value / "jvm" / "src" / "main")
   private val sharedTest = Def.setting((ThisBuild / baseDirectory).value / "jvm" / "src" / "test")
 
+  /** The folders one line compiles from a shared tree (jvm/src/main or jvm/src/test). */
+  private def sourceFolders(line: SparkLine, shared: File): Seq[File] =
+    (shared / "scala") +: line.versionFolders(shared / "versioned")
+
+  /**
+   * scalafmt (check and format) reads each shared file once, not once per line: a line takes
+   * only the folders that no line before it in spark-lines.txt compiles. Together the lines
+   * still cover every folder that any of them compiles.
+   */
+  private def formatOnce(config: Configuration, line: SparkLine, shared: Def.Initialize[File]): Seq[Setting[_]] = {
+    val own = Def.setting {
+      val earlier = sparkLines.all.takeWhile(_.build != line.build).flatMap(sourceFolders(_, shared.value)).toSet
+      sourceFolders(line, shared.value).filterNot(earlier)
+    }
+    Seq(
+      config / scalafmt / unmanagedSourceDirectories := own.value,
+      config / scalafmt / unmanagedSources := {
+        val folders = own.value.map(_.toPath)
+        (config / unmanagedSources).value.filter(file => folders.exists(file.toPath.startsWith))
+      })
+  }
+
   /** The sbt project of one Spark line; its outputs go to jvm/lines/<line>_<scala>/target. */
   def lineProject(line: SparkLine): Project =
     Project(line.build, file(s"jvm/lines/spark-${line.line}_${line.scalaBinary}"))
@@ -67,12 +90,12 @@ object SparkLineProjects extends AutoPlugin {
         name := s"spark-random-strings-spark${line.line}",
         moduleName := name.value, // keeps the dot of the Spark line: spark-random-strings-spark3.5_2.12-<version>.jar
         scalaVersion := line.scala,
-        Compile / unmanagedSourceDirectories :=
-          (sharedMain.value / "scala") +: line.versionFolders(sharedMain.value / "versioned"),
+        Compile / unmanagedSourceDirectories := sourceFolders(line, sharedMain.value),
         Compile / unmanagedResourceDirectories := Seq(sharedMain.value / "resources"),
         // The suites of an API that moved have version folders too (jvm/src/test/versioned/<api>).
-        Test / unmanagedSourceDirectories :=
-          (sharedTest.value / "scala") +: line.versionFolders(sharedTest.value / "versioned"),
+        Test / unmanagedSourceDirectories := sourceFolders(line, sharedTest.value),
+        formatOnce(Compile, line, sharedMain),
+        formatOnce(Test, line, sharedTest),
         // The table of invalid inputs, shared with the Python tests.
         Test / unmanagedResourceDirectories :=
           Seq(sharedTest.value / "resources", (ThisBuild / baseDirectory).value / "tests" / "vectors"),
