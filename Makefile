@@ -204,21 +204,30 @@ echo "$(1): exit $$background_status; beside it: exit $$foreground_status"; \
 test $$foreground_status -eq 0 -a $$background_status -eq 0
 endef
 
-# The default line, set up two things at a time where one leaves a core idle: pip makes .venv
-# while sbt checks the formatting and packages the lines whose Spark comes from Maven Central
-# (none needs .venv's pyspark); ruff; sbt then builds, publishes and compiles the suites of the
-# default line, against .venv's pyspark, while mypy checks the Python; then the default line's
-# scalatest suites beside the rest: the wheel and the site while the class archive of the tests'
-# JVMs is made, and every pytest suite.
+# The default line, two things at a time where one leaves a core idle. make -j2 starts each
+# step as soon as what it needs is there: pip makes .venv while sbt checks the formatting and
+# packages the lines whose Spark comes from Maven Central (none needs .venv's pyspark); ruff and
+# mypy check the Python once .venv is there; sbt then builds, publishes and compiles the suites of
+# the default line, against .venv's pyspark. Then the default line's scalatest suites beside the
+# rest: the wheel and the site while the class archive of the tests' JVMs is made, and every
+# pytest suite.
 test: $(SBT_LAUNCHER)
-	@$(call beside,the Python environment ($(VENV)),$(MAKE) --no-print-directory $(VENV_READY),\
-		$(SBT_MAVEN_ENV) $(SBT) scalafmtCheckAll scalafmtSbtCheck "all $(addsuffix /package,$(OTHER_BUILDS))")
-	$(MAKE) --no-print-directory lint-python
-	@$(call beside,mypy,$(MYPY),\
-		$(SBT_ENV) $(SBT) "all $(foreach b,$(DEFAULT_BUILDS),$(b)/Test/compile $(b)/package $(b)/publish)")
+	@$(MAKE) --no-print-directory -j2 --output-sync=target python-checked default-line-built
 	@$(MAKE) --no-print-directory copy-jar
 	@$(call beside,scalatest ($(strip $(DEFAULT_BUILDS))),$(SBT_ENV) $(SBT) $(addsuffix /test,$(DEFAULT_BUILDS)),\
 		$(MAKE) --no-print-directory pytest-prepared)
+
+# make test's steps before its suites (see there), each once what it needs is done.
+.PHONY: python-checked other-lines-built default-line-built
+python-checked: lint-python
+	$(MYPY)
+
+other-lines-built: | $(SBT_LAUNCHER)
+	$(SBT_MAVEN_ENV) $(SBT) scalafmtCheckAll scalafmtSbtCheck "all $(addsuffix /package,$(OTHER_BUILDS))"
+
+# After the other lines: two sbt at once would each take both cores.
+default-line-built: $(VENV_READY) other-lines-built
+	$(SBT_ENV) $(SBT) "all $(foreach b,$(DEFAULT_BUILDS),$(b)/Test/compile $(b)/package $(b)/publish)"
 
 # make test's foreground, beside scalatest: the wheel, its check and the site while the class
 # archive of the tests' JVMs is made (one JVM, which leaves scalatest a core), then every pytest
