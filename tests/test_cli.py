@@ -375,6 +375,7 @@ def test_a_source_error_is_put_on_the_flag_of_the_option_it_names_first_and_name
 # --- stream ---
 
 
+@pytest.mark.slow
 def test_stream_prints_the_seeded_rows_in_order_and_a_summary() -> None:
     done = run(
         "stream",
@@ -410,6 +411,7 @@ def test_stream_prints_the_seeded_rows_in_order_and_a_summary() -> None:
     assert all(int(r.group(3)) == len(r.group(4)) for r in rows if r)
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_the_stream_cleanly_with_a_summary(tmp_path: Path) -> None:
     out, err = tmp_path / "out", tmp_path / "err"
     process = start(["stream", "--rows-per-second", "50", "--seed", "1"], out, err)
@@ -568,6 +570,7 @@ def test_stream_real_time_prints_the_seeded_rows_as_they_come_and_their_latency_
     assert seconds <= elapsed < seconds + 2
 
 
+@pytest.mark.slow
 @REAL_TIME_LINE
 def test_ctrl_c_stops_the_real_time_stream_cleanly_after_a_live_latency_status(tmp_path: Path) -> None:
     out, err = tmp_path / "out", tmp_path / "err"

@@ -177,6 +177,7 @@ def test_a_configured_session_plans_the_sources_scan_through_its_extensions(
     assert "ExistingRDD" not in plan, plan
 
 
+@pytest.mark.slow
 def test_a_session_without_the_jar_gets_an_error_that_says_how_to_add_it_and_auto_reads_python() -> None:
     import sys
 

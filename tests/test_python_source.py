@@ -86,6 +86,7 @@ def read_all(df: DataFrame, checkpoint: Path, name: str) -> tuple[pa.Table, list
     return table, batches
 
 
+@pytest.mark.slow
 @needs_4
 @pytest.mark.every_line
 def test_the_python_source_makes_the_jar_sources_rows_and_the_expected_rows_in_capped_batches(
@@ -112,6 +113,7 @@ def test_the_python_source_makes_the_jar_sources_rows_and_the_expected_rows_in_c
     ]
 
 
+@pytest.mark.slow
 @needs_4_2
 def test_available_now_reads_a_bounded_stream_whole_in_batches_of_max_rows_per_trigger(
     spark: SparkSession, tmp_path: Path
@@ -178,6 +180,7 @@ def run_into_parquet(spark: SparkSession, output: Path, **options: Any) -> None:
     assert query.exception() is None
 
 
+@pytest.mark.slow
 @needs_4
 @pytest.mark.every_line
 def test_a_restart_without_the_seed_continues_the_drawn_stream_exactly_once(
@@ -263,6 +266,7 @@ except Exception as error:
 """
 
 
+@pytest.mark.slow
 @needs_4
 def test_workers_whose_python_lacks_numpy_and_pyarrow_fail_at_load_naming_that_python(
     tmp_path: Path,
@@ -348,6 +352,7 @@ print(json.dumps({
 """
 
 
+@pytest.mark.slow
 @needs_4_2
 @pytest.mark.xdist_group("bare_server")
 def test_through_a_connect_server_without_the_jar_or_the_package_auto_reads_the_python_source(
@@ -375,6 +380,7 @@ def test_through_a_connect_server_without_the_jar_or_the_package_auto_reads_the_
     }
 
 
+@pytest.mark.slow
 @needs_4_2
 @pytest.mark.xdist_group("bare_server")
 def test_the_example_without_a_jar_prints_the_seeded_rows_through_a_server_without_the_jar(

@@ -45,6 +45,7 @@ SHAPED: dict[str, Any] = dict(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", [{}, SHAPED], ids=["plain", "shaped"])
 def test_same_seed_gives_identical_rows_whatever_the_partitioning(
     spark: SparkSession, tmp_path: Path, shape: dict[str, Any]

@@ -97,6 +97,7 @@ def test_the_readme_shows_both_commands() -> None:
     assert [shlex.split(line)[1] for line in CLI_COMMANDS] == ["stream", "write"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("line", CLI_COMMANDS)
 def test_each_command_line_example_runs_as_it_stands_in_a_new_shell(line: str, tmp_path: Path) -> None:
     done = in_new_shell(line, tmp_path)

@@ -55,6 +55,7 @@ def test_a_released_definition_replays_exactly_the_rows_that_release_made(
     assert (checkpoint / DEFINITION_FILE).read_text() == stream["definition"], "the stored file is kept"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "release", [r for r in RELEASES if (r / "write.json").is_file()], ids=lambda path: path.name
 )

@@ -14,6 +14,7 @@ from types import ModuleType
 from typing import Any
 
 import pyarrow as pa
+import pytest
 from pyspark.sql import SparkSession
 
 from helpers.stepped import Batches, SteppedClock, start_stepped, stepped_stream
@@ -47,6 +48,7 @@ def _rows(stream: dict[str, Any]) -> pa.Table:
     return expected_rows(start=0, end=stream["total_rows"], **shaping)
 
 
+@pytest.mark.slow
 def test_a_watermarked_windowed_count_counts_every_out_of_order_row_and_drops_exactly_the_late_ones(
     spark: SparkSession, tmp_path: Path
 ) -> None:

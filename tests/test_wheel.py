@@ -24,7 +24,7 @@ from spark_random_strings import expected_rows
 VERSION = (REPO / "VERSION").read_text().strip()
 
 # The wheel in a fresh environment, with the pyspark of every Spark line, on every Java.
-pytestmark = [pytest.mark.every_line, pytest.mark.xdist_group("fresh_python")]
+pytestmark = [pytest.mark.every_line, pytest.mark.slow, pytest.mark.xdist_group("fresh_python")]
 #: The jars the wheel carries: one per Spark line and Scala version.
 JARS = [f"spark_random_strings/jars/{build.jar_name(VERSION)}" for build in BUILDS]
 
