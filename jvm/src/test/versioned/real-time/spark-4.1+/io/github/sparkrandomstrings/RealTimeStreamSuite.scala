@@ -282,14 +282,16 @@ class RealTimeStreamSuite extends SparkSessionSuite {
 
   test("stopping a real-time query mid-batch ends its parked readers quietly: no error from this source's tasks") {
     withTempDir { dir =>
-      // A row every 50 ms in each partition: when stop() kills the tasks, their readers are
-      // parked, waiting for their next row. Into the console sink (no row passes the filter, so
-      // it prints only its batches' headers), then into a foreach sink.
-      val stream = reader("realTime" -> "true", "seed" -> "10", "rowsPerSecond" -> "40", "numPartitions" -> "2").load()
+      // A row every 500 ms in each partition: stop() is called once both tasks' readers are
+      // parked, waiting for their next row (a kill that lands in Spark's own code, between two
+      // rows or while a batch's tasks start, is Spark's to log). Into the console sink (no row
+      // passes the filter, so it prints only its batches' headers), then into a foreach sink.
+      val stream = reader("realTime" -> "true", "seed" -> "10", "rowsPerSecond" -> "4", "numPartitions" -> "2").load()
       val console = stream.where("length < 0").writeStream.format("console").outputMode(OutputMode.Update())
         .trigger(Trigger.RealTime("500 milliseconds"))
         .option("checkpointLocation", new File(dir, "console").getPath).start()
       awaitBatches(console, 2)
+      awaitParkedReaders(2)
       val consoleErrors = ErrorEvents.during(stopAndAwaitTasks(console))
       // Spark logs the cancelled batch's abort on the driver, for any source: only that.
       assert(
@@ -315,6 +317,17 @@ class RealTimeStreamSuite extends SparkSessionSuite {
     query.exception.foreach(e => throw e)
     assert(query.recentProgress.length >= batches, s"$batches batches done")
     Thread.sleep(200L)
+  }
+
+  /** Waits until `readers` task threads are parked in a reader's wait for its next row. */
+  private def awaitParkedReaders(readers: Int): Unit = {
+    def parked: Int = Thread.getAllStackTraces.asScala.values.count { stack =>
+      stack.headOption.exists(_.getMethodName == "park") &&
+      stack.exists(f => f.getClassName == classOf[InterleavedReader].getName && f.getMethodName == "waitUntil")
+    }
+    val deadline = System.currentTimeMillis() + 60000L
+    while (parked < readers && System.currentTimeMillis() < deadline) Thread.sleep(5L)
+    assert(parked >= readers, s"$readers readers parked")
   }
 
   /** The tasks that started and have not ended, as the listener bus tells: known from the suite's start. */
