@@ -202,26 +202,31 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
     if (version < 1 || version > Version) {
       corrupt(s"version $version is not 1 to $Version, the versions this source reads")
     }
+    // Fields are read in the order they always were, so that a file with several bad fields is
+    // refused naming the same one.
+    val pool: StringValues => StringValues =
+      if (version == 1) identity
+      else {
+        val (distinctValues, distribution, zipfExponent) =
+          (optionalLong(DISTINCT_VALUES), field(VALUE_DISTRIBUTION).asText(""), double(ZIPF_EXPONENT))
+        _.copy(distinctValues = distinctValues, valueDistribution = distribution, zipfExponent = zipfExponent)
+      }
     val shape =
       if (version == 1) RowShape.Plain
       else {
         RowShape(
-          distinctValues = optionalLong(DISTINCT_VALUES),
-          valueDistribution = field(VALUE_DISTRIBUTION).asText(""),
-          zipfExponent = double(ZIPF_EXPONENT),
           maxOutOfOrderMs = long(MAX_OUT_OF_ORDER_MS),
           lateRowFraction = double(LATE_ROW_FRACTION),
           lateByMs = optionalLong(LATE_BY_MS),
           duplicateFraction = double(DUPLICATE_FRACTION),
           maxDuplicateDistance = long(MAX_DUPLICATE_DISTANCE))
       }
+    val (seed, startTimeMs, rowsPerSecond) = (long("seed"), long("startTimeMs"), long("rowsPerSecond"))
     val definition = StreamDefinition(
-      long("seed"),
-      long("startTimeMs"),
-      long("rowsPerSecond"),
-      int("minLength"),
-      int("maxLength"),
-      characters("characters"),
+      seed,
+      startTimeMs,
+      rowsPerSecond,
+      pool(StringValues(int("minLength"), int("maxLength"), characters("characters"))),
       shape,
       timestampColumn = version >= 3 && boolean(TIMESTAMP_COLUMN),
       startTimestamp = if (version >= 3) optionalLong(START_TIMESTAMP) else None,
@@ -237,10 +242,10 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
     node.put("seed", d.seed)
     node.put("startTimeMs", d.startTimeMs)
     node.put("rowsPerSecond", d.rowsPerSecond)
-    node.put("minLength", d.minLength)
-    node.put("maxLength", d.maxLength)
-    node.put("characters", d.characters.description)
-    (d.shape.settings ++ d.timeSettings).foreach {
+    node.put("minLength", d.strings.minLength)
+    node.put("maxLength", d.strings.maxLength)
+    node.put("characters", d.strings.characters.description)
+    d.shapeSettings.foreach {
       case (name, None) => node.putNull(name)
       case (name, Some(value: Long)) => node.put(name, value)
       case (name, Some(value: Double)) => node.put(name, value)

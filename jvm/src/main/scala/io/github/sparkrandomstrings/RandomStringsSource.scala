@@ -140,12 +140,12 @@ final class RandomStringsSource private[sparkrandomstrings] (
 
   /** The source's description in progress reports: its name and the settings in effect. */
   override def toString: String = {
-    val characters = definition.characters.description
+    val characters = definition.strings.characters.description
     val shownCharacters =
       if (characters.length <= 40) characters else characters.take(37) + "..."
     val rate = definition.rateProfile.fold(s"rowsPerSecond=${definition.rowsPerSecond}")(p => s"rateProfile=$p")
     s"${RandomStrings.ShortName}[$rate, " +
-      s"minLength=${definition.minLength}, maxLength=${definition.maxLength}, $shownCharacters, " +
+      s"minLength=${definition.strings.minLength}, maxLength=${definition.strings.maxLength}, $shownCharacters, " +
       s"seed=${definition.seed}, numPartitions=$numPartitions, " +
       s"maxRowsPerTrigger=${options.maxRowsPerTrigger.fold("none")(_.toString)}, " +
       s"totalRows=${options.totalRows.fold("unbounded")(_.toString)}$shownShape$shownTime]"
@@ -153,8 +153,8 @@ final class RandomStringsSource private[sparkrandomstrings] (
 
   /** The shaping options in effect, if any differ from a plain stream's. */
   private def shownShape: String = {
-    val plain = RowShape.Plain.settings
-    definition.shape.settings.zip(plain).collect {
+    val plain = StringValues.Default.poolSettings ++ RowShape.Plain.settings
+    (definition.strings.poolSettings ++ definition.shape.settings).zip(plain).collect {
       case ((name, Some(value)), (_, default)) if !default.contains(value) => s", $name=$value"
     }.mkString
   }

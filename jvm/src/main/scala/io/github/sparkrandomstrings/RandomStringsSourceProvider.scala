@@ -106,7 +106,7 @@ class RandomStringsSourceProvider extends StreamSourceProvider with TableProvide
     if (options.realTime) RealTimeMode.requireAvailable()
     val spark = sqlContext.sparkSession
     if (!RandomStringsExtensions.configuredOn(spark.sparkContext)) RandomStringsScanStrategy.addTo(spark)
-    (ShortName, RandomStrings.schemaOf(options.timestampColumn))
+    (ShortName, options.schema)
   }
 
   /** Called when a query starts: fixes or reads back the stream's definition. */
@@ -128,7 +128,7 @@ class RandomStringsSourceProvider extends StreamSourceProvider with TableProvide
    * has validated the same options (and refused a user-specified schema).
    */
   override def inferSchema(options: CaseInsensitiveStringMap): StructType =
-    RandomStrings.schemaOf(SourceOptions.parse(options.asCaseSensitiveMap().asScala.toMap).timestampColumn)
+    SourceOptions.parse(options.asCaseSensitiveMap().asScala.toMap).schema
 
   /** Spark passes a user-specified schema here only after `sourceSchema` has accepted it. */
   override def supportsExternalMetadata(): Boolean = true
@@ -144,7 +144,7 @@ class RandomStringsSourceProvider extends StreamSourceProvider with TableProvide
     throw new IllegalArgumentException(
       s"The $ShortName source has a fixed schema and cannot be read with a user-specified one " +
         s"(${given.simpleString}). Remove the .schema(...) call; its schema is " +
-        s"${RandomStrings.schemaOf(options.timestampColumn).simpleString}.")
+        s"${options.schema.simpleString}.")
   }
 }
 

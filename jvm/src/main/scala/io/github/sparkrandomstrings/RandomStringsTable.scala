@@ -21,7 +21,7 @@ private[sparkrandomstrings] final class RandomStringsTable(options: SourceOption
 
   override def name(): String = RandomStrings.ShortName
 
-  override def schema(): StructType = RandomStrings.schemaOf(options.timestampColumn)
+  override def schema(): StructType = options.schema
 
   override def capabilities(): JSet[TableCapability] =
     if (options.realTime) JEnumSet.of(TableCapability.MICRO_BATCH_READ) else Collections.emptySet()

@@ -5,6 +5,7 @@ import java.util.Locale
 import org.apache.commons.text.similarity.LevenshteinDistance
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap
+import org.apache.spark.sql.types.StructType
 
 /**
  * The options of the `InMemoryRandomStrings` source, parsed and validated once.
@@ -15,14 +16,12 @@ import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap
  * option names, their defaults and their limits are [[RandomStrings]]'.
  *
  * @param rowsPerSecond      how many rows become available per second of wall-clock time
- * @param minLength          the shortest string, in code points
- * @param maxLength          the longest string, in code points
- * @param characters         the characters strings are drawn from
+ * @param strings            what the strings are drawn from: lengths, characters, pool and distribution
  * @param seed               the seed the user gave, if any (otherwise the checkpoint's is used)
  * @param numPartitions      partitions per batch, if given (otherwise the default parallelism)
  * @param maxRowsPerTrigger  the most rows one micro-batch may read, if capped
  * @param totalRows          the number of rows after which the stream ends, if bounded
- * @param shape              pool, distribution, disorder and repeats of the rows
+ * @param shape              disorder and repeats of the rows
  * @param timestampColumn    whether rows carry a last column `timestamp`, `ts` as a TIMESTAMP
  * @param startTimestamp     the event time of offset 0, if given (otherwise the first start's)
  * @param rateProfile        the phases the rate follows, if given (then `rowsPerSecond` is unused)
@@ -33,9 +32,7 @@ import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap
  */
 final case class SourceOptions(
     rowsPerSecond: Long,
-    minLength: Int,
-    maxLength: Int,
-    characters: CharacterSet,
+    strings: StringValues,
     seed: Option[Long],
     numPartitions: Option[Int],
     maxRowsPerTrigger: Option[Long],
@@ -46,6 +43,9 @@ final case class SourceOptions(
     rateProfile: Option[RateProfile] = None,
     realTime: Boolean = false,
     clock: StreamClock = StreamClock.System) {
+
+  /** The schema of the rows these options describe, from the columns their definition has. */
+  def schema: StructType = Columns.schemaOf(Columns.of(strings, timestampColumn))
 
   /** The partitions of each batch: `numPartitions`, or else the session's default parallelism. */
   def partitionsIn(spark: SparkSession): Int = numPartitions.getOrElse(spark.sparkContext.defaultParallelism)
@@ -59,9 +59,7 @@ final case class SourceOptions(
       seed = seed.getOrElse(drawSeed()),
       startTimeMs = startTimeMs,
       rowsPerSecond = rowsPerSecond,
-      minLength = minLength,
-      maxLength = maxLength,
-      characters = characters,
+      strings = strings,
       shape = shape,
       timestampColumn = timestampColumn,
       startTimestamp = startTimestamp,
@@ -101,7 +99,7 @@ object SourceOptions {
     val totalRows = long(TOTAL_ROWS, TotalRowsRange)
     val distinctValues = long(DISTINCT_VALUES, DistinctValuesRange)
     val distribution = options.get(VALUE_DISTRIBUTION).map { text =>
-      Distributions.find(_.equalsIgnoreCase(text.trim)).getOrElse(StreamDefinition.unknownDistribution(text))
+      Distributions.find(_.equalsIgnoreCase(text.trim)).getOrElse(StringValues.unknownDistribution(text))
     }
     val zipfExponent = real(ZIPF_EXPONENT, ZipfExponentRange)
     val lateRowFraction = real(LATE_ROW_FRACTION, LateRowFractionRange)
@@ -144,17 +142,18 @@ object SourceOptions {
 
     val parsed = SourceOptions(
       rowsPerSecond = rowsPerSecond.getOrElse(DefaultRowsPerSecond),
-      minLength = minLength.getOrElse(DefaultMinLength),
-      maxLength = maxLength.getOrElse(DefaultMaxLength),
-      characters = alphabet.orElse(charset).getOrElse(DefaultCharacters),
+      strings = StringValues(
+        minLength = minLength.getOrElse(DefaultMinLength),
+        maxLength = maxLength.getOrElse(DefaultMaxLength),
+        characters = alphabet.orElse(charset).getOrElse(DefaultCharacters),
+        distinctValues = distinctValues,
+        valueDistribution = distribution.getOrElse(UniformDistribution),
+        zipfExponent = zipfExponent.getOrElse(DefaultZipfExponent)),
       seed = seed,
       numPartitions = numPartitions,
       maxRowsPerTrigger = maxRowsPerTrigger,
       totalRows = totalRows,
       shape = RowShape(
-        distinctValues = distinctValues,
-        valueDistribution = distribution.getOrElse(UniformDistribution),
-        zipfExponent = zipfExponent.getOrElse(DefaultZipfExponent),
         maxOutOfOrderMs = maxOutOfOrderMs.getOrElse(0L),
         lateRowFraction = lateRowFraction.getOrElse(0.0),
         lateByMs = lateByMs,
@@ -167,9 +166,7 @@ object SourceOptions {
       clock = clock.getOrElse(StreamClock.System))
     StreamDefinition.validate(
       parsed.rowsPerSecond,
-      parsed.minLength,
-      parsed.maxLength,
-      parsed.characters,
+      parsed.strings,
       parsed.shape,
       parsed.startTimestamp,
       parsed.rateProfile,

@@ -15,10 +15,8 @@ import org.apache.spark.sql.types.StructType
  *                        then, and it is row 0's event time unless `startTimestamp` is set
  * @param rowsPerSecond   the rate at which rows become available, which also spaces their `ts`
  *                        (unused with a `rateProfile`, and then the default)
- * @param minLength       the shortest string, in code points
- * @param maxLength       the longest string, in code points
- * @param characters      the characters strings are drawn from
- * @param shape           the value pool, event-time disorder and repeats ([[RowShape.Plain]]: none)
+ * @param strings         what the `value` column's strings are drawn from: lengths, characters, pool
+ * @param shape           the rows' event-time disorder and repeats ([[RowShape.Plain]]: none)
  * @param timestampColumn whether rows carry a last column `timestamp`, `ts` as a TIMESTAMP
  * @param startTimestamp  the event time of offset 0 (epoch ms), if fixed
  * @param rateProfile     the phases the rate follows from the first start, in place of
@@ -28,9 +26,7 @@ final case class StreamDefinition(
     seed: Long,
     startTimeMs: Long,
     rowsPerSecond: Long,
-    minLength: Int,
-    maxLength: Int,
-    characters: CharacterSet,
+    strings: StringValues,
     shape: RowShape = RowShape.Plain,
     timestampColumn: Boolean = false,
     startTimestamp: Option[Long] = None,
@@ -57,8 +53,17 @@ final case class StreamDefinition(
   /** The event time of offset 0 (epoch ms): `startTimestamp`, or else the first start's time. */
   def eventTimeOriginMs: Long = startTimestamp.getOrElse(startTimeMs)
 
-  /** The schema of this stream's rows. */
-  def schema: StructType = RandomStrings.schemaOf(timestampColumn)
+  /** This stream's columns, in order: what its schema and its rows' writers are made from. */
+  def columns: Seq[Column] = Columns.of(strings, timestampColumn)
+
+  /** The schema of this stream's rows: every path that makes or reads them takes it from here. */
+  def schema: StructType = Columns.schemaOf(columns)
+
+  /**
+   * The options that shape rows, then those of time and schema, in the documentation's order
+   * (`distinctValues` to `rateProfile`), as the checkpoint's file holds them; None for "not set".
+   */
+  def shapeSettings: Seq[(String, Option[Any])] = strings.poolSettings ++ shape.settings ++ timeSettings
 
   /** The options of time and schema, in the documentation's order; None for "not set". */
   def timeSettings: Seq[(String, Option[Any])] = Seq(
@@ -75,9 +80,7 @@ final case class StreamDefinition(
   def validated(): StreamDefinition = {
     StreamDefinition.validate(
       rowsPerSecond,
-      minLength,
-      maxLength,
-      characters,
+      strings,
       shape,
       startTimestamp,
       rateProfile,
@@ -92,10 +95,11 @@ object StreamDefinition {
   /**
    * The rules every stream passes, whether its options were just parsed ([[SourceOptions]]) or
    * its definition was read from a checkpoint ([[DefinitionStore]]): each written once, here,
-   * with the options' messages. In order: the rate and the lengths in range, the lengths in
-   * order, each shaping value in range, a late row's lateness, a pool that the lengths and
-   * characters can fill, `startTimestamp` in range and the profile's rules ([[RateProfile.parse]]'s:
-   * a profile is only made by its parser, so it passes them by construction).
+   * with the options' messages. In order: the rate in range, the string options' rules
+   * ([[StringValues.validate]]), each of the row's shaping values in range, a late row's
+   * lateness, a pool that the lengths and characters can fill, `startTimestamp` in range and
+   * the profile's rules ([[RateProfile.parse]]'s: a profile is only made by its parser, so it
+   * passes them by construction).
    *
    * @param written for a user's options, Some(f): f(name) is the value of option `name` as the
    *                user wrote it, or None where it was not given (its default applies, and a
@@ -105,9 +109,7 @@ object StreamDefinition {
    */
   def validate(
       rowsPerSecond: Long,
-      minLength: Int,
-      maxLength: Int,
-      characters: CharacterSet,
+      strings: StringValues,
       shape: RowShape,
       startTimestamp: Option[Long],
       rateProfile: Option[RateProfile],
@@ -118,21 +120,7 @@ object StreamDefinition {
     def real(name: String, range: Real, value: Double): Unit = range.check(name, value, text(name, value))
 
     whole(ROWS_PER_SECOND, RowsPerSecondRange, rowsPerSecond)
-    whole(MIN_LENGTH, LengthRange, minLength)
-    whole(MAX_LENGTH, LengthRange, maxLength)
-    if (minLength > maxLength) {
-      def shown(name: String, value: Int) =
-        s"'$name' is $value" + (if (isGiven(name)) "" else " (its default)")
-      throw new IllegalArgumentException(
-        s"Invalid lengths: ${shown(MIN_LENGTH, minLength)} and ${shown(MAX_LENGTH, maxLength)}. " +
-          s"The option '$MIN_LENGTH' must be less than or equal to '$MAX_LENGTH'.")
-    }
-
-    shape.distinctValues.foreach(whole(DISTINCT_VALUES, DistinctValuesRange, _))
-    if (!Distributions.contains(shape.valueDistribution)) {
-      unknownDistribution(text(VALUE_DISTRIBUTION, shape.valueDistribution))
-    }
-    real(ZIPF_EXPONENT, ZipfExponentRange, shape.zipfExponent)
+    StringValues.validate(strings, text, isGiven)
     whole(MAX_OUT_OF_ORDER_MS, MaxOutOfOrderMsRange, shape.maxOutOfOrderMs)
     real(LATE_ROW_FRACTION, LateRowFractionRange, shape.lateRowFraction)
     shape.lateByMs.foreach(whole(LATE_BY_MS, LateByMsRange, _))
@@ -145,25 +133,10 @@ object StreamDefinition {
           s"${text(LATE_ROW_FRACTION, shape.lateRowFraction)}, but '$LATE_BY_MS' is not set. Say " +
           s"how late a late row is, in milliseconds: '$LATE_BY_MS' >= 1.")
     }
-    shape.distinctValues.foreach { wanted =>
-      val allowed = ValuePool.capacity(minLength, maxLength, characters.size)
-      if (allowed < wanted) {
-        throw new IllegalArgumentException(
-          s"Invalid value '${text(DISTINCT_VALUES, wanted)}' for option '$DISTINCT_VALUES': the " +
-            s"other options allow only $allowed distinct strings (lengths $minLength to " +
-            s"$maxLength of ${characters.size} characters). Lower '$DISTINCT_VALUES', or " +
-            s"allow more strings with a larger '$MAX_LENGTH' or more characters.")
-      }
-    }
+    StringValues.validatePool(strings, text)
     startTimestamp.foreach(whole(START_TIMESTAMP, StartTimestampRange, _))
     rateProfile.foreach(profile => RateProfile.parse(profile.canonical))
   }
-
-  /** Refuses `text`, given for `valueDistribution`, which names none of the distributions. */
-  def unknownDistribution(text: String): Nothing =
-    throw new IllegalArgumentException(
-      s"Invalid value '$text' for option '$VALUE_DISTRIBUTION'. Allowed: " +
-        s"${Distributions.mkString(" or ")} (case-insensitive).")
 
   /**
    * Checks that a restarted query's options describe the stream its checkpoint holds. The seed
@@ -179,10 +152,10 @@ object StreamDefinition {
     val differences = Seq(
       (SEED, stored.seed, requested.seed),
       (ROWS_PER_SECOND, stored.rowsPerSecond, requested.rowsPerSecond),
-      (MIN_LENGTH, stored.minLength, requested.minLength),
-      (MAX_LENGTH, stored.maxLength, requested.maxLength),
-      ("characters", stored.characters, requested.characters)) ++
-      (stored.shape.settings ++ stored.timeSettings).zip(requested.shape.settings ++ requested.timeSettings).map {
+      (MIN_LENGTH, stored.strings.minLength, requested.strings.minLength),
+      (MAX_LENGTH, stored.strings.maxLength, requested.strings.maxLength),
+      ("characters", stored.strings.characters, requested.strings.characters)) ++
+      stored.shapeSettings.zip(requested.shapeSettings).map {
         case ((name, was), (_, now)) => (name, shown(was), shown(now))
       }
     val contradictions = differences.collect {

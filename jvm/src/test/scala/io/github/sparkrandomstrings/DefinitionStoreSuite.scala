@@ -17,7 +17,7 @@ class DefinitionStoreSuite extends AnyFunSuite with TestDirectories {
     withTempDir { dir =>
       var draws = 0
       val created = store(dir).loadOrCreate(options("maxLength" -> "9"), 123456L, () => { draws += 1; 77L })
-      assert(created == StreamDefinition(77L, 123456L, 10L, 0, 9, CharacterSet.Alphanumeric))
+      assert(created == StreamDefinition(77L, 123456L, 10L, StringValues(0, 9, CharacterSet.Alphanumeric)))
       assert(draws == 1)
       // (The local file system adds a .crc checksum beside the file; no temporary file is left.)
       assert(file(dir).getParentFile.list().toSeq.filterNot(_.endsWith(".crc")) == Seq(DefinitionStore.FileName))
@@ -92,7 +92,7 @@ class DefinitionStoreSuite extends AnyFunSuite with TestDirectories {
       assert(text == v2Shaped.replace("\"version\":2", "\"version\":3").stripSuffix("}") +
         ""","timestampColumn":false,"startTimestamp":null,"rateProfile":null}""")
       assert(store(dir).read().contains(created))
-      assert(created.shape == shaped.shape)
+      assert(created.strings == shaped.strings && created.shape == shaped.shape)
       val error = intercept[IllegalArgumentException] {
         store(dir).loadOrCreate(
           options(pairs.map { case ("lateRowFraction", _) => "lateRowFraction" -> "0.25"; case p => p }: _*),
@@ -135,7 +135,7 @@ class DefinitionStoreSuite extends AnyFunSuite with TestDirectories {
       Files.write(file(dir).toPath, v2Shaped.getBytes(StandardCharsets.UTF_8))
       val read = store(dir).read().get
       assert(!read.timestampColumn && read.startTimestamp.isEmpty && read.rateProfile.isEmpty)
-      assert(read.shape.distinctValues.contains(100L) && read.eventTimeOriginMs == 1L)
+      assert(read.strings.distinctValues.contains(100L) && read.eventTimeOriginMs == 1L)
     }
   }
 
@@ -187,7 +187,7 @@ class DefinitionStoreSuite extends AnyFunSuite with TestDirectories {
         """"characters":"charset=alphanumeric"}"""
       Files.write(file(dir).toPath, v1.getBytes(StandardCharsets.UTF_8))
       val read = store(dir).loadOrCreate(options(), 1L, () => 1L)
-      assert(read == StreamDefinition(5L, 7L, 10L, 0, 4, CharacterSet.Alphanumeric, RowShape.Plain))
+      assert(read == StreamDefinition(5L, 7L, 10L, StringValues(0, 4, CharacterSet.Alphanumeric), RowShape.Plain))
       val error = intercept[IllegalArgumentException] {
         store(dir).loadOrCreate(options("distinctValues" -> "10"), 1L, () => 1L)
       }
@@ -211,14 +211,14 @@ class DefinitionStoreSuite extends AnyFunSuite with TestDirectories {
       val alphabet = "\"\\{}\n\uD83D\uDE00é,:"
       val created = store(dir).loadOrCreate(options("alphabet" -> alphabet), 1L, () => 2L)
       assert(store(dir).read().contains(created))
-      assert(created.characters == CharacterSet.alphabet("alphabet", alphabet))
+      assert(created.strings.characters == CharacterSet.alphabet("alphabet", alphabet))
     }
   }
 
   test("the first definition stored wins: a second start's store returns it and leaves no temp file") {
     withTempDir { dir =>
-      val first = StreamDefinition(1L, 1000L, 10L, 0, 4, CharacterSet.Alphanumeric)
-      val second = StreamDefinition(2L, 2000L, 10L, 0, 4, CharacterSet.Alphanumeric)
+      val first = StreamDefinition(1L, 1000L, 10L, StringValues(0, 4, CharacterSet.Alphanumeric))
+      val second = StreamDefinition(2L, 2000L, 10L, StringValues(0, 4, CharacterSet.Alphanumeric))
       assert(store(dir).store(first) == first)
       assert(store(dir).store(second) == first)
       assert(store(dir).read().contains(first))

@@ -58,7 +58,7 @@ class InterleavedOffsetSuite extends org.scalatest.funsuite.AnyFunSuite {
         assert(profile.rowsAvailable(after - 1) <= offset, s"$text, offset $offset")
       }
     }
-    val definition = StreamDefinition(1L, 1000000L, 4L, 0, 4, CharacterSet.Alphanumeric)
+    val definition = StreamDefinition(1L, 1000000L, 4L, StringValues(0, 4, CharacterSet.Alphanumeric))
     assert(definition.existsAtMs(2L) == 1000750L)
   }
 }

@@ -75,7 +75,7 @@ class LatencySinkSuite extends AnyFunSuite with TestDirectories {
   test("a sink reads its checkpoint's definition once a query, and anew for a new checkpoint at the same path") {
     withTempDir { dir =>
       val checkpoint = new File(dir, "checkpoint")
-      val first = StreamDefinition(1L, 1000L, 10L, 1, 5, CharacterSet.Alphanumeric)
+      val first = StreamDefinition(1L, 1000L, 10L, StringValues(1, 5, CharacterSet.Alphanumeric))
       storeIn(checkpoint, first)
       val path = checkpoint.getPath
       val before = LatencySink.definitionReads

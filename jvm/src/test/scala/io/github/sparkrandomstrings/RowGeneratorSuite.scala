@@ -12,7 +12,7 @@ class RowGeneratorSuite extends AnyFunSuite {
       maxLength: Int = 4,
       seed: Long = 42L,
       rowsPerSecond: Long = 10L) =
-    StreamDefinition(seed, startTimeMs = 1000000L, rowsPerSecond, minLength, maxLength, characters)
+    StreamDefinition(seed, startTimeMs = 1000000L, rowsPerSecond, StringValues(minLength, maxLength, characters))
 
   /** (value, ts, offset, length) of each row, copied out of the reused row. */
   private def rows(d: StreamDefinition, offsets: Seq[Long]): Seq[(String, Long, Long, Int)] = {

@@ -8,16 +8,23 @@ class ShapedRowsSuite extends AnyFunSuite {
   private val StartMs = 1700000000000L
 
   private def definition(
-      shape: RowShape,
+      pooled: Option[StringValues => StringValues],
       characters: CharacterSet = CharacterSet.Alphanumeric,
       minLength: Int = 0,
       maxLength: Int = 4,
       seed: Long = 42L,
-      rowsPerSecond: Long = 1000L) =
-    StreamDefinition(seed, StartMs, rowsPerSecond, minLength, maxLength, characters, shape)
+      rowsPerSecond: Long = 1000L,
+      shape: RowShape = RowShape.Plain) = {
+    val fresh = StringValues(minLength, maxLength, characters)
+    StreamDefinition(seed, StartMs, rowsPerSecond, pooled.fold(fresh)(_(fresh)), shape)
+  }
 
+  /** Strings from a pool of `n`, picked by `distribution` (with exponent `s`). */
   private def pool(n: Long, distribution: String = "uniform", s: Double = 1.0) =
-    RowShape.Plain.copy(distinctValues = Some(n), valueDistribution = distribution, zipfExponent = s)
+    Some((values: StringValues) =>
+      values.copy(distinctValues = Some(n), valueDistribution = distribution, zipfExponent = s))
+
+  private val fresh = None
 
   private case class Row(value: String, ts: Long, offset: Long, length: Int)
 
@@ -36,15 +43,15 @@ class ShapedRowsSuite extends AnyFunSuite {
    * sets by a faster path.)
    */
   private def entries(d: StreamDefinition, n: Long): IndexedSeq[String] = {
-    val a = d.characters.size
-    val pool = new ValuePool(d.seed, d.shape.distinctValues.get, d.minLength, d.maxLength, a)
+    val a = d.strings.characters.size
+    val pool = new ValuePool(d.seed, d.strings.distinctValues.get, d.strings.minLength, d.strings.maxLength, a)
     val draws = new CounterRandom(CounterRandom.derivedSeed(d.seed, RandomStreams.PoolCharacters))
     (0L until n).map { k =>
       pool.locate(k)
       draws.reset(k)
       val drawn = Seq.fill(pool.length - pool.codeDigits)(draws.nextBounded(a))
       val code = Iterator.iterate(pool.code)(_ / a).take(pool.codeDigits).map(c => (c % a).toInt).toSeq.reverse
-      val codePoints = (drawn ++ code).map(d.characters.codePoint).toArray
+      val codePoints = (drawn ++ code).map(d.strings.characters.codePoint).toArray
       new String(codePoints, 0, codePoints.length)
     }
   }
@@ -140,7 +147,7 @@ class ShapedRowsSuite extends AnyFunSuite {
 
   test("out-of-order and late rows: ts is the in-order time minus the row's delay and lateness") {
     val shape = RowShape.Plain.copy(maxOutOfOrderMs = 5000L, lateRowFraction = 0.1, lateByMs = Some(60000L))
-    val d = definition(shape)
+    val d = definition(fresh, shape = shape)
     val disorder = new RowDisorder(42L, shape)
     val made = rows(d, 0L until 50000L)
     val shifts = made.map(r => inOrderTs(r.offset) - r.ts)
@@ -157,18 +164,18 @@ class ShapedRowsSuite extends AnyFunSuite {
     assert(delays.max > 4990L && delays.max <= 5000L)
     assert(math.abs(delays.sum.toDouble / delays.size - 2500.0) < 50.0)
     // Values are the plain stream's: the disorder options draw from streams of their own.
-    assert(made.map(_.value) == rows(definition(RowShape.Plain), 0L until 50000L).map(_.value))
+    assert(made.map(_.value) == rows(definition(fresh), 0L until 50000L).map(_.value))
   }
 
   test("repeated rows carry the value and ts of the row emitted 1 to maxDuplicateDistance offsets before") {
-    val shape = pool(300L, "zipf", 1.2).copy(
+    val shape = RowShape.Plain.copy(
       maxOutOfOrderMs = 2000L,
       lateRowFraction = 0.05,
       lateByMs = Some(30000L),
       duplicateFraction = 0.2,
       maxDuplicateDistance = 50L)
     val disorder = new RowDisorder(42L, shape)
-    val made = rows(definition(shape), 0L until 40000L)
+    val made = rows(definition(pool(300L, "zipf", 1.2), shape = shape), 0L until 40000L)
     var repeats = 0
     made.foreach { r =>
       val earlier = disorder.repeatedOffset(r.offset)
@@ -185,20 +192,23 @@ class ShapedRowsSuite extends AnyFunSuite {
     (1L until 60L).foreach(o => assert(disorder.repeatedOffset(o) < o))
     // Originals are the rows the same options without repeats make.
     val withoutRepeats =
-      rows(definition(shape.copy(duplicateFraction = 0.0, maxDuplicateDistance = 1000L)), 0L until 40000L)
+      rows(
+        definition(pool(300L, "zipf", 1.2), shape = shape.copy(duplicateFraction = 0.0, maxDuplicateDistance = 1000L)),
+        0L until 40000L)
     made.zip(withoutRepeats).filter(p => disorder.repeatedOffset(p._1.offset) < 0L).foreach {
       case (a, b) => assert(a == b)
     }
   }
 
   test("shaped rows depend only on (seed, offset), not on which rows were made before") {
-    val shape = pool(1000L, "zipf", 1.0).copy(
+    val shape = RowShape.Plain.copy(
       maxOutOfOrderMs = 300L,
       lateRowFraction = 0.2,
       lateByMs = Some(700L),
       duplicateFraction = 0.3,
       maxDuplicateDistance = 7L)
-    val d = definition(shape, CharacterSet.Unicode, 1, 6, seed = -3L, rowsPerSecond = 7L)
+    val d =
+      definition(pool(1000L, "zipf", 1.0), CharacterSet.Unicode, 1, 6, seed = -3L, rowsPerSecond = 7L, shape = shape)
     val forward = rows(d, 0L until 2000L)
     assert(rows(d, (0L until 2000L).reverse).reverse == forward)
     assert((0L until 2000L by 37L).map(o => rows(d, Seq(o)).head) == (0 until 2000 by 37).map(forward))

@@ -8,7 +8,13 @@ class SourceOptionsSuite extends AnyFunSuite {
   import SourceOptions.parse
 
   test("defaults: 10 rows/s, lengths 0 to 4, alphanumeric, no seed, no caps") {
-    assert(parse(Map.empty) == SourceOptions(10L, 0, 4, CharacterSet.Alphanumeric, None, None, None, None))
+    assert(parse(Map.empty) == SourceOptions(
+      10L,
+      StringValues(0, 4, CharacterSet.Alphanumeric),
+      None,
+      None,
+      None,
+      None))
   }
 
   test("every option is parsed, names case-insensitively, values trimmed") {
@@ -21,7 +27,13 @@ class SourceOptionsSuite extends AnyFunSuite {
       "numpartitions" -> "3",
       "maxRowsPerTrigger" -> "1000",
       "TOTALROWS" -> "0"))
-    assert(options == SourceOptions(250L, 2, 9, CharacterSet.Hex, Some(-7L), Some(3), Some(1000L), Some(0L)))
+    assert(options == SourceOptions(
+      250L,
+      StringValues(2, 9, CharacterSet.Hex),
+      Some(-7L),
+      Some(3),
+      Some(1000L),
+      Some(0L)))
   }
 
   test("the shaping options are parsed, names case-insensitively; none set is the plain shape") {
@@ -36,12 +48,13 @@ class SourceOptionsSuite extends AnyFunSuite {
       "LateByMs" -> "60000",
       "duplicateFraction" -> "0.05",
       "maxDuplicateDistance" -> "20"))
-    assert(options.shape == RowShape(Some(1000L), "zipf", 1.25, 5000L, 0.01, Some(60000L), 0.05, 20L))
-    assert(options.shape.isZipf && options.shape.movesEventTimes)
+    assert(options.strings == StringValues(0, 4, CharacterSet.Alphanumeric, Some(1000L), "zipf", 1.25))
+    assert(options.shape == RowShape(5000L, 0.01, Some(60000L), 0.05, 20L))
+    assert(options.strings.isZipf && options.shape.movesEventTimes)
   }
 
   test("the extreme shaping values are accepted") {
-    val shape = parse(Map(
+    val options = parse(Map(
       "distinctValues" -> Int.MaxValue.toString,
       "maxLength" -> "8",
       "valueDistribution" -> "zipf",
@@ -50,14 +63,15 @@ class SourceOptionsSuite extends AnyFunSuite {
       "lateRowFraction" -> "1",
       "lateByMs" -> Long.MaxValue.toString,
       "duplicateFraction" -> "0.999999",
-      "maxDuplicateDistance" -> Long.MaxValue.toString)).shape
-    assert(shape.distinctValues.contains(Int.MaxValue.toLong) && shape.zipfExponent == 10.0)
+      "maxDuplicateDistance" -> Long.MaxValue.toString))
+    val (strings, shape) = (options.strings, options.shape)
+    assert(strings.distinctValues.contains(Int.MaxValue.toLong) && strings.zipfExponent == 10.0)
     assert(shape.lateRowFraction == 1.0 && shape.duplicateFraction == 0.999999)
     assert(parse(Map("lateRowFraction" -> "0")).shape == RowShape.Plain)
     assert(parse(Map(
       "distinctValues" -> "1",
       "minLength" -> "0",
-      "maxLength" -> "0")).shape.distinctValues.contains(1L))
+      "maxLength" -> "0")).strings.distinctValues.contains(1L))
   }
 
   test("a pool larger than the options allow names how many strings they allow") {
@@ -66,7 +80,7 @@ class SourceOptionsSuite extends AnyFunSuite {
       "only 1111 distinct strings (lengths 0 to 3 of 10 characters). Lower 'distinctValues', or " +
       "allow more strings with a larger 'maxLength' or more characters.")
     assert(parse(Map("distinctValues" -> "1111", "charset" -> "digits", "maxLength" -> "3"))
-      .shape.distinctValues.contains(1111L))
+      .strings.distinctValues.contains(1111L))
   }
 
   test("the options of time: none given is no timestamp column, no fixed origin, no profile") {
@@ -112,8 +126,8 @@ class SourceOptionsSuite extends AnyFunSuite {
 
   test("alphabet wins over charset, and is the set of its distinct characters") {
     val options = parse(Map("charset" -> "digits", "alphabet" -> "GATTACA"))
-    assert(options.characters == CharacterSet.alphabet("alphabet", "ACGT"))
-    assert(options.characters.size == 4)
+    assert(options.strings.characters == CharacterSet.alphabet("alphabet", "ACGT"))
+    assert(options.strings.characters.size == 4)
   }
 
   test("the extreme allowed values are accepted") {
@@ -124,7 +138,7 @@ class SourceOptionsSuite extends AnyFunSuite {
       "seed" -> Long.MinValue.toString,
       "numPartitions" -> Int.MaxValue.toString))
     assert(options.rowsPerSecond == Long.MaxValue)
-    assert(options.minLength == 1048576 && options.maxLength == 1048576)
+    assert(options.strings.minLength == 1048576 && options.strings.maxLength == 1048576)
     assert(options.seed.contains(Long.MinValue))
   }
 
@@ -152,19 +166,19 @@ class SourceOptionsSuite extends AnyFunSuite {
   }
 
   test("a stored definition is checked by the same rules, with the same messages, as the options") {
-    val stored = StreamDefinition(1L, 0L, 10L, 0, 4, CharacterSet.Alphanumeric)
+    val stored = StreamDefinition(1L, 0L, 10L, StringValues(0, 4, CharacterSet.Alphanumeric))
     assert(stored.validated() == stored)
     def storedError(d: StreamDefinition): String = intercept[IllegalArgumentException](d.validated()).getMessage
     assert(storedError(stored.copy(rowsPerSecond = 0L)) == error(Map(ROWS_PER_SECOND -> "0")))
     assert(storedError(stored.copy(rowsPerSecond = 0L)) ==
       "Invalid value '0' for option 'rowsPerSecond': out of range. Allowed: a whole number >= 1.")
-    assert(storedError(stored.copy(minLength = 5, maxLength = 3)) == error(Map(MIN_LENGTH -> "5", MAX_LENGTH -> "3")))
+    assert(storedError(stored.copy(strings =
+      stored.strings.copy(minLength = 5, maxLength = 3))) == error(Map(MIN_LENGTH -> "5", MAX_LENGTH -> "3")))
     val late = stored.copy(shape = RowShape.Plain.copy(lateRowFraction = 0.1))
     assert(storedError(late) == error(Map(LATE_ROW_FRACTION -> "0.1")))
-    val pareto = stored.copy(shape = RowShape.Plain.copy(distinctValues = Some(10L), valueDistribution = "pareto"))
+    val pareto = stored.copy(strings = stored.strings.copy(distinctValues = Some(10L), valueDistribution = "pareto"))
     assert(storedError(pareto) == error(Map(DISTINCT_VALUES -> "10", VALUE_DISTRIBUTION -> "pareto")))
-    val pool = RowShape.Plain.copy(distinctValues = Some(1112L))
-    val tooMany = stored.copy(maxLength = 3, characters = CharacterSet.Digits, shape = pool)
+    val tooMany = stored.copy(strings = StringValues(0, 3, CharacterSet.Digits, distinctValues = Some(1112L)))
     assert(storedError(tooMany) == error(Map(DISTINCT_VALUES -> "1112", CHARSET -> "digits", MAX_LENGTH -> "3")))
   }
 
