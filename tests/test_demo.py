@@ -103,9 +103,7 @@ def test_a_python_sources_progress_is_described_from_its_offset_with_only_the_sh
         seed=-5,
         start_time_ms=1000,
         rows_per_second=options.rows_per_second,
-        min_length=options.min_length,
-        max_length=options.max_length,
-        characters=options.characters,
+        strings=options.strings,
         shape=options.shape,
     )
     # An offset as the Python source writes it, and Spark reports it: its JSON text.

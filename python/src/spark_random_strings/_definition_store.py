@@ -18,6 +18,7 @@ from spark_random_strings._character_set import alphabet_set, named_set
 from spark_random_strings._option_range import LONG_MAX, LONG_MIN
 from spark_random_strings._rate_profile import parse_rate_profile
 from spark_random_strings._stream_definition import RowShape, StreamDefinition
+from spark_random_strings._string_values import DEFAULT_VALUES
 from spark_random_strings.options import (
     DISTINCT_VALUES,
     DUPLICATE_FRACTION,
@@ -67,12 +68,11 @@ def definition_to_json(definition: StreamDefinition) -> dict[str, object]:
         "seed": definition.seed,
         "startTimeMs": definition.start_time_ms,
         "rowsPerSecond": definition.rows_per_second,
-        "minLength": definition.min_length,
-        "maxLength": definition.max_length,
-        "characters": definition.characters.description,
+        "minLength": definition.strings.min_length,
+        "maxLength": definition.strings.max_length,
+        "characters": definition.strings.characters.description,
     }
-    stored.update(definition.shape.settings())
-    stored.update(definition.time_settings())
+    stored.update(definition.shape_settings())
     return stored
 
 
@@ -137,12 +137,17 @@ def definition_from_json(stored: object, where: str) -> StreamDefinition:
             characters = alphabet_set("characters", described.removeprefix("alphabet="))
         else:
             raise corrupt(f"'characters' is '{described}', neither a charset nor an alphabet")
-        shape = RowShape()
+        # The fields are read in this order, so that a file with several bad ones names the one it
+        # always named: the shaping options (the pool's, then the row's), then the seed to the lengths.
+        pool, shape = DEFAULT_VALUES, RowShape()
         if version >= 2:
-            shape = RowShape(
+            pool = replace(
+                pool,
                 distinct_values=whole(DISTINCT_VALUES, optional=True),
                 value_distribution=str(get(VALUE_DISTRIBUTION)),
                 zipf_exponent=number(ZIPF_EXPONENT),
+            )
+            shape = RowShape(
                 max_out_of_order_ms=whole(MAX_OUT_OF_ORDER_MS),
                 late_row_fraction=number(LATE_ROW_FRACTION),
                 late_by_ms=whole(LATE_BY_MS, optional=True),
@@ -153,9 +158,9 @@ def definition_from_json(stored: object, where: str) -> StreamDefinition:
             whole("seed"),
             whole("startTimeMs"),
             whole("rowsPerSecond"),
-            whole("minLength"),
-            whole("maxLength"),
-            characters,
+            replace(
+                pool, characters=characters, min_length=whole("minLength"), max_length=whole("maxLength")
+            ),
             shape,
         )
         if version >= 3:

@@ -14,7 +14,7 @@ from spark_random_strings._definition_store import (
 )
 from spark_random_strings._source_options import parse_options
 from spark_random_strings._stream_definition import StreamDefinition
-from spark_random_strings.options import FORMAT, ZIPF, source_options
+from spark_random_strings.options import FORMAT, source_options
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -201,24 +201,24 @@ def _stored_streams(folder: Path) -> dict[int, StreamDefinition]:
 
 def definition_keywords(definition: StreamDefinition) -> StreamDefinitionKeywords:
     """A definition as ``expected_rows`` keywords, leaving out what is at its default."""
-    shape = definition.shape
+    strings, shape = definition.strings, definition.shape
     keywords = StreamDefinitionKeywords(
         seed=definition.seed,
         start_time_ms=definition.start_time_ms,
         rows_per_second=definition.rows_per_second,
-        min_length=definition.min_length,
-        max_length=definition.max_length,
+        min_length=strings.min_length,
+        max_length=strings.max_length,
     )
-    kind, _, text = definition.characters.description.partition("=")
+    kind, _, text = strings.characters.description.partition("=")
     if kind == "charset":
         keywords["charset"] = text
     else:
         keywords["alphabet"] = text
-    if shape.distinct_values is not None:
-        keywords["distinct_values"] = shape.distinct_values
-        keywords["value_distribution"] = shape.value_distribution
-        if shape.value_distribution == ZIPF:
-            keywords["zipf_exponent"] = shape.zipf_exponent
+    if strings.distinct_values is not None:
+        keywords["distinct_values"] = strings.distinct_values
+        keywords["value_distribution"] = strings.value_distribution
+        if strings.is_zipf:
+            keywords["zipf_exponent"] = strings.zipf_exponent
     if shape.max_out_of_order_ms:
         keywords["max_out_of_order_ms"] = shape.max_out_of_order_ms
     if shape.late_row_fraction > 0.0:

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-from spark_random_strings._character_set import NAMED_SETS, CharacterSet, alphabet_set, named_set
+from spark_random_strings._character_set import NAMED_SETS, alphabet_set, named_set
+from spark_random_strings._columns import columns_of, schema_of_columns
 from spark_random_strings._manual_clock import ManualClock, manual
 from spark_random_strings._option_range import Real, Whole, java_trim
 from spark_random_strings._rate_profile import RateProfile, parse_rate_profile
-from spark_random_strings._stream_definition import RowShape, StreamDefinition, distribution_error, validate
+from spark_random_strings._stream_definition import RowShape, StreamDefinition, validate
+from spark_random_strings._string_values import StringValues, distribution_error
 from spark_random_strings.options import (
     ALPHABET,
     CHARSET,
@@ -63,19 +65,22 @@ from spark_random_strings.options import (
     default,
 )
 
+if TYPE_CHECKING:
+    import pyarrow as pa
+
 
 @dataclass(frozen=True)
 class SourceOptions:
     """The source's options, parsed and validated once."""
 
     rows_per_second: int
-    min_length: int
-    max_length: int
-    characters: CharacterSet
+    #: What the strings are drawn from: lengths, characters, pool and distribution.
+    strings: StringValues
     seed: int | None
     num_partitions: int | None
     max_rows_per_trigger: int | None
     total_rows: int | None
+    #: Disorder and repeats of the rows.
     shape: RowShape
     timestamp_column: bool = False
     start_timestamp: int | None = None
@@ -85,15 +90,18 @@ class SourceOptions:
     #: that the internal option ``_manualClock`` names.
     clock: ManualClock | None = None
 
+    @property
+    def schema(self) -> pa.Schema:
+        """The schema of the rows these options describe, from the columns their definition has."""
+        return schema_of_columns(columns_of(self.strings, self.timestamp_column))
+
     def definition(self, seed: int, start_time_ms: int) -> StreamDefinition:
         """The definition of a stream of these options, with this seed and start time."""
         return StreamDefinition(
             seed,
             start_time_ms,
             self.rows_per_second,
-            self.min_length,
-            self.max_length,
-            self.characters,
+            self.strings,
             self.shape,
             self.timestamp_column,
             self.start_timestamp,
@@ -199,10 +207,15 @@ def parse_options(parameters: Mapping[str, str]) -> SourceOptions:
             f"'{ROWS_PER_SECOND}', or remove '{RATE_PROFILE}'"
         )
     late = cast(float, or_default(LATE_ROW_FRACTION, late_fraction))
-    shape = RowShape(
+    strings = StringValues(
+        min_length=cast(int, or_default(MIN_LENGTH, min_length)),
+        max_length=cast(int, or_default(MAX_LENGTH, max_length)),
+        characters=characters,
         distinct_values=distinct_values,
         value_distribution=cast(str, or_default(VALUE_DISTRIBUTION, distribution)),
         zipf_exponent=cast(float, or_default(ZIPF_EXPONENT, zipf_exponent)),
+    )
+    shape = RowShape(
         max_out_of_order_ms=cast(int, or_default(MAX_OUT_OF_ORDER_MS, max_out_of_order_ms)),
         late_row_fraction=late,
         late_by_ms=late_by_ms if late > 0.0 else None,
@@ -211,9 +224,7 @@ def parse_options(parameters: Mapping[str, str]) -> SourceOptions:
     )
     parsed = SourceOptions(
         rows_per_second=cast(int, or_default(ROWS_PER_SECOND, rows_per_second)),
-        min_length=cast(int, or_default(MIN_LENGTH, min_length)),
-        max_length=cast(int, or_default(MAX_LENGTH, max_length)),
-        characters=characters,
+        strings=strings,
         seed=seed,
         num_partitions=num_partitions,
         max_rows_per_trigger=max_rows,
@@ -225,7 +236,7 @@ def parse_options(parameters: Mapping[str, str]) -> SourceOptions:
         real_time=cast(bool, or_default(REAL_TIME, real_time)),
         clock=clock,
     )
-    validate(parsed.rows_per_second, parsed.min_length, parsed.max_length, characters, shape, written=text)
+    validate(parsed.rows_per_second, strings, shape, written=text)
     return parsed
 
 

@@ -1,6 +1,8 @@
 """A stream's definition (the JVM source's ``RowShape.scala`` and ``StreamDefinition.scala``):
 everything a row depends on besides its offset, the one set of rules every definition passes,
-and the check that a restarted query asks for the stream its checkpoint holds.
+and the check that a restarted query asks for the stream its checkpoint holds. What its string
+column's values are drawn from is its ``StringValues`` (``_string_values``); what belongs to the
+whole row, its ``RowShape``; its columns, and the schema made of them, are ``_columns``'.
 
 Options parsed from a user (``_source_options``) and a definition read back from a checkpoint
 (``_definition_store``) both pass :func:`validate`, with the same messages.
@@ -10,23 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
-from spark_random_strings._character_set import CharacterSet
+from spark_random_strings._columns import Column, columns_of, schema_of_columns
 from spark_random_strings._rate_profile import RateProfile
 from spark_random_strings._row_clock import rows_available
-from spark_random_strings._value_pool import pool_capacity
+from spark_random_strings._string_values import DEFAULT_VALUES, StringValues, validate_pool, validate_values
 from spark_random_strings.options import (
-    DISTINCT_VALUES,
-    DISTINCT_VALUES_RANGE,
-    DISTRIBUTIONS,
     DUPLICATE_FRACTION,
     DUPLICATE_FRACTION_RANGE,
     LATE_BY_MS,
     LATE_BY_MS_RANGE,
     LATE_ROW_FRACTION,
     LATE_ROW_FRACTION_RANGE,
-    LENGTH_RANGE,
     MAX_DUPLICATE_DISTANCE,
     MAX_DUPLICATE_DISTANCE_RANGE,
     MAX_LENGTH,
@@ -40,22 +38,21 @@ from spark_random_strings.options import (
     SEED,
     START_TIMESTAMP,
     TIMESTAMP_COLUMN,
-    VALUE_DISTRIBUTION,
-    ZIPF_EXPONENT,
-    ZIPF_EXPONENT_RANGE,
     default,
 )
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 @dataclass(frozen=True)
 class RowShape:
-    """How rows depart from a plain stream of fresh values in event-time order: a bounded pool of
-    values and how rows pick from it, out-of-order and late event times, and repeated rows. The
-    defaults (the option table's) make the plain stream of 0.1.0."""
+    """How a stream's rows depart from rows in event-time order, each once: out-of-order and late
+    event times, and repeated rows. It is the part of a stream's definition that belongs to the
+    whole row, whatever its columns; what a string column's values are drawn from (lengths,
+    characters, a pool) is its ``StringValues``. The defaults (the option table's) make exactly
+    the rows of 0.1.0."""
 
-    distinct_values: int | None = None
-    value_distribution: str = cast(str, default(VALUE_DISTRIBUTION))
-    zipf_exponent: float = cast(float, default(ZIPF_EXPONENT))
     max_out_of_order_ms: int = cast(int, default(MAX_OUT_OF_ORDER_MS))
     late_row_fraction: float = cast(float, default(LATE_ROW_FRACTION))
     late_by_ms: int | None = None
@@ -70,9 +67,6 @@ class RowShape:
     def settings(self) -> list[tuple[str, object]]:
         """Each option's name and value, as the checkpoint's file holds them (None: not set)."""
         return [
-            (DISTINCT_VALUES, self.distinct_values),
-            (VALUE_DISTRIBUTION, self.value_distribution),
-            (ZIPF_EXPONENT, self.zipf_exponent),
             (MAX_OUT_OF_ORDER_MS, self.max_out_of_order_ms),
             (LATE_ROW_FRACTION, self.late_row_fraction),
             (LATE_BY_MS, self.late_by_ms),
@@ -89,9 +83,9 @@ class StreamDefinition:
     seed: int
     start_time_ms: int
     rows_per_second: int
-    min_length: int
-    max_length: int
-    characters: CharacterSet
+    #: What the ``value`` column's strings are drawn from: lengths, characters, pool.
+    strings: StringValues
+    #: The rows' event-time disorder and repeats (``RowShape()``: none).
     shape: RowShape = field(default_factory=RowShape)
     #: Whether rows carry the ``timestamp`` column.
     timestamp_column: bool = False
@@ -113,6 +107,22 @@ class StreamDefinition:
             return rows_available(elapsed, self.rows_per_second)
         return self.rate_profile.rows_available(elapsed)
 
+    def columns(self) -> tuple[Column, ...]:
+        """This stream's columns, in order: what its schema and its rows' makers are made from."""
+        return columns_of(self.strings, self.timestamp_column)
+
+    @property
+    def schema(self) -> pa.Schema:
+        """The schema of this stream's rows: every path that makes or reads them takes it from
+        here."""
+        return schema_of_columns(self.columns())
+
+    def shape_settings(self) -> list[tuple[str, object]]:
+        """The options that shape rows, then those of time and schema, in the documentation's
+        order (``distinctValues`` to ``rateProfile``), as the checkpoint's file holds them (None:
+        not set)."""
+        return self.strings.pool_settings() + self.shape.settings() + self.time_settings()
+
     def time_settings(self) -> list[tuple[str, object]]:
         """The options of time and schema, as the checkpoint's file holds them (None: not set)."""
         return [
@@ -124,21 +134,21 @@ class StreamDefinition:
     def validated(self) -> StreamDefinition:
         """This definition, if it passes :func:`validate` (a stored one: every value counts as
         given, shown as it is)."""
-        validate(self.rows_per_second, self.min_length, self.max_length, self.characters, self.shape)
+        validate(self.rows_per_second, self.strings, self.shape)
         return self
 
 
 def validate(
     rows_per_second: int,
-    min_length: int,
-    max_length: int,
-    characters: CharacterSet,
+    strings: StringValues,
     shape: RowShape,
     written: Callable[[str], str | None] | None = None,
 ) -> None:
     """The rules every stream definition passes, whether parsed from options or read from a
-    checkpoint: each value in its range, the lengths in order, a late row's lateness, and a pool
-    that the lengths and characters can fill.
+    checkpoint. In order: the rate in range, the string options' rules
+    (``_string_values.validate_values``), each of the row's shaping values in range, a late row's
+    lateness, and a pool that the lengths and characters can fill
+    (``_string_values.validate_pool``).
 
     Args:
         written: when checking a user's options, an option's value as the user wrote it, or None
@@ -157,24 +167,7 @@ def validate(
         return written is None or written(name) is not None
 
     ROWS_PER_SECOND_RANGE.check(ROWS_PER_SECOND, rows_per_second, shown(ROWS_PER_SECOND, rows_per_second))
-    LENGTH_RANGE.check(MIN_LENGTH, min_length, shown(MIN_LENGTH, min_length))
-    LENGTH_RANGE.check(MAX_LENGTH, max_length, shown(MAX_LENGTH, max_length))
-    if min_length > max_length:
-
-        def stated(name: str, value: int) -> str:
-            return f"'{name}' is {value}" + ("" if given(name) else " (its default)")
-
-        raise ValueError(
-            f"Invalid lengths: {stated(MIN_LENGTH, min_length)} and {stated(MAX_LENGTH, max_length)}. "
-            f"The option '{MIN_LENGTH}' must be less than or equal to '{MAX_LENGTH}'."
-        )
-    if shape.distinct_values is not None:
-        DISTINCT_VALUES_RANGE.check(
-            DISTINCT_VALUES, shape.distinct_values, shown(DISTINCT_VALUES, shape.distinct_values)
-        )
-    if shape.value_distribution not in DISTRIBUTIONS:
-        raise ValueError(distribution_error(shown(VALUE_DISTRIBUTION, shape.value_distribution)))
-    ZIPF_EXPONENT_RANGE.check(ZIPF_EXPONENT, shape.zipf_exponent, shown(ZIPF_EXPONENT, shape.zipf_exponent))
+    validate_values(strings, shown, given)
     MAX_OUT_OF_ORDER_MS_RANGE.check(
         MAX_OUT_OF_ORDER_MS, shape.max_out_of_order_ms, shown(MAX_OUT_OF_ORDER_MS, shape.max_out_of_order_ms)
     )
@@ -197,24 +190,7 @@ def validate(
             f"{shown(LATE_ROW_FRACTION, shape.late_row_fraction)}, but '{LATE_BY_MS}' is not set. Say how "
             f"late a late row is, in milliseconds: '{LATE_BY_MS}' >= 1."
         )
-    if shape.distinct_values is not None:
-        allowed_strings = pool_capacity(min_length, max_length, characters.size)
-        if allowed_strings < shape.distinct_values:
-            raise ValueError(
-                f"Invalid value '{shown(DISTINCT_VALUES, shape.distinct_values)}' for option "
-                f"'{DISTINCT_VALUES}': the other options allow only {allowed_strings} distinct strings "
-                f"(lengths {min_length} to {max_length} of {characters.size} characters). Lower "
-                f"'{DISTINCT_VALUES}', or allow more strings with a larger '{MAX_LENGTH}' or more "
-                "characters."
-            )
-
-
-def distribution_error(text: str) -> str:
-    """The message for a ``valueDistribution`` that is none of the distributions."""
-    return (
-        f"Invalid value '{text}' for option '{VALUE_DISTRIBUTION}'. Allowed: "
-        f"{' or '.join(DISTRIBUTIONS)} (case-insensitive)."
-    )
+    validate_pool(strings, shown)
 
 
 def check_restart(stored: StreamDefinition, requested: StreamDefinition, where: str) -> None:
@@ -239,17 +215,13 @@ def check_restart(stored: StreamDefinition, requested: StreamDefinition, where: 
     differences: list[tuple[str, object, object]] = [
         (SEED, stored.seed, requested.seed),
         (ROWS_PER_SECOND, stored.rows_per_second, requested.rows_per_second),
-        (MIN_LENGTH, stored.min_length, requested.min_length),
-        (MAX_LENGTH, stored.max_length, requested.max_length),
-        ("characters", stored.characters.description, requested.characters.description),
+        (MIN_LENGTH, stored.strings.min_length, requested.strings.min_length),
+        (MAX_LENGTH, stored.strings.max_length, requested.strings.max_length),
+        ("characters", stored.strings.characters.description, requested.strings.characters.description),
     ]
     differences += [
         (name, shown(was), shown(now))
-        for (name, was), (_, now) in zip(
-            stored.shape.settings() + stored.time_settings(),
-            requested.shape.settings() + requested.time_settings(),
-            strict=True,
-        )
+        for (name, was), (_, now) in zip(stored.shape_settings(), requested.shape_settings(), strict=True)
     ]
     contradictions = [
         f"{name}: the checkpoint has {was}, the query sets {now}"
@@ -271,10 +243,15 @@ def describe_stream(definition: StreamDefinition) -> str:
     """The Python data source's stream as the JVM source describes its own in progress reports:
     the name, the settings that make rows, and the shaping options that differ from a plain
     stream's. (Spark describes a Python stream by its own class name; the CLI shows this.)"""
-    characters = definition.characters.description
+    strings = definition.strings
+    characters = strings.characters.description
     shown = characters if len(characters) <= 40 else characters[:37] + "..."
-    plain = dict(RowShape().settings())
-    shaping = [(n, v) for n, v in definition.shape.settings() if v is not None and v != plain[n]]
+    plain = dict(DEFAULT_VALUES.pool_settings() + RowShape().settings())
+    shaping = [
+        (n, v)
+        for n, v in strings.pool_settings() + definition.shape.settings()
+        if v is not None and v != plain[n]
+    ]
     timing = [
         (n, v)
         for n, v in definition.time_settings()
@@ -288,6 +265,6 @@ def describe_stream(definition: StreamDefinition) -> str:
     rate = f"rowsPerSecond={definition.rows_per_second}" if profile is None else f"rateProfile={profile.text}"
     return (
         f"{PYTHON_FORMAT}[{rate}, "
-        f"minLength={definition.min_length}, maxLength={definition.max_length}, {shown}, "
+        f"minLength={strings.min_length}, maxLength={strings.max_length}, {shown}, "
         f"seed={definition.seed}{shape}]"
     )

@@ -52,7 +52,7 @@ from spark_random_strings._manual_clock import system_now_ms
 from spark_random_strings._row_generator import RowGenerator
 from spark_random_strings._source_options import SourceOptions, parse_options, python_real_time_error
 from spark_random_strings._stream_definition import StreamDefinition, check_restart
-from spark_random_strings.options import PYTHON_FORMAT, schema_of
+from spark_random_strings.options import PYTHON_FORMAT
 
 try:  # pyspark 4.2 and later: read limits and Trigger.AvailableNow for Python readers.
     from pyspark.sql.streaming.datasource import (  # type: ignore[import-not-found, unused-ignore]
@@ -71,9 +71,10 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 
-def source_schema(timestamp_column: bool = False) -> StructType:
-    """The source's columns (``options.schema_of``), as Spark types them: none nullable."""
-    return from_arrow_schema(schema_of(timestamp_column))
+def source_schema(options: SourceOptions) -> StructType:
+    """The columns of the rows ``options`` describe (``SourceOptions.schema``), as Spark types
+    them: none nullable."""
+    return from_arrow_schema(options.schema)
 
 
 @dataclass(frozen=True)
@@ -220,13 +221,13 @@ def checked_schema(options: Mapping[str, str]) -> StructType:
     parsed = parse_options(options)
     if parsed.real_time:
         raise python_real_time_error()
-    return source_schema(parsed.timestamp_column)
+    return source_schema(parsed)
 
 
 def stream_reader(options: Mapping[str, str], schema: StructType) -> RandomStringsStreamReader:
     """The reader of a query's stream, for the schema Spark asks for: the source's own only."""
     parsed = parse_options(options)
-    expected = source_schema(parsed.timestamp_column)
+    expected = source_schema(parsed)
     if schema != expected:
         raise ValueError(
             f"The {PYTHON_FORMAT} source has a fixed schema, {expected.simpleString()}, "

@@ -13,7 +13,7 @@ from spark_random_strings._counter_random import GAMMA, I64, POOL_CODES, POOL_SL
 from spark_random_strings._keyed_permutation import permute
 
 if TYPE_CHECKING:
-    from spark_random_strings._stream_definition import StreamDefinition
+    from spark_random_strings._string_values import StringValues
 
 _MANY = 1 << 40
 
@@ -50,9 +50,10 @@ class ValuePool:
     spread_slots: int
 
     @staticmethod
-    def of(definition: StreamDefinition) -> ValuePool:
-        size = definition.shape.distinct_values or 0
-        low, high, characters = definition.min_length, definition.max_length, definition.characters.size
+    def of(seed: int, values: StringValues) -> ValuePool:
+        """The pool of ``values`` (its ``distinct_values`` entries) in a stream of seed ``seed``."""
+        size = values.distinct_values or 0
+        low, high, characters = values.min_length, values.max_length, values.characters.size
         counts: list[int] = []
         length, remaining = low, size
         while length <= high:
@@ -68,8 +69,8 @@ class ValuePool:
             low,
             high,
             characters,
-            derived_seed(definition.seed, POOL_SLOTS),
-            derived_seed(definition.seed, POOL_CODES),
+            derived_seed(seed, POOL_SLOTS),
+            derived_seed(seed, POOL_CODES),
             tuple(counts),
             length,
             remaining,
