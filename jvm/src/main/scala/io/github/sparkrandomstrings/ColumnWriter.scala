@@ -32,14 +32,15 @@ private[sparkrandomstrings] abstract class ColumnWriter {
 private[sparkrandomstrings] object ColumnWriter {
   import Column._
 
-  /** The writers of `columns`, in their order, for a stream of seed `seed`. */
-  def of(columns: Seq[Column], seed: Long): Array[ColumnWriter] = {
+  /** The writers of `columns`, in their order, into rows of `rows`, for a stream of seed `seed`. */
+  def of(columns: Seq[Column], seed: Long, rows: UnsafeRowWriter): Array[ColumnWriter] = {
     val writers = new Array[ColumnWriter](columns.length)
     columns.map(_.content).zipWithIndex.foreach {
       case (Strings(values), i) => writers(i) = new StringColumnWriter(seed, values)
       case (EventTimeMs, i) => writers(i) = EventTimeMsWriter
       case (EventTimestamp, i) => writers(i) = EventTimestampWriter
       case (Offset, i) => writers(i) = OffsetWriter
+      case (Cells(spec), i) => writers(i) = new DeclaredWriter(CellWriter.of(spec, seed, rows))
       case (LengthOf(ordinal), i) =>
         writers(ordinal) match {
           case strings: StringColumnWriter if ordinal < i => writers(i) = new LengthWriter(strings)
@@ -47,6 +48,11 @@ private[sparkrandomstrings] object ColumnWriter {
         }
     }
     writers
+  }
+
+  /** A declared column: its cell at the row's original. */
+  private final class DeclaredWriter(cells: CellWriter) extends ColumnWriter {
+    def write(writer: UnsafeRowWriter, ordinal: Int, row: RowDraw): Unit = cells.write(ordinal, row.original, row)
   }
 
   private object EventTimeMsWriter extends ColumnWriter {

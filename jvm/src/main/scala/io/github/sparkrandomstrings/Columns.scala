@@ -31,6 +31,9 @@ object Column {
 
   /** The length, in code points, of the string the column at `ordinal` holds (written before this one). */
   final case class LengthOf(ordinal: Int) extends Content
+
+  /** A declared column's cells, made as its spec says ([[CellWriter]]). */
+  final case class Cells(spec: CellSpec) extends Content
 }
 
 /** The columns of the streams this source makes. */
@@ -47,6 +50,10 @@ object Columns {
       (if (timestampColumn) Seq(EventTimestamp) else Nil)
     RandomStrings.schemaOf(timestampColumn).fields.toSeq.zip(contents).map { case (f, c) => Column(f, c) }
   }
+
+  /** The columns of a declared schema: each made as its [[CellSpec]] says. */
+  def declared(specs: Seq[CellSpec]): Seq[Column] =
+    specs.map(s => Column(StructField(s.path.last, s.dataType, s.nullable), Cells(s)))
 
   /** The schema of rows of `columns`, in their order. */
   def schemaOf(columns: Seq[Column]): StructType = StructType(columns.map(_.field))

@@ -187,4 +187,7 @@ private[sparkrandomstrings] object RandomStreams {
 
   /** Whether a row repeats an earlier one, and which, per row. */
   val Repeats = 7L
+
+  /** What each declared column's stream is derived from, with the column's path (`CellWriter`). */
+  val Columns = 8L
 }

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets
 import java.security.SecureRandom
 
 import scala.io.{Codec, Source}
+import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
@@ -27,7 +28,9 @@ import io.github.sparkrandomstrings.SparkCheckpointFiles.CheckpointFileManager
  *    "rateProfile":"60s@1000,30s@1000..20000,repeat"}
  * }}}
  *
- * Version 3 added `timestampColumn`, `startTimestamp` and `rateProfile` (its canonical text,
+ * Version 4 is written for a stream with a declared schema only, and adds `schema` (its JSON,
+ * as Spark writes a `StructType`) and `fields` (each `fields.` option's name and value); every
+ * other stream's file is still version 3, byte for byte. Version 3 added `timestampColumn`, `startTimestamp` and `rateProfile` (its canonical text,
  * parsed again by [[RateProfile.parse]]; `null` for an option not set). Version 2, which 0.2.0
  * wrote, added the options that shape rows (a [[RowShape]]). Version 1, which 0.1.0 wrote, has
  * none of them and reads as [[RowShape.Plain]], the stream 0.1.0 made; versions 1 and 2 read as
@@ -195,6 +198,22 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
       else if (!node.isTextual) corrupt(s"'$name' is not a string")
       else Some(node.asText())
     }
+    def declaredSchema(): Option[DeclaredSchema] = {
+      val schema =
+        try org.apache.spark.sql.types.DataType.fromJson(field("schema").toString)
+        catch { case NonFatal(e) => corrupt(s"'schema' is not a schema: ${e.getMessage}", e) }
+      val fields = field("fields")
+      if (!fields.isObject) corrupt("'fields' is not an object")
+      schema match {
+        case struct: org.apache.spark.sql.types.StructType =>
+          val options = fields.properties().asScala.map { entry =>
+            if (!entry.getValue.isTextual) corrupt(s"the value of '${entry.getKey}' in 'fields' is not a string")
+            entry.getKey -> entry.getValue.asText()
+          }.toSeq
+          Some(DeclaredSchema(struct, options))
+        case other => corrupt(s"'schema' is ${other.simpleString}, not a STRUCT")
+      }
+    }
     def profile(text: String): RateProfile =
       try RateProfile.parse(text)
       catch { case e: IllegalArgumentException => corrupt(e.getMessage, e) }
@@ -230,7 +249,8 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
       shape,
       timestampColumn = version >= 3 && boolean(TIMESTAMP_COLUMN),
       startTimestamp = if (version >= 3) optionalLong(START_TIMESTAMP) else None,
-      rateProfile = if (version >= 3) optionalText(RATE_PROFILE).map(profile) else None)
+      rateProfile = if (version >= 3) optionalText(RATE_PROFILE).map(profile) else None,
+      declared = if (version >= 4) declaredSchema() else None)
     // The stored values must pass the very rules, and messages, that the options pass.
     try definition.validated()
     catch { case e: IllegalArgumentException => corrupt(e.getMessage, e) }
@@ -238,7 +258,7 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
 
   private def render(d: StreamDefinition): String = {
     val node = Mapper.createObjectNode()
-    node.put("version", Version)
+    node.put("version", if (d.declared.isDefined) Version else 3)
     node.put("seed", d.seed)
     node.put("startTimeMs", d.startTimeMs)
     node.put("rowsPerSecond", d.rowsPerSecond)
@@ -252,6 +272,11 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
       case (name, Some(value: Boolean)) => node.put(name, value)
       case (name, Some(value)) => node.put(name, value.toString)
     }
+    d.declared.foreach { declared =>
+      node.set[JsonNode]("schema", Mapper.readTree(declared.schema.json))
+      val fields = node.putObject("fields")
+      declared.fields.foreach { case (name, value) => fields.put(name, value) }
+    }
     Mapper.writeValueAsString(node)
   }
 }
@@ -262,7 +287,7 @@ object DefinitionStore {
   val FileName = "random-strings-source.json"
 
   /** The layout of the file this source writes; it also reads versions 1 and 2, and refuses others. */
-  val Version = 3
+  val Version = 4
   private val Mapper = new ObjectMapper()
 
   /**

@@ -101,8 +101,7 @@ class RandomStringsSourceProvider extends StreamSourceProvider with TableProvide
       schema: Option[StructType],
       providerName: String,
       parameters: Map[String, String]): (String, StructType) = {
-    val options = SourceOptions.parse(parameters)
-    rejectUserSchema(schema, options)
+    val options = SourceOptions.parse(parameters, schema)
     if (options.realTime) RealTimeMode.requireAvailable()
     val spark = sqlContext.sparkSession
     if (!RandomStringsExtensions.configuredOn(spark.sparkContext)) RandomStringsScanStrategy.addTo(spark)
@@ -116,16 +115,15 @@ class RandomStringsSourceProvider extends StreamSourceProvider with TableProvide
       schema: Option[StructType],
       providerName: String,
       parameters: Map[String, String]): Source = {
-    val options = SourceOptions.parse(parameters)
-    rejectUserSchema(schema, options)
+    val options = SourceOptions.parse(parameters, schema)
     val spark = sqlContext.sparkSession
     val definition = DefinitionStore.atStart(spark, metadataPath, options)
     new RandomStringsSource(spark, definition, options, options.partitionsIn(spark))
   }
 
   /**
-   * DSv2: the schema of the table the options describe. Spark asks for it after `sourceSchema`
-   * has validated the same options (and refused a user-specified schema).
+   * DSv2: the schema of the table the options describe, when no schema was declared. Spark asks
+   * for it after `sourceSchema` has validated the same options.
    */
   override def inferSchema(options: CaseInsensitiveStringMap): StructType =
     SourceOptions.parse(options.asCaseSensitiveMap().asScala.toMap).schema
@@ -137,14 +135,13 @@ class RandomStringsSourceProvider extends StreamSourceProvider with TableProvide
    * DSv2: the table Spark reads a stream from if it reports `MICRO_BATCH_READ`, which it does
    * with `realTime=true` only ([[RandomStringsTable]]); otherwise Spark uses [[createSource]].
    */
-  override def getTable(schema: StructType, partitioning: Array[Transform], properties: JMap[String, String]): Table =
-    new RandomStringsTable(SourceOptions.parse(properties.asScala.toMap))
-
-  private def rejectUserSchema(schema: Option[StructType], options: SourceOptions): Unit = schema.foreach { given =>
-    throw new IllegalArgumentException(
-      s"The $ShortName source has a fixed schema and cannot be read with a user-specified one " +
-        s"(${given.simpleString}). Remove the .schema(...) call; its schema is " +
-        s"${options.schema.simpleString}.")
+  override def getTable(schema: StructType, partitioning: Array[Transform], properties: JMap[String, String]): Table = {
+    val parameters = properties.asScala.toMap
+    // Spark passes the schema `inferSchema` made when none was declared: one of the random
+    // strings' two. A declared schema is any other, or any with `fields.` options.
+    val declared = parameters.keys.exists(FieldOptions.isFieldOption) ||
+      (schema != RandomStrings.Schema && schema != RandomStrings.TimestampSchema)
+    new RandomStringsTable(SourceOptions.parse(parameters, if (declared) Some(schema) else None))
   }
 }
 

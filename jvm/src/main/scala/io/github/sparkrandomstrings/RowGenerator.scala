@@ -31,17 +31,19 @@ final class RowGenerator(definition: StreamDefinition) {
   private val originMs = definition.eventTimeOriginMs
   private val disorder = new RowDisorder(definition.seed, shape)
   private val columns = definition.columns
-  private val writers = ColumnWriter.of(columns, definition.seed)
   private val draw = new RowDraw
   private val eventTimes = new EventTimeCursor(originMs, definition.rowsPerSecond)
   private val profileTimes = if (profile == null) null else new ProfileCursor(profile, originMs)
-  private val strings = writers.collectFirst { case w: StringColumnWriter => w }.orNull
   private val plain = shape.isPlain && profile == null && definition.strings.isFresh &&
     columns == Columns.of(definition.strings, timestampColumn = false)
   private val writer = new UnsafeRowWriter(
     columns.length,
-    math.min(if (strings == null) 0 else strings.maxValueBytes, 1 << 16))
-  // No field is ever null: the null bits are zeroed once here and stay zero for every row.
+    math.min(StringColumnWriter.maxValueBytes(definition.strings), 1 << 16))
+  private val writers = ColumnWriter.of(columns, definition.seed, writer)
+  private val strings = writers.collectFirst { case w: StringColumnWriter => w }.orNull
+  // Only a declared column may be null. Without one, the null bits are zeroed once here and
+  // stay zero for every row; with one, each row zeroes them before its cells are written.
+  private val mayBeNull = columns.exists(_.field.nullable)
   writer.zeroOutNullBytes()
 
   /** The row at `offset`, its columns in the schema's order. Valid until the next call. */
@@ -63,6 +65,7 @@ final class RowGenerator(definition: StreamDefinition) {
     draw.original = original
     draw.eventTimeMs = eventTimeOf(original, offset)
     writer.reset()
+    if (mayBeNull) writer.zeroOutNullBytes()
     var i = 0
     while (i < writers.length) {
       writers(i).write(writer, i, draw)

@@ -27,6 +27,7 @@ import org.apache.spark.sql.types.StructType
  * @param rateProfile        the phases the rate follows, if given (then `rowsPerSecond` is unused)
  * @param realTime           whether `load()` reads the stream through Spark's DSv2 interfaces,
  *                           which real-time mode needs (Spark 4.1+), rather than the V1 `Source`
+ * @param declared           the schema the user declared and its `fields.` options, if any
  * @param clock              where the stream reads the time: the system clock, or in tests the
  *                           [[ManualClock]] that the internal option `_manualClock` names
  */
@@ -42,10 +43,12 @@ final case class SourceOptions(
     startTimestamp: Option[Long] = None,
     rateProfile: Option[RateProfile] = None,
     realTime: Boolean = false,
-    clock: StreamClock = StreamClock.System) {
+    clock: StreamClock = StreamClock.System,
+    declared: Option[DeclaredSchema] = None) {
 
   /** The schema of the rows these options describe, from the columns their definition has. */
-  def schema: StructType = Columns.schemaOf(Columns.of(strings, timestampColumn))
+  def schema: StructType =
+    Columns.schemaOf(declared.fold(Columns.of(strings, timestampColumn))(d => Columns.declared(d.cells)))
 
   /** The partitions of each batch: `numPartitions`, or else the session's default parallelism. */
   def partitionsIn(spark: SparkSession): Int = numPartitions.getOrElse(spark.sparkContext.defaultParallelism)
@@ -63,7 +66,8 @@ final case class SourceOptions(
       shape = shape,
       timestampColumn = timestampColumn,
       startTimestamp = startTimestamp,
-      rateProfile = rateProfile)
+      rateProfile = rateProfile,
+      declared = declared)
 }
 
 object SourceOptions {
@@ -78,11 +82,36 @@ object SourceOptions {
    * distribution); the rules about which options go together; then
    * [[StreamDefinition.validate]].
    *
+   * With a declared `schema`, the `fields.` options say how its columns are made
+   * ([[TypedColumns.parse]]), and the options of the random strings' own columns are refused.
+   *
    * @throws IllegalArgumentException naming the option, the value given and what is allowed
    */
-  def parse(parameters: Map[String, String]): SourceOptions = {
-    val options = CaseInsensitiveMap(parameters)
+  def parse(parameters: Map[String, String], schema: Option[StructType] = None): SourceOptions = {
+    val (fieldOptions, sourceOptions) = parameters.partition { case (name, _) => FieldOptions.isFieldOption(name) }
+    val options = CaseInsensitiveMap(sourceOptions)
     rejectUnknownNames(options.originalMap.keys)
+    if (schema.isEmpty) {
+      fieldOptions.keys.toSeq.sorted.headOption.foreach { name =>
+        throw new IllegalArgumentException(
+          s"Option '$name' says how a declared column is made, but no schema was declared. Declare " +
+            "the columns with .schema(...), e.g. .schema(\"id BIGINT, name STRING\"), or remove the " +
+            s"'${FieldOptions.Prefix}' options.")
+      }
+    }
+    schema.foreach { _ =>
+      StringOptions.find(options.contains).foreach { name =>
+        val replacement = if (name == TIMESTAMP_COLUMN) "kind" else name
+        throw new IllegalArgumentException(
+          s"Option '${options.originalMap.keys.find(_.equalsIgnoreCase(name)).get}' shapes the random strings' " +
+            s"own columns, and this query declares its schema. Set it per column instead: " +
+            s"'${FieldOptions.Prefix}<column>.$replacement'" +
+            (if (name == TIMESTAMP_COLUMN) " = eventTime on a TIMESTAMP column." else ".") +
+            " Or remove it.")
+      }
+    }
+    val declared = schema.map(s => DeclaredSchema(s, fieldOptions.toSeq.sortBy(_._1)))
+    declared.foreach(_.cells)
 
     def long(name: String, range: Whole): Option[Long] = options.get(name).map(range.parse(name, _))
     def int(name: String, range: Whole): Option[Int] = long(name, range).map(_.toInt)
@@ -163,7 +192,8 @@ object SourceOptions {
       startTimestamp = startTimestamp,
       rateProfile = rateProfile,
       realTime = realTime.getOrElse(false),
-      clock = clock.getOrElse(StreamClock.System))
+      clock = clock.getOrElse(StreamClock.System),
+      declared = declared)
     StreamDefinition.validate(
       parsed.rowsPerSecond,
       parsed.strings,
@@ -173,6 +203,10 @@ object SourceOptions {
       written = Some(name => options.get(name)))
     parsed
   }
+
+  /** The options of the random strings' own columns, which a declared schema replaces. */
+  private val StringOptions: Seq[String] =
+    Seq(MIN_LENGTH, MAX_LENGTH, CHARSET, ALPHABET, DISTINCT_VALUES, VALUE_DISTRIBUTION, ZIPF_EXPONENT, TIMESTAMP_COLUMN)
 
   /** The value of boolean option `name` given as `text`: true or false, case-insensitive. */
   private def boolean(name: String, text: String): Boolean =

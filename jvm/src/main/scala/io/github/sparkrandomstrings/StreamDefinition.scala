@@ -21,6 +21,8 @@ import org.apache.spark.sql.types.StructType
  * @param startTimestamp  the event time of offset 0 (epoch ms), if fixed
  * @param rateProfile     the phases the rate follows from the first start, in place of
  *                        `rowsPerSecond`
+ * @param declared        the schema the user declared and its `fields.` options, if any: then
+ *                        its columns replace the random strings' (`strings` is unused)
  */
 final case class StreamDefinition(
     seed: Long,
@@ -30,7 +32,8 @@ final case class StreamDefinition(
     shape: RowShape = RowShape.Plain,
     timestampColumn: Boolean = false,
     startTimestamp: Option[Long] = None,
-    rateProfile: Option[RateProfile] = None) {
+    rateProfile: Option[RateProfile] = None,
+    declared: Option[DeclaredSchema] = None) {
 
   /** How many rows exist at wall-clock time `nowMs`: by the rate or the profile, from the first start. */
   def rowsAvailableAt(nowMs: Long): Long = rateProfile match {
@@ -54,7 +57,7 @@ final case class StreamDefinition(
   def eventTimeOriginMs: Long = startTimestamp.getOrElse(startTimeMs)
 
   /** This stream's columns, in order: what its schema and its rows' writers are made from. */
-  def columns: Seq[Column] = Columns.of(strings, timestampColumn)
+  def columns: Seq[Column] = declared.fold(Columns.of(strings, timestampColumn))(d => Columns.declared(d.cells))
 
   /** The schema of this stream's rows: every path that makes or reads them takes it from here. */
   def schema: StructType = Columns.schemaOf(columns)
@@ -85,6 +88,7 @@ final case class StreamDefinition(
       startTimestamp,
       rateProfile,
       written = None)
+    declared.foreach(_.cells)
     this
   }
 }
@@ -158,14 +162,23 @@ object StreamDefinition {
       stored.shapeSettings.zip(requested.shapeSettings).map {
         case ((name, was), (_, now)) => (name, shown(was), shown(now))
       }
+    val declaredChanges = (stored.declared, requested.declared) match {
+      case (Some(was), Some(now)) => was.differencesFrom(now)
+      case (None, None) => Nil
+      case (was, _) =>
+        def shown(d: Option[DeclaredSchema]) = d.fold("the random strings' schema")(_.schema.toDDL)
+        Seq(s"schema: the checkpoint has ${shown(was)}, the query declares ${shown(requested.declared)}")
+    }
     val contradictions = differences.collect {
       case (name, was, now) if was != now => s"$name: the checkpoint has $was, the query sets $now"
-    }
+    } ++ declaredChanges
     if (contradictions.nonEmpty) {
       throw new IllegalArgumentException(
         s"The options of this query contradict the stream stored in its checkpoint ($where): " +
-          contradictions.mkString("; ") + ". A checkpoint's seed, rowsPerSecond, lengths, " +
-          "characters and the options that shape rows (distinctValues to " +
+          contradictions.mkString("; ") + ". A checkpoint's seed, rowsPerSecond, " +
+          (if (stored.declared.isEmpty && requested.declared.isEmpty) "lengths, characters"
+           else "declared schema, its fields. options") +
+          " and the options that shape rows (distinctValues to " +
           "rateProfile) are fixed when its query first starts, so that every batch can " +
           "be replayed identically. Restart with the stored values (the seed may simply be left " +
           "out), or use a new checkpoint location to start a different stream.")

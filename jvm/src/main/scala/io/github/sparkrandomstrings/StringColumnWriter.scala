@@ -1,6 +1,6 @@
 package io.github.sparkrandomstrings
 
-import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeRowWriter
+import org.apache.spark.sql.catalyst.expressions.codegen.{UnsafeRowWriter, UnsafeWriter}
 import org.apache.spark.unsafe.Platform
 import org.apache.spark.unsafe.array.ByteArrayMethods
 
@@ -37,8 +37,7 @@ private[sparkrandomstrings] final class StringColumnWriter(seed: Long, values: S
   private val base = new Base(setSize)
 
   /** The most bytes a value takes, rounded up to whole 8-byte words as the row format keeps it. */
-  val maxValueBytes: Int =
-    ByteArrayMethods.roundNumberOfBytesToNearestWord(values.maxLength * characters.maxUtf8Bytes)
+  val maxValueBytes: Int = StringColumnWriter.maxValueBytes(values)
 
   /** The length, in code points, of the value written last. */
   var lastLength: Int = 0
@@ -62,6 +61,24 @@ private[sparkrandomstrings] final class StringColumnWriter(seed: Long, values: S
     lastLength = pool.length
   }
 
+  /**
+   * Writes a value drawn from `draws`, a declared column's cell stream (see [[CellWriter]]): a
+   * fresh value's length and characters, or the pool entry it picks (uniformly or by Zipf's
+   * law), whose characters come from the entry's own stream.
+   */
+  def writeDrawn(writer: UnsafeWriter, ordinal: Int, draws: CounterRandom): Unit =
+    if (pool == null) {
+      val length = minLength + draws.nextBounded(lengthChoices)
+      writeValue(writer, ordinal, length, draws, 0, 0L)
+      lastLength = length
+    } else {
+      val entry = if (zipf != null) zipf.sample(draws) - 1L else draws.nextBounded(pool.size.toInt).toLong
+      pool.locate(entry)
+      poolCharacters.reset(entry)
+      writeValue(writer, ordinal, pool.length, poolCharacters, pool.codeDigits, pool.code)
+      lastLength = pool.length
+    }
+
   /** The pool entry that the row at `offset` picks, if an original (a repeat carries its original's). */
   def entryOf(offset: Long): Long = {
     picks.reset(offset)
@@ -76,7 +93,7 @@ private[sparkrandomstrings] final class StringColumnWriter(seed: Long, values: S
    * most significant digit first.
    */
   private def writeValue(
-      writer: UnsafeRowWriter,
+      writer: UnsafeWriter,
       ordinal: Int,
       length: Int,
       draws: CounterRandom,
@@ -163,6 +180,13 @@ private[sparkrandomstrings] final class StringColumnWriter(seed: Long, values: S
     }
     end - at
   }
+}
+
+private[sparkrandomstrings] object StringColumnWriter {
+
+  /** The most bytes a value of `values` takes, rounded up to whole 8-byte words as the row format keeps it. */
+  def maxValueBytes(values: StringValues): Int =
+    ByteArrayMethods.roundNumberOfBytesToNearestWord(values.maxLength * values.characters.maxUtf8Bytes)
 }
 
 /**
