@@ -1,6 +1,6 @@
 """The makers of a batch's columns (the JVM source's ``ColumnWriter.scala``): each makes one
 column's cells of a batch of rows, as an Arrow array, from what ``RowGenerator`` works out once a
-batch (:class:`RowDraw`).
+batch (:class:`RowDraw`). A declared column's maker is ``_cell_maker``'s.
 """
 
 from __future__ import annotations
@@ -12,7 +12,9 @@ from typing import Protocol
 import numpy as np
 import pyarrow as pa
 
+from spark_random_strings._cell_maker import cell_maker
 from spark_random_strings._columns import (
+    Cells,
     Column,
     EventTimeMs,
     EventTimestamp,
@@ -59,6 +61,8 @@ def makers_of(columns: Sequence[Column], seed: int) -> list[ColumnMaker]:
                 makers.append(EventTimestampMaker())
             case Offset():
                 makers.append(OffsetMaker())
+            case Cells(spec):
+                makers.append(cell_maker(spec, seed))
             case LengthOf(ordinal):
                 strings = makers[ordinal] if 0 <= ordinal < i else None
                 if not isinstance(strings, StringColumn):

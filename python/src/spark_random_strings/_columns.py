@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
+from spark_random_strings._cell_maker import arrow_type
+from spark_random_strings._cell_spec import CellSpec
 from spark_random_strings._string_values import StringValues
 from spark_random_strings.options import schema_of
 
@@ -45,8 +47,15 @@ class LengthOf:
     ordinal: int
 
 
+@dataclass(frozen=True)
+class Cells:
+    """A declared column's cells, made as its spec says (``_cell_maker``)."""
+
+    spec: CellSpec
+
+
 #: What a column's cells hold: how its maker (``_column_maker.makers_of``) makes each row's cell.
-Content = Strings | EventTimeMs | EventTimestamp | Offset | LengthOf
+Content = Strings | EventTimeMs | EventTimestamp | Offset | LengthOf | Cells
 
 
 @dataclass(frozen=True)
@@ -66,6 +75,15 @@ def columns_of(values: StringValues, timestamp_column: bool) -> tuple[Column, ..
     if timestamp_column:
         contents.append(EventTimestamp())
     return tuple(Column(f, c) for f, c in zip(schema_of(timestamp_column), contents, strict=True))
+
+
+def columns_declared(specs: Sequence[CellSpec]) -> tuple[Column, ...]:
+    """The columns of a declared schema: each named as its path's last part, of its Arrow type
+    (``_cell_maker.arrow_type``) and nullability, and made as its spec says."""
+    return tuple(
+        Column(pa.field(spec.path[-1], arrow_type(spec.data_type), nullable=spec.nullable), Cells(spec))
+        for spec in specs
+    )
 
 
 def schema_of_columns(columns: Sequence[Column]) -> pa.Schema:

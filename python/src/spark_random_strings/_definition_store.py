@@ -1,7 +1,9 @@
 """A stream's definition in a checkpoint (the JVM source's ``DefinitionStore.scala``): the JSON
-file the jar's source keeps in its folder of the checkpoint, versions 1 to 3, read and written
+file the jar's source keeps in its folder of the checkpoint, versions 1 to 4, read and written
 here as the JVM reads and writes it; and the stream that an offset of the Python data source
-holds, in the same JSON.
+holds, in the same JSON. Version 4 is written for a stream with a declared schema only, and adds
+``schema`` (its JSON, as Spark writes a ``StructType``) and ``fields`` (each ``fields.`` option's
+name and value); every other stream's is still version 3, field for field.
 
 A definition read back passes the rules a new one passes (``StreamDefinition.validated``); what
 fails is reported as a corrupt file.
@@ -14,7 +16,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from spark_random_strings._cell_spec import StructType
 from spark_random_strings._character_set import alphabet_set, named_set
+from spark_random_strings._ddl import from_json, simple_string, to_json
+from spark_random_strings._declared_schema import DeclaredSchema
 from spark_random_strings._option_range import LONG_MAX, LONG_MIN
 from spark_random_strings._rate_profile import parse_rate_profile
 from spark_random_strings._stream_definition import RowShape, StreamDefinition
@@ -34,9 +39,12 @@ from spark_random_strings.options import (
 )
 
 #: The definition file's name in the source's folder of a checkpoint, and its newest layout:
-#: version 2 added the shaping options, version 3 the options of time and the timestamp column.
+#: version 2 added the shaping options, version 3 the options of time and the timestamp column,
+#: version 4 a declared schema and its ``fields.`` options (written only for such a stream).
 DEFINITION_FILE = "random-strings-source.json"
-DEFINITION_VERSION = 3
+DEFINITION_VERSION = 4
+#: The layout of a stream without a declared schema, which is still written as it was.
+CLASSIC_VERSION = 3
 
 
 class CorruptDefinitionError(ValueError):
@@ -44,7 +52,7 @@ class CorruptDefinitionError(ValueError):
 
 
 def read_definition(path: Path) -> StreamDefinition:
-    """The definition stored in the file at ``path`` (version 1 or 2), checked as the JVM source
+    """The definition stored in the file at ``path`` (version 1 to 4), checked as the JVM source
     checks it on a restart.
 
     Raises:
@@ -62,9 +70,12 @@ def read_definition(path: Path) -> StreamDefinition:
 
 
 def definition_to_json(definition: StreamDefinition) -> dict[str, object]:
-    """A definition as the JSON object the JVM source stores in its checkpoint (version 3)."""
+    """A definition as the JSON object the JVM source stores in its checkpoint: version 3, or 4
+    with a declared schema (its ``schema`` as Spark's ``StructType.json``, keys in Spark's
+    order, and its ``fields``)."""
+    declared = definition.declared
     stored: dict[str, object] = {
-        "version": DEFINITION_VERSION,
+        "version": CLASSIC_VERSION if declared is None else DEFINITION_VERSION,
         "seed": definition.seed,
         "startTimeMs": definition.start_time_ms,
         "rowsPerSecond": definition.rows_per_second,
@@ -73,12 +84,15 @@ def definition_to_json(definition: StreamDefinition) -> dict[str, object]:
         "characters": definition.strings.characters.description,
     }
     stored.update(definition.shape_settings())
+    if declared is not None:
+        stored["schema"] = to_json(declared.schema, declared.metadata)
+        stored["fields"] = dict(declared.fields)
     return stored
 
 
 def definition_from_json(stored: object, where: str) -> StreamDefinition:
     """The definition a JSON object (parsed) holds, as :func:`definition_to_json` or the JVM
-    source writes it, version 1, 2 or 3 (an older version reads as none of the later options
+    source writes it, version 1 to 4 (an older version reads as none of the later options
     set), checked as the JVM source checks it on a restart.
 
     Args:
@@ -126,6 +140,21 @@ def definition_from_json(stored: object, where: str) -> StreamDefinition:
             raise corrupt(f"'{name}' is not true or false")
         return value
 
+    def declared() -> DeclaredSchema:
+        try:
+            schema, metadata = from_json(get("schema"))
+        except ValueError as error:
+            raise corrupt(f"'schema' is not a schema: {error}") from None
+        fields = get("fields")
+        if not isinstance(fields, dict):
+            raise corrupt("'fields' is not an object")
+        if not isinstance(schema, StructType):
+            raise corrupt(f"'schema' is {simple_string(schema)}, not a STRUCT")
+        for name, value in fields.items():
+            if not isinstance(value, str):
+                raise corrupt(f"the value of '{name}' in 'fields' is not a string")
+        return DeclaredSchema(schema, tuple(fields.items()), metadata)
+
     version = whole("version")
     if version not in range(1, DEFINITION_VERSION + 1):
         raise corrupt(f"version {version} is not 1 to {DEFINITION_VERSION}, the versions this source reads")
@@ -171,6 +200,8 @@ def definition_from_json(stored: object, where: str) -> StreamDefinition:
                 start_timestamp=whole(START_TIMESTAMP, optional=True),
                 rate_profile=None if profile is None else parse_rate_profile(profile),
             )
+        if version >= 4:
+            definition = replace(definition, declared=declared())
         definition = definition.validated()
     except CorruptDefinitionError:
         raise

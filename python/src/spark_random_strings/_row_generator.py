@@ -17,8 +17,9 @@ from collections.abc import Iterator
 import numpy as np
 import pyarrow as pa
 
+from spark_random_strings._cell_maker import cell_weight
 from spark_random_strings._column_maker import RowDraw, makers_of
-from spark_random_strings._columns import Strings
+from spark_random_strings._columns import Cells, Strings
 from spark_random_strings._counter_random import I64
 from spark_random_strings._row_clock import event_times
 from spark_random_strings._row_disorder import RowDisorder
@@ -39,10 +40,11 @@ class RowGenerator:
         #: The columns of the rows, as the definition says: the source's, and ``timestamp`` if it asks.
         self.schema = definition.schema
         self.makers = makers_of(columns, definition.seed)
-        #: The most characters a row's strings hold.
+        #: The most characters a row's strings hold, and about the most characters, bytes and
+        #: elements its declared columns' cells hold (``_cell_maker.cell_weight``).
         self.max_characters = sum(
             c.content.values.max_length for c in columns if isinstance(c.content, Strings)
-        )
+        ) + sum(cell_weight(c.content.spec) for c in columns if isinstance(c.content, Cells))
 
     def batches(self, start: int, end: int) -> Iterator[pa.RecordBatch]:
         """The rows at offsets [start, end), in order, as record batches of the source's schema."""

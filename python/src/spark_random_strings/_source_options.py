@@ -4,6 +4,8 @@ names matched case-insensitively, the same rules and the same messages as the ja
 Parsing reads each option's text (a number in its range, a character set, a distribution) and
 checks which options were given together; the rules of the definition they make are
 ``_stream_definition.validate``'s, the same that a definition read back from a checkpoint passes.
+With a declared schema, the ``fields.`` options say how its columns are made
+(``_typed_columns``), and the options of the random strings' own columns are refused.
 """
 
 from __future__ import annotations
@@ -13,12 +15,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 from spark_random_strings._character_set import NAMED_SETS, alphabet_set, named_set
-from spark_random_strings._columns import columns_of, schema_of_columns
+from spark_random_strings._columns import columns_declared, columns_of, schema_of_columns
+from spark_random_strings._ddl import to_schema
+from spark_random_strings._declared_schema import DeclaredSchema
+from spark_random_strings._field_options import PREFIX, is_field_option
 from spark_random_strings._manual_clock import ManualClock, manual
-from spark_random_strings._option_range import Real, Whole, java_trim
+from spark_random_strings._option_range import Real, Whole, java_sort_key, java_trim
 from spark_random_strings._rate_profile import RateProfile, parse_rate_profile
 from spark_random_strings._stream_definition import RowShape, StreamDefinition, validate
 from spark_random_strings._string_values import StringValues, distribution_error
+from spark_random_strings._typed_columns import closest
 from spark_random_strings.options import (
     ALPHABET,
     CHARSET,
@@ -89,10 +95,14 @@ class SourceOptions:
     #: Where the stream reads the time: ``None``, the system clock; in tests, the manual clock
     #: that the internal option ``_manualClock`` names.
     clock: ManualClock | None = None
+    #: The schema the user declared and its ``fields.`` options, if any.
+    declared: DeclaredSchema | None = None
 
     @property
     def schema(self) -> pa.Schema:
         """The schema of the rows these options describe, from the columns their definition has."""
+        if self.declared is not None:
+            return schema_of_columns(columns_declared(self.declared.cells))
         return schema_of_columns(columns_of(self.strings, self.timestamp_column))
 
     def definition(self, seed: int, start_time_ms: int) -> StreamDefinition:
@@ -106,6 +116,7 @@ class SourceOptions:
             self.timestamp_column,
             self.start_timestamp,
             self.rate_profile,
+            self.declared,
         )
 
     def restarting(self, stored: StreamDefinition) -> StreamDefinition:
@@ -114,14 +125,60 @@ class SourceOptions:
         return self.definition(stored.seed if self.seed is None else self.seed, stored.start_time_ms)
 
 
-def parse_options(parameters: Mapping[str, str]) -> SourceOptions:
+#: The options of the random strings' own columns, which a declared schema replaces.
+STRING_OPTIONS = (
+    MIN_LENGTH,
+    MAX_LENGTH,
+    CHARSET,
+    ALPHABET,
+    DISTINCT_VALUES,
+    VALUE_DISTRIBUTION,
+    ZIPF_EXPONENT,
+    TIMESTAMP_COLUMN,
+)
+
+
+def parse_options(parameters: Mapping[str, str], schema: object = None) -> SourceOptions:
     """Parse and validate source options, as the JVM source does at ``load()``: names
     case-insensitive, the same rules and the same messages.
+
+    Args:
+        parameters: the options, by name as the user wrote them.
+        schema: the schema the user declared, if any: DDL text, a pyspark ``StructType``, or a
+            ``_cell_spec`` one. Its ``fields.`` options say how its columns are made, and the
+            options of the random strings' own columns are refused; without one, a ``fields.``
+            option is refused.
 
     Raises:
         ValueError: naming the option, the value given and what is allowed.
     """
+    declared: DeclaredSchema | None = None
+    converted = None if schema is None else to_schema(schema)  # where Spark reads it: at .schema()
+    field_parameters = [(name, value) for name, value in parameters.items() if is_field_option(name)]
+    parameters = {name: value for name, value in parameters.items() if not is_field_option(name)}
     _reject_unknown_names(parameters)
+    if converted is None:
+        named = sorted((name for name, _ in field_parameters), key=java_sort_key)
+        if named:
+            raise ValueError(
+                f"Option '{named[0]}' says how a declared column is made, but no schema was declared. "
+                'Declare the columns with .schema(...), e.g. .schema("id BIGINT, name STRING"), or '
+                f"remove the '{PREFIX}' options."
+            )
+    else:
+        for own in STRING_OPTIONS:
+            given = next((name for name in parameters if name.lower() == own.lower()), None)
+            if given is not None:
+                replacement = "kind" if own == TIMESTAMP_COLUMN else own
+                raise ValueError(
+                    f"Option '{given}' shapes the random strings' own columns, and this query declares "
+                    f"its schema. Set it per column instead: '{PREFIX}<column>.{replacement}'"
+                    + (" = eventTime on a TIMESTAMP column." if own == TIMESTAMP_COLUMN else ".")
+                    + " Or remove it."
+                )
+        fields = tuple(sorted(field_parameters, key=lambda field: java_sort_key(field[0])))
+        declared = DeclaredSchema(converted[0], fields, converted[1])
+        _ = declared.cells
     options = {name.lower(): value for name, value in parameters.items()}
 
     def text(name: str) -> str | None:
@@ -235,6 +292,7 @@ def parse_options(parameters: Mapping[str, str]) -> SourceOptions:
         rate_profile=rate_profile,
         real_time=cast(bool, or_default(REAL_TIME, real_time)),
         clock=clock,
+        declared=declared,
     )
     validate(parsed.rows_per_second, strings, shape, written=text)
     return parsed
@@ -279,17 +337,6 @@ def _reject_unknown_names(parameters: Mapping[str, str]) -> None:
 
 def _closest(name: str) -> str | None:
     """The known option nearest to ``name`` by Levenshtein distance, if near enough to be a typo
-    (the JVM source's rule: at most max(2, a third of the option's length) edits)."""
-    lower = name.lower()
-    best, edits = min(((n, _levenshtein(lower, n.lower())) for n in NAMES), key=lambda pair: pair[1])
-    return best if edits <= max(2, len(best) // 3) else None
-
-
-def _levenshtein(a: str, b: str) -> int:
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        previous = current
-    return previous[-1]
+    (the JVM source's rule, ``_typed_columns.closest``: at most max(2, a third of the option's
+    length) edits)."""
+    return closest(name, NAMES)

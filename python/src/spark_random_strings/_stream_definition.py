@@ -2,7 +2,9 @@
 everything a row depends on besides its offset, the one set of rules every definition passes,
 and the check that a restarted query asks for the stream its checkpoint holds. What its string
 column's values are drawn from is its ``StringValues`` (``_string_values``); what belongs to the
-whole row, its ``RowShape``; its columns, and the schema made of them, are ``_columns``'.
+whole row, its ``RowShape``; its columns, and the schema made of them, are ``_columns``'. A
+stream with a declared schema (``declared``, a ``DeclaredSchema``) has that schema's columns in
+place of the random strings'.
 
 Options parsed from a user (``_source_options``) and a definition read back from a checkpoint
 (``_definition_store``) both pass :func:`validate`, with the same messages.
@@ -14,7 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
-from spark_random_strings._columns import Column, columns_of, schema_of_columns
+from spark_random_strings._columns import Column, columns_declared, columns_of, schema_of_columns
+from spark_random_strings._declared_schema import DeclaredSchema
 from spark_random_strings._rate_profile import RateProfile
 from spark_random_strings._row_clock import rows_available
 from spark_random_strings._string_values import DEFAULT_VALUES, StringValues, validate_pool, validate_values
@@ -93,6 +96,9 @@ class StreamDefinition:
     start_timestamp: int | None = None
     #: The phases the rate follows, in place of ``rows_per_second``.
     rate_profile: RateProfile | None = None
+    #: The schema the user declared and its ``fields.`` options, if any: then its columns
+    #: replace the random strings' (``strings`` is unused).
+    declared: DeclaredSchema | None = None
 
     @property
     def event_time_origin(self) -> int:
@@ -109,6 +115,8 @@ class StreamDefinition:
 
     def columns(self) -> tuple[Column, ...]:
         """This stream's columns, in order: what its schema and its rows' makers are made from."""
+        if self.declared is not None:
+            return columns_declared(self.declared.cells)
         return columns_of(self.strings, self.timestamp_column)
 
     @property
@@ -133,8 +141,10 @@ class StreamDefinition:
 
     def validated(self) -> StreamDefinition:
         """This definition, if it passes :func:`validate` (a stored one: every value counts as
-        given, shown as it is)."""
+        given, shown as it is), and whose declared schema, if any, makes its cells."""
         validate(self.rows_per_second, self.strings, self.shape)
+        if self.declared is not None:
+            _ = self.declared.cells
         return self
 
 
@@ -228,11 +238,27 @@ def check_restart(stored: StreamDefinition, requested: StreamDefinition, where: 
         for name, was, now in differences
         if was != now
     ]
+    if stored.declared is not None and requested.declared is not None:
+        contradictions += stored.declared.differences_from(requested.declared)
+    elif stored.declared is not None or requested.declared is not None:
+
+        def schema(declared: DeclaredSchema | None) -> str:
+            return "the random strings' schema" if declared is None else declared.to_ddl()
+
+        contradictions.append(
+            f"schema: the checkpoint has {schema(stored.declared)}, the query declares "
+            f"{schema(requested.declared)}"
+        )
+    fixed = (
+        "lengths, characters"
+        if stored.declared is None and requested.declared is None
+        else "declared schema, its fields. options"
+    )
     if contradictions:
         raise ValueError(
             f"The options of this query contradict the stream stored in its checkpoint ({where}): "
             + "; ".join(contradictions)
-            + ". A checkpoint's seed, rowsPerSecond, lengths, characters and the options that shape "
+            + f". A checkpoint's seed, rowsPerSecond, {fixed} and the options that shape "
             "rows (distinctValues to rateProfile) are fixed when its query first starts, so "
             "that every batch can be replayed identically. Restart with the stored values (the seed "
             "may simply be left out), or use a new checkpoint location to start a different stream."
@@ -241,8 +267,9 @@ def check_restart(stored: StreamDefinition, requested: StreamDefinition, where: 
 
 def describe_stream(definition: StreamDefinition) -> str:
     """The Python data source's stream as the JVM source describes its own in progress reports:
-    the name, the settings that make rows, and the shaping options that differ from a plain
-    stream's. (Spark describes a Python stream by its own class name; the CLI shows this.)"""
+    the name, the settings that make rows (a declared stream's schema in place of its lengths and
+    characters), and the shaping options that differ from a plain stream's. (Spark describes a
+    Python stream by its own class name; the CLI shows this.)"""
     strings = definition.strings
     characters = strings.characters.description
     shown = characters if len(characters) <= 40 else characters[:37] + "..."
@@ -263,8 +290,9 @@ def describe_stream(definition: StreamDefinition) -> str:
     )
     profile = definition.rate_profile
     rate = f"rowsPerSecond={definition.rows_per_second}" if profile is None else f"rateProfile={profile.text}"
-    return (
-        f"{PYTHON_FORMAT}[{rate}, "
-        f"minLength={strings.min_length}, maxLength={strings.max_length}, {shown}, "
-        f"seed={definition.seed}{shape}]"
+    columns = (
+        f"minLength={strings.min_length}, maxLength={strings.max_length}, {shown}"
+        if definition.declared is None
+        else f"schema={definition.declared.to_ddl()}"
     )
+    return f"{PYTHON_FORMAT}[{rate}, {columns}, seed={definition.seed}{shape}]"

@@ -24,10 +24,18 @@ private[sparkrandomstrings] abstract class CellWriter(val spec: CellSpec, seed: 
   private val nullRate = spec.nullRate
   private val nullBytes = CellWriter.elementSize(spec.dataType)
 
+  // A DECIMAL too wide for a long keeps its bytes in the variable-length region: Spark writes its
+  // nulls through `write(ordinal, null, precision, scale)`, which keeps that room, and so do we.
+  private val wideDecimal = spec.dataType match {
+    case d: DecimalType if d.precision > Decimal.MAX_LONG_DIGITS => d
+    case _ => null
+  }
+
   /** Writes the cell at `instance` of the row `row` at `ordinal` of the parent writer. */
   final def write(ordinal: Int, instance: Long, row: RowDraw): Unit = {
     random.reset(instance)
     if (nullRate > 0.0 && random.nextChance(nullRate)) nullBytes match {
+      case _ if wideDecimal != null => parent.write(ordinal, null: Decimal, wideDecimal.precision, wideDecimal.scale)
       case 1 => parent.setNull1Bytes(ordinal)
       case 2 => parent.setNull2Bytes(ordinal)
       case 4 => parent.setNull4Bytes(ordinal)

@@ -144,8 +144,10 @@ final class RandomStringsSource private[sparkrandomstrings] (
     val shownCharacters =
       if (characters.length <= 40) characters else characters.take(37) + "..."
     val rate = definition.rateProfile.fold(s"rowsPerSecond=${definition.rowsPerSecond}")(p => s"rateProfile=$p")
-    s"${RandomStrings.ShortName}[$rate, " +
-      s"minLength=${definition.strings.minLength}, maxLength=${definition.strings.maxLength}, $shownCharacters, " +
+    val columns = definition.declared.fold(
+      s"minLength=${definition.strings.minLength}, maxLength=${definition.strings.maxLength}, $shownCharacters")(d =>
+      s"schema=${d.schema.toDDL}")
+    s"${RandomStrings.ShortName}[$rate, $columns, " +
       s"seed=${definition.seed}, numPartitions=$numPartitions, " +
       s"maxRowsPerTrigger=${options.maxRowsPerTrigger.fold("none")(_.toString)}, " +
       s"totalRows=${options.totalRows.fold("unbounded")(_.toString)}$shownShape$shownTime]"

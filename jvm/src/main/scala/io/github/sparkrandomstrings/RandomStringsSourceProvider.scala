@@ -80,10 +80,37 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
  * together (a Zipf exponent without zipf, `lateByMs` without a fraction, a profile with
  * `rowsPerSecond`) fail at `load()`.
  *
+ * Typed columns: with a declared schema, `.schema(DDL or StructType)` (BOOLEAN, TINYINT,
+ * SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p,s), STRING, BINARY, DATE, TIMESTAMP,
+ * TIMESTAMP_NTZ, and ARRAY and STRUCT of them), the rows are its columns, and the options
+ * `fields.<column>.<property>` say how each is made (a path: `fields.shipping.zip.pattern`,
+ * `fields.tags.element.values`; backticks around a name with a dot). The properties, each
+ * allowed only where it makes sense ([[TypedColumns]] checks them; `docs/typed-columns.md` says
+ * how each draw is made):
+ *  - `kind` (default: random): random, sequence (`start` 0, `step` 1, `end` the type's, then
+ *    start again; integer types), offset (BIGINT: the row's offset), eventTime (TIMESTAMP,
+ *    TIMESTAMP_NTZ, or BIGINT epoch ms: the row's event time) or values (`values`, a JSON array
+ *    of the column's values; `weights`, a JSON array, or `distribution` zipf over the list);
+ *  - `nullRate` (default: 0): the probability that a cell is null; nullable columns only;
+ *  - `min`, `max` (numbers, DATE, timestamps; defaults: the type's range, 0 and 1 for FLOAT and
+ *    DOUBLE, 0 and the largest DECIMAL, 2000-01-01 to 2030-12-31 for dates and times) and
+ *    `distribution`: uniform (default), zipf (`zipfExponent`, whole numbers), normal (`mean`,
+ *    `stddev`) or exponential (`mean`);
+ *  - STRING: the string options above per column (`minLength`, `maxLength`, `charset`,
+ *    `alphabet`, `distinctValues`, `valueDistribution`, `zipfExponent`), or `pattern`, a
+ *    regular expression its strings match (literals, escapes, classes, groups, alternation and
+ *    repeats; anchors, lookaround and back-references are refused);
+ *  - BINARY: `minLength`, `maxLength` (bytes; defaults 0 and 16); ARRAY: `minSize`, `maxSize`
+ *    (defaults 0 and 4), its elements by `element.<property>`.
+ * Each cell is a pure function of (seed, column path, offset). The options of the random
+ * strings' own columns (`minLength` to `zipfExponent`, and `timestampColumn`) are refused with a
+ * declared schema; the row's options (rate, time, disorder, repeats) keep their meaning.
+ *
  * Rows are a pure function of (seed, offset) and the options that shape them, so a restarted
  * query replays and continues the same stream. The checkpoint keeps the seed, the start time,
  * `rowsPerSecond`, the lengths, the characters, the shaping options, `timestampColumn`,
- * `startTimestamp` and `rateProfile`; a restart must not contradict them.
+ * `startTimestamp`, `rateProfile`, and a declared schema with its `fields.` options; a restart
+ * must not contradict them.
  */
 class RandomStringsSourceProvider extends StreamSourceProvider with TableProvider with DataSourceRegister {
   import RandomStringsSourceProvider._

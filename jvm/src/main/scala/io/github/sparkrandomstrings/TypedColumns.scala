@@ -101,7 +101,9 @@ object TypedColumns {
   }
 
   private def checkNames(struct: StructType, parent: Seq[String]): Unit = {
-    struct.fields.groupBy(_.name.toLowerCase(Locale.ROOT)).values.find(_.length > 1).foreach { twins =>
+    val lower = struct.fields.map(_.name.toLowerCase(Locale.ROOT))
+    // The first column, in the schema's order, that another one names again.
+    struct.fields.zip(lower).find { case (_, l) => lower.count(_ == l) > 1 }.map(f => Seq(f._1)).foreach { twins =>
       throw new IllegalArgumentException(
         s"The declared schema has two columns named '${FieldOptions.shown(parent :+ twins.head.name)}' " +
           "(names are case-insensitive). Give each column its own name.")
@@ -140,16 +142,19 @@ object TypedColumns {
       val (path, property) = FieldOptions.split(name)
       (resolve(schema, path, name), property, Given(name, value))
     }
-    resolved.groupBy(_._1).map { case (path, given) =>
-      val properties = given.groupBy(_._2.toLowerCase(Locale.ROOT)).map { case (_, same) =>
-        if (same.length > 1) {
-          throw new IllegalArgumentException(
-            s"Options ${same.map(s => s"'${s._3.option}'").mkString(" and ")} set the same property " +
-              s"of column '${FieldOptions.shown(path)}'. Keep one.")
-        }
-        same.head._2.toLowerCase(Locale.ROOT) -> same.head._3
+    // In the order of the options' names, so that of several faults the first is always refused.
+    val seen = scala.collection.mutable.LinkedHashMap.empty[(Seq[String], String), Given]
+    resolved.sortBy(_._3.option).foreach { case (path, property, given) =>
+      val key = (path, property.toLowerCase(Locale.ROOT))
+      seen.get(key).foreach { first =>
+        throw new IllegalArgumentException(
+          s"Options '${first.option}' and '${given.option}' set the same property of column " +
+            s"'${FieldOptions.shown(path)}'. Keep one.")
       }
-      path -> properties
+      seen(key) = given
+    }
+    seen.toSeq.groupBy(_._1._1).map { case (path, entries) =>
+      path -> entries.map { case ((_, property), given) => property -> given }.toMap
     }
   }
 

@@ -55,14 +55,6 @@ class RandomStringsStreamSuite extends SparkSessionSuite {
       "Allowed: a whole number from 0 to 1048576.")
   }
 
-  test("a user-specified schema is rejected at load()") {
-    val error = intercept[IllegalArgumentException] {
-      spark.readStream.format(ShortName).schema(new StructType().add("value", StringType)).load()
-    }
-    assert(error.getMessage.contains("has a fixed schema and cannot be read with a user-specified one"))
-    assert(error.getMessage.contains("struct<value:string,ts:bigint,offset:bigint,length:int>"))
-  }
-
   test("AvailableNow with totalRows processes exactly N rows in batches of maxRowsPerTrigger, then stops") {
     withTempDir { dir =>
       val df = reader(

@@ -111,6 +111,35 @@ class RealTimeStreamSuite extends SparkSessionSuite {
     }
   }
 
+  test("a declared schema in real-time mode hands on the generator's typed rows, no earlier than they exist") {
+    withTempDir { dir =>
+      val checkpoint = new File(dir, "checkpoint")
+      val query = startRealTime(
+        reader(
+          "realTime" -> "true",
+          "seed" -> "4",
+          "rowsPerSecond" -> "400",
+          "numPartitions" -> "2",
+          "duplicateFraction" -> "0.1",
+          "fields.offset.kind" -> "offset",
+          "fields.amount.nullRate" -> "0.2",
+          "fields.amount.max" -> "99.99",
+          "fields.tags.element.pattern" -> "[a-z]{2,4}",
+          "fields.at.kind" -> "eventTime")
+          .schema("offset BIGINT NOT NULL, amount DECIMAL(6,2), tags ARRAY<STRING>, at TIMESTAMP NOT NULL")
+          .load(),
+        "typed",
+        checkpoint)
+      runUntil(query, "typed", 600)
+      val kept = KeepingWriter.kept("typed")
+      val definition = definitionIn(checkpoint)
+      assert(definition.declared.isDefined)
+      assert(kept.map(_._1.getAs[Long]("offset")).toSet.size == kept.size)
+      assertNoEarlierThanTheyExist(kept, definition)
+      assertTheGeneratorsRows(kept.map(_._1), definition)
+    }
+  }
+
   test("a profiled stream in real-time mode hands each row on once the profile makes it exist, the generator's row") {
     withTempDir { dir =>
       val checkpoint = new File(dir, "checkpoint")

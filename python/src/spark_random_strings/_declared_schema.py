@@ -1,0 +1,66 @@
+"""The schema a user declared with ``.schema(...)``, and the ``fields.`` options that say how each
+column is made (the JVM source's ``DeclaredSchema.scala``): the part of a stream's definition that
+replaces the ``value`` column and its string options. The cell specs are read from them
+(``_typed_columns.parse``) wherever the definition is, so a definition read back from a
+checkpoint makes the same cells.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from spark_random_strings._cell_spec import CellSpec, StructType
+from spark_random_strings._ddl import FieldMetadata, to_ddl
+from spark_random_strings._option_range import java_equals_ignore_case, java_sort_key
+from spark_random_strings._typed_columns import parse
+
+
+@dataclass(frozen=True)
+class DeclaredSchema:
+    """A declared schema and its ``fields.`` options.
+
+    Attributes:
+        schema: the declared columns, in order, with their types and nullability.
+        fields: each ``fields.`` option, its name as the user wrote it, and its value.
+        metadata: the schema's fields' metadata (their comments), which Spark's texts of the
+            schema show (``_ddl``).
+    """
+
+    schema: StructType
+    fields: tuple[tuple[str, str], ...]
+    metadata: FieldMetadata = ()
+
+    @cached_property
+    def cells(self) -> tuple[CellSpec, ...]:
+        """Each column's cells: read once where the definition is.
+
+        Raises:
+            ValueError: as ``_typed_columns.parse`` refuses the schema or an option.
+        """
+        return parse(self.schema, self.fields, self.metadata)
+
+    def to_ddl(self) -> str:
+        """The schema as Spark's ``StructType.toDDL`` writes it (``a BIGINT NOT NULL,b STRING``)."""
+        return to_ddl(self.schema, self.metadata)
+
+    def normalized_fields(self) -> dict[str, str]:
+        """The options by their lowercase names, which is how two declarations compare."""
+        return {name.lower(): value for name, value in self.fields}
+
+    def differences_from(self, other: DeclaredSchema) -> list[str]:
+        """How ``other`` differs from this, as the restart check says it: the schema, if its DDL
+        changed, and each ``fields.`` option whose value did; empty if they make the same
+        cells."""
+        changes = []
+        if self.to_ddl() != other.to_ddl():
+            changes.append(f"schema: the checkpoint has {self.to_ddl()}, the query declares {other.to_ddl()}")
+        was, now = self.normalized_fields(), other.normalized_fields()
+        for name in sorted(was.keys() | now.keys(), key=java_sort_key):
+            if was.get(name) != now.get(name):
+                shown = next(n for n, _ in (*self.fields, *other.fields) if java_equals_ignore_case(n, name))
+                changes.append(
+                    f"{shown}: the checkpoint has {was.get(name, 'none')}, the query sets "
+                    f"{now.get(name, 'none')}"
+                )
+        return changes
