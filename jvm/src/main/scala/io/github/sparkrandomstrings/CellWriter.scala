@@ -248,7 +248,8 @@ private[sparkrandomstrings] object CellWriter {
         case (BinaryType, v: Array[Byte]) => parent.write(ordinal, v)
         case (FloatType, v: Float) => parent.write(ordinal, v)
         case (DoubleType, v: Double) => parent.write(ordinal, v)
-        case (d: DecimalType, v: Long) => parent.write(ordinal, decimal.set(v, d.precision, d.scale), d.precision, d.scale)
+        case (d: DecimalType, v: Long) =>
+          parent.write(ordinal, decimal.set(v, d.precision, d.scale), d.precision, d.scale)
         case (ByteType, v: Byte) => parent.write(ordinal, v)
         case (ShortType, v: Short) => parent.write(ordinal, v)
         case (IntegerType | DateType, v: Int) => parent.write(ordinal, v)
@@ -302,12 +303,14 @@ private[sparkrandomstrings] object CellWriter {
       maxSize: Int,
       element: CellSpec)
       extends CellWriter(spec, seed, parent) {
-    private val arrays = new UnsafeArrayWriter(parent, elementSize(element.dataType) match {
-      case 1 => 1
-      case 2 => 2
-      case 4 => 4
-      case _ => 8
-    })
+    private val arrays = new UnsafeArrayWriter(
+      parent,
+      elementSize(element.dataType) match {
+        case 1 => 1
+        case 2 => 2
+        case 4 => 4
+        case _ => 8
+      })
     private val elements = CellWriter.of(element, seed, arrays)
     private val sizes = maxSize - minSize + 1
 

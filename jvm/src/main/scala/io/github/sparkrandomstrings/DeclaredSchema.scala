@@ -32,7 +32,8 @@ final case class DeclaredSchema(schema: StructType, fields: Seq[(String, String)
     val (was, now) = (normalizedFields, other.normalizedFields)
     val optionChanges = (was.keySet ++ now.keySet).toSeq.sorted.collect {
       case name if was.get(name) != now.get(name) =>
-        val shown = fields.find(_._1.equalsIgnoreCase(name)).orElse(other.fields.find(_._1.equalsIgnoreCase(name))).get._1
+        val shown =
+          fields.find(_._1.equalsIgnoreCase(name)).orElse(other.fields.find(_._1.equalsIgnoreCase(name))).get._1
         s"$shown: the checkpoint has ${was.getOrElse(name, "none")}, the query sets ${now.getOrElse(name, "none")}"
     }
     schemaChange ++ optionChanges

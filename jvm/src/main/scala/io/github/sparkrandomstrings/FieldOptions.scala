@@ -63,5 +63,6 @@ object FieldOptions {
 
   /** `path` as the messages show it: names joined by dots, quoted in backticks where needed. */
   def shown(path: Seq[String]): String =
-    path.map(p => if (p.exists(c => c == '.' || c == '`') || p.isEmpty) s"`${p.replace("`", "``")}`" else p).mkString(".")
+    path.map(p => if (p.exists(c => c == '.' || c == '`') || p.isEmpty) s"`${p.replace("`", "``")}`" else p).mkString(
+      ".")
 }

@@ -33,7 +33,7 @@ object PatternPlan {
   val MaxLength: Long = RandomStrings.LengthCap.toLong
 
   /** The characters of `.` and of a negated class: printable ASCII, space to `~`. */
-  private val Printable: Array[Int] = (0x20 to 0x7e).toArray
+  private val Printable: Array[Int] = (0x20 to 0x7E).toArray
 
   final case class Literal(codePoint: Int) extends PatternPlan { def maxLength: Long = 1L }
   final case class AnyOf(codePoints: IndexedSeq[Int]) extends PatternPlan { def maxLength: Long = 1L }

@@ -88,7 +88,12 @@ object SourceOptions {
    * @throws IllegalArgumentException naming the option, the value given and what is allowed
    */
   def parse(parameters: Map[String, String], schema: Option[StructType] = None): SourceOptions = {
-    val (fieldOptions, sourceOptions) = parameters.partition { case (name, _) => FieldOptions.isFieldOption(name) }
+    // Spark passes a case-insensitive map, whose own keys are lower-cased: split the names as written.
+    val written = parameters match {
+      case given: CaseInsensitiveMap[String @unchecked] => given.originalMap
+      case given => given
+    }
+    val (fieldOptions, sourceOptions) = written.partition { case (name, _) => FieldOptions.isFieldOption(name) }
     val options = CaseInsensitiveMap(sourceOptions)
     rejectUnknownNames(options.originalMap.keys)
     if (schema.isEmpty) {

@@ -329,8 +329,7 @@ object TypedColumns {
             }
           } catch { case NonFatal(_) => None },
         s"a decimal number with at most ${d.scale} digits after the point and ${digits - d.scale} before it" +
-          (if (d.precision > 18) " (bounds of up to 18 digits in all)" else "")
-      )
+          (if (d.precision > 18) " (bounds of up to 18 digits in all)" else ""))
     case DateType =>
       Units(
         LocalDate.of(1, 1, 1).toEpochDay,
@@ -436,7 +435,9 @@ object TypedColumns {
       case UniformDistribution =>
         p.only(Seq(MIN, MAX, DISTRIBUTION), Uniform)
       case ZipfDistribution =>
-        p.only(Seq(MIN, MAX, DISTRIBUTION, ZIPF_EXPONENT), Zipf(real(ZIPF_EXPONENT, RandomStrings.ZipfExponentRange, 1.0)))
+        p.only(
+          Seq(MIN, MAX, DISTRIBUTION, ZIPF_EXPONENT),
+          Zipf(real(ZIPF_EXPONENT, RandomStrings.ZipfExponentRange, 1.0)))
       case NormalDistribution =>
         val mean = real(MEAN, Real(min, minIncluded = true, max, maxIncluded = true), min / 2 + max / 2)
         val stddev = real(STDDEV, positive, math.max((max / 6 - min / 6), Double.MinPositiveValue))
@@ -616,8 +617,7 @@ object TypedColumns {
           distinct,
           distribution.getOrElse(RandomStrings.UniformDistribution),
           p.get(ZIPF_EXPONENT).fold(RandomStrings.DefaultZipfExponent)(g =>
-            RandomStrings.ZipfExponentRange.parse(g.option, g.value))
-        )
+            RandomStrings.ZipfExponentRange.parse(g.option, g.value)))
         val written: (String, Any) => String = (name, value) => p.get(name).fold(value.toString)(_.value)
         try {
           StringValues.validate(values, written, name => p.get(name).isDefined)

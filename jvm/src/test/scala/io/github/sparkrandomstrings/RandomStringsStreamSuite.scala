@@ -6,7 +6,6 @@ import scala.collection.mutable
 
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.streaming.{StreamingQuery, Trigger}
-import org.apache.spark.sql.types.{StringType, StructType}
 
 /** The source end to end, through `spark.readStream` and real streaming queries. */
 class RandomStringsStreamSuite extends SparkSessionSuite {

@@ -43,8 +43,9 @@ class TypedColumnsStreamSuite extends SparkSessionSuite {
 
   /** The rows the generator makes for the definition stored in `checkpoint`, as Spark's Rows. */
   private def generated(checkpoint: File, offsets: Seq[Long]): Seq[Row] = {
-    val definition = new DefinitionStore(new File(checkpoint, "sources/0").getPath, spark.sparkContext.hadoopConfiguration)
-      .read().get
+    val definition =
+      new DefinitionStore(new File(checkpoint, "sources/0").getPath, spark.sparkContext.hadoopConfiguration)
+        .read().get
     val toRow = ExpressionEncoder(definition.schema).resolveAndBind().createDeserializer()
     val generator = new RowGenerator(definition)
     offsets.map(o => toRow(generator.row(o).copy()))
@@ -53,15 +54,21 @@ class TypedColumnsStreamSuite extends SparkSessionSuite {
   test("a declared schema streams exactly the rows its definition makes, in every batch") {
     withTempDir { dir =>
       val checkpoint = new File(dir, "c")
-      val df = reader(Fields ++ Map("totalRows" -> "250", "maxRowsPerTrigger" -> "100", "seed" -> "5",
+      val df = reader(Fields ++ Map(
+        "totalRows" -> "250",
+        "maxRowsPerTrigger" -> "100",
+        "seed" -> "5",
         "numPartitions" -> "3")).load()
       assert(df.schema == StructType.fromDDL(Ddl))
       val rows = collectAvailableNow(df, checkpoint).sortBy(_.getLong(0))
       assert(rows.map(_.getLong(0)) == (0L until 250L))
       assert(rows == generated(checkpoint, 0L until 250L))
       assert(rows.exists(_.isNullAt(2)) && rows.map(_.getString(3)).toSet == Set("new", "paid", "shipped"))
-      val stored = new String(java.nio.file.Files.readAllBytes(new File(checkpoint,
-        "sources/0/random-strings-source.json").toPath), "UTF-8")
+      val stored = new String(
+        java.nio.file.Files.readAllBytes(new File(
+          checkpoint,
+          "sources/0/random-strings-source.json").toPath),
+        "UTF-8")
       assert(stored.startsWith("""{"version":4,"seed":5,"""))
     }
   }
@@ -75,7 +82,8 @@ class TypedColumnsStreamSuite extends SparkSessionSuite {
           reader(Fields ++ Map("totalRows" -> "20", "fields.user_id.max" -> "50")).load(),
           checkpoint)
       }
-      val message = Iterator.iterate[Throwable](error)(_.getCause).takeWhile(_ != null).map(_.getMessage).mkString(" | ")
+      val message =
+        Iterator.iterate[Throwable](error)(_.getCause).takeWhile(_ != null).map(_.getMessage).mkString(" | ")
       assert(message.contains("fields.user_id.max: the checkpoint has 1000, the query sets 50"), message)
     }
   }

@@ -43,7 +43,8 @@ class TypedColumnsSuite extends AnyFunSuite {
     "fields.raw.maxLength" -> "3")
 
   private def definition(ddl: String, fields: Seq[(String, String)], seed: Long = 7L): StreamDefinition = {
-    val options = SourceOptions.parse(Map("seed" -> seed.toString, "rowsPerSecond" -> "1000") ++ fields,
+    val options = SourceOptions.parse(
+      Map("seed" -> seed.toString, "rowsPerSecond" -> "1000") ++ fields,
       Some(StructType.fromDDL(ddl)))
     options.definition(1700000000000L, () => 0L)
   }
@@ -113,9 +114,11 @@ class TypedColumnsSuite extends AnyFunSuite {
 
   test("a column's cells depend on its own path and options, not on the other columns") {
     val all = definition(Orders, OrderFields)
-    val alone = definition("code STRING, status STRING NOT NULL", OrderFields.filter { case (k, _) =>
-      k.startsWith("fields.code.") || k.startsWith("fields.status.")
-    })
+    val alone = definition(
+      "code STRING, status STRING NOT NULL",
+      OrderFields.filter { case (k, _) =>
+        k.startsWith("fields.code.") || k.startsWith("fields.status.")
+      })
     val names = all.schema.fieldNames
     val together = rows(all, 0L until 500L).map(r => (r(names.indexOf("code")), r(names.indexOf("status"))))
     assert(rows(alone, 0L until 500L).map(r => (r(0), r(1))) == together)
@@ -173,7 +176,10 @@ class TypedColumnsSuite extends AnyFunSuite {
       "Invalid value '(a)\\1' for option 'fields.c.pattern': a back-reference at position 3."))
     assert(error("m MAP<STRING, INT>").startsWith(
       "Column 'm' has type MAP<STRING, INT>, which this source cannot generate."))
-    assert(error("c STRING", "fields.c.distinctValues" -> "100", "fields.c.maxLength" -> "1",
+    assert(error(
+      "c STRING",
+      "fields.c.distinctValues" -> "100",
+      "fields.c.maxLength" -> "1",
       "fields.c.charset" -> "digits") ==
       "Column 'c': Invalid value '100' for option 'distinctValues': the other options allow only 11 distinct " +
       "strings (lengths 0 to 1 of 10 characters). Lower 'distinctValues', or allow more strings with a larger " +
@@ -193,13 +199,17 @@ class TypedColumnsSuite extends AnyFunSuite {
 
   test("a declared stream's definition file is version 4 and reads back to the same cells") {
     val d = definition(Orders, OrderFields)
-    val restart = definition(Orders, OrderFields.map {
-      case ("fields.user_id.max", _) => "fields.user_id.max" -> "50"
-      case other => other
-    })
+    val restart = definition(
+      Orders,
+      OrderFields.map {
+        case ("fields.user_id.max", _) => "fields.user_id.max" -> "50"
+        case other => other
+      })
     val error = intercept[IllegalArgumentException](StreamDefinition.checkRestart(d, restart, "here"))
-    assert(error.getMessage.contains(
-      "fields.user_id.max: the checkpoint has 100000, the query sets 50"), error.getMessage)
+    assert(
+      error.getMessage.contains(
+        "fields.user_id.max: the checkpoint has 100000, the query sets 50"),
+      error.getMessage)
     StreamDefinition.checkRestart(d, definition(Orders, OrderFields.reverse), "here")
   }
 }
