@@ -8,7 +8,6 @@ checkpoint makes the same cells.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 from spark_random_strings._cell_spec import CellSpec, StructType
 from spark_random_strings._ddl import FieldMetadata, to_ddl
@@ -31,14 +30,19 @@ class DeclaredSchema:
     fields: tuple[tuple[str, str], ...]
     metadata: FieldMetadata = ()
 
-    @cached_property
+    @property
     def cells(self) -> tuple[CellSpec, ...]:
-        """Each column's cells: read once where the definition is.
+        """Each column's cells: read once where the definition is (kept; not a cached_property,
+        whose lock Python 3.11 cannot pickle, and the definition travels to Python workers).
 
         Raises:
             ValueError: as ``_typed_columns.parse`` refuses the schema or an option.
         """
-        return parse(self.schema, self.fields, self.metadata)
+        cells: tuple[CellSpec, ...] | None = self.__dict__.get("_cells")
+        if cells is None:
+            cells = parse(self.schema, self.fields, self.metadata)
+            object.__setattr__(self, "_cells", cells)
+        return cells
 
     def to_ddl(self) -> str:
         """The schema as Spark's ``StructType.toDDL`` writes it (``a BIGINT NOT NULL,b STRING``)."""

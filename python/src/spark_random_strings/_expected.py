@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Required, TypedDict, Unpack
+from typing import TYPE_CHECKING, Required, TypedDict, Unpack, cast
 
 from spark_random_strings._definition_store import (
     DEFINITION_FILE,
@@ -12,6 +13,7 @@ from spark_random_strings._definition_store import (
     python_stream,
     read_definition,
 )
+from spark_random_strings._field_options import flattened, shown, split
 from spark_random_strings._source_options import parse_options
 from spark_random_strings._stream_definition import StreamDefinition
 from spark_random_strings.options import FORMAT, source_options
@@ -49,6 +51,9 @@ class StreamDefinitionKeywords(TypedDict, total=False):
     timestamp_column: bool
     start_timestamp: int
     rate_profile: str
+    #: Typed columns: the declared schema (DDL) and how each column is made (``read_random_strings``'s).
+    schema: str
+    fields: Mapping[str, Mapping[str, object]]
 
 
 def expected_rows(*, start: int, end: int, **definition: Unpack[StreamDefinitionKeywords]) -> pa.Table:
@@ -97,11 +102,18 @@ def expected_rows(*, start: int, end: int, **definition: Unpack[StreamDefinition
             "expected_rows() missing the keyword 'seed': the seed of the stream, as the query read it"
         )
     seed, start_time_ms = options.pop("seed"), options.pop("start_time_ms", 0)
-    return expected_table(_definition(seed, start, end, start_time_ms, options), start, end)
+    schema, fields = options.pop("schema", None), options.pop("fields", None)
+    return expected_table(_definition(seed, start, end, start_time_ms, options, schema, fields), start, end)
 
 
 def _definition(
-    seed: object, start: object, end: object, start_time_ms: object, options: dict[str, object]
+    seed: object,
+    start: object,
+    end: object,
+    start_time_ms: object,
+    options: dict[str, object],
+    schema: object = None,
+    fields: object = None,
 ) -> StreamDefinition:
     for name, value in (("seed", seed), ("start", start), ("end", end), ("start_time_ms", start_time_ms)):
         if not isinstance(value, int) or isinstance(value, bool):
@@ -121,7 +133,9 @@ def _definition(
     if not -(2**63) <= seed < 2**63 or not -(2**63) <= start_time_ms < 2**63 or end >= 2**63:
         raise ValueError("expected_rows: seed, start_time_ms and end must fit a 64-bit signed integer.")
     given = source_options(options, caller="expected_rows")
-    return parse_options(given).definition(seed, start_time_ms)
+    if fields is not None:
+        given.update(flattened(cast("Mapping[str, Mapping[str, object]]", fields)))
+    return parse_options(given, schema).definition(seed, start_time_ms)
 
 
 def stream_definition(
@@ -206,15 +220,21 @@ def definition_keywords(definition: StreamDefinition) -> StreamDefinitionKeyword
         seed=definition.seed,
         start_time_ms=definition.start_time_ms,
         rows_per_second=definition.rows_per_second,
-        min_length=strings.min_length,
-        max_length=strings.max_length,
     )
-    kind, _, text = strings.characters.description.partition("=")
-    if kind == "charset":
-        keywords["charset"] = text
+    declared = definition.declared
+    if declared is not None:
+        keywords["schema"] = declared.to_ddl()
+        fields: dict[str, dict[str, object]] = {}
+        for name, value in declared.fields:
+            path, property_name = split(name)
+            fields.setdefault(shown(path), {})[property_name] = value
+        keywords["fields"] = fields
     else:
-        keywords["alphabet"] = text
-    if strings.distinct_values is not None:
+        keywords["min_length"] = strings.min_length
+        keywords["max_length"] = strings.max_length
+        kind, _, text = strings.characters.description.partition("=")
+        keywords["charset" if kind == "charset" else "alphabet"] = text
+    if declared is None and strings.distinct_values is not None:
         keywords["distinct_values"] = strings.distinct_values
         keywords["value_distribution"] = strings.value_distribution
         if strings.is_zipf:

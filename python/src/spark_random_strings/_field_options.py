@@ -9,7 +9,7 @@ it doubled, as in Spark SQL: ``fields.`a.b`.min``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 #: What every per-column option's name starts with, case-insensitive.
 PREFIX = "fields."
@@ -81,3 +81,42 @@ def shown(path: Sequence[str]) -> str:
     """``path`` as the messages show it: names joined by dots, quoted in backticks where
     needed."""
     return ".".join("`" + p.replace("`", "``") + "`" if not p or "." in p or "`" in p else p for p in path)
+
+
+def flattened(fields: Mapping[str, Mapping[str, object]]) -> dict[str, str]:
+    """The ``fields.`` options that a mapping of column path to properties says, as the source
+    takes them (Python alone: the keyword ``fields`` of ``read_random_strings`` and
+    ``expected_rows``). A path is written as in an option's name (``"shipping.zip"``,
+    ``"`a.b`"``); a value becomes its text: booleans ``true``/``false``, lists and tuples JSON.
+
+    Examples:
+        >>> flattened({"user_id": {"min": 1, "distribution": "zipf"}, "tags.element": {"values": ["a"]}})
+        ... # doctest: +NORMALIZE_WHITESPACE
+        {'fields.user_id.min': '1', 'fields.user_id.distribution': 'zipf',
+         'fields.tags.element.values': '["a"]'}
+
+    Raises:
+        TypeError: ``fields`` is not a mapping of column paths to mappings of properties.
+    """
+    import json
+
+    if not isinstance(fields, Mapping):
+        raise TypeError(
+            f"fields must be a mapping of column paths to properties, got {type(fields).__name__}"
+        )
+    options: dict[str, str] = {}
+    for path, properties in fields.items():
+        if not isinstance(path, str) or not isinstance(properties, Mapping):
+            raise TypeError(
+                "fields must map each column path (a str) to a mapping of its properties, e.g. "
+                f"{{'user_id': {{'min': 1}}}}; got {path!r}: {properties!r}"
+            )
+        for name, value in properties.items():
+            if isinstance(value, bool):
+                text = "true" if value else "false"
+            elif isinstance(value, list | tuple):
+                text = json.dumps(list(value), ensure_ascii=False)
+            else:
+                text = str(value)
+            options[f"{PREFIX}{path}.{name}"] = text
+    return options

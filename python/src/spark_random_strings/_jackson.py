@@ -30,7 +30,6 @@ def _no_constant(name: str) -> object:
     raise _NotJson(f"{name} is not JSON")
 
 
-_DECODER = json.JSONDecoder(parse_constant=_no_constant)
 _WHITESPACE = " \t\n\r"
 
 
@@ -41,7 +40,9 @@ def read_tree(text: str) -> tuple[bool, Json]:
     if start == len(text):
         return False, None
     try:
-        value, _ = _DECODER.raw_decode(text, start)
+        # A decoder per call: the package's modules travel pickled to the Python workers, and a
+        # module-level decoder (its C scanner) does not pickle.
+        value, _ = json.JSONDecoder(parse_constant=_no_constant).raw_decode(text, start)
     except (ValueError, RecursionError):
         return False, None
     return True, value

@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, Literal, Unpack
 
+from spark_random_strings._field_options import flattened
 from spark_random_strings._jar import UnsupportedSparkError, jar_path
 from spark_random_strings._source_options import parse_options, python_real_time_error
 from spark_random_strings.options import (
@@ -19,7 +20,10 @@ from spark_random_strings.options import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql.types import StructType
 
 #: The jar's ``SparkSessionExtensions``: they plan the source's batches as its own scan.
 EXTENSIONS = "io.github.sparkrandomstrings.RandomStringsExtensions"
@@ -109,7 +113,12 @@ def _appended(setting: object, item: str) -> str:
 
 
 def read_random_strings(
-    spark: SparkSession, *, engine: Engine = "auto", **options: Unpack[SourceKeywords]
+    spark: SparkSession,
+    *,
+    engine: Engine = "auto",
+    schema: str | StructType | None = None,
+    fields: Mapping[str, Mapping[str, object]] | None = None,
+    **options: Unpack[SourceKeywords],
 ) -> DataFrame:
     """Return a streaming DataFrame of random strings from the ``InMemoryRandomStrings`` stream.
 
@@ -134,6 +143,12 @@ def read_random_strings(
         engine: ``"jvm"``: the jar's source (``InMemoryRandomStrings``); ``"python"``: the Python
             data source (``InMemoryRandomStringsPython``); ``"auto"`` (the default): the jar's
             where the session has it, else the Python one, with a ``SlowerEngineWarning``.
+        schema: the columns to make (typed columns, docs/typed-columns.md): a DDL string such as
+            ``"id BIGINT NOT NULL, amount DECIMAL(10,2)"`` or a ``StructType``; ``None`` (the
+            default) for the random strings' own columns.
+        fields: with ``schema``, how each column is made: column path to its properties, e.g.
+            ``{"user_id": {"min": 1, "max": 1000, "distribution": "zipf"}}``, each the option
+            ``fields.<path>.<property>``.
         **options: the source options, listed under "Keyword Args" from
             [`OPTIONS`][spark_random_strings.options.OPTIONS].
 
@@ -157,11 +172,13 @@ def read_random_strings(
     if engine not in ENGINES:
         raise ValueError(f"read_random_strings: engine is {engine!r}; allowed: 'auto', 'jvm' or 'python'.")
     given = source_options(options)
+    if fields is not None:
+        given.update(flattened(fields))
     try:
         if engine == "python":
-            return _python_stream(spark, given)
+            return _python_stream(spark, given, schema)
         try:
-            return _jar_stream(spark, given)
+            return _jar_stream(spark, given, schema)
         except SourceNotFoundError:
             if engine == "jvm" or not _has_python_sources():
                 raise
@@ -176,16 +193,19 @@ def read_random_strings(
         SlowerEngineWarning,
         stacklevel=2,
     )
-    return _python_stream(spark, given)
+    return _python_stream(spark, given, schema)
 
 
 def _keyword(row: SourceOption) -> str:
     return row.keyword
 
 
-def _jar_stream(spark: SparkSession, given: dict[str, str]) -> DataFrame:
+def _jar_stream(
+    spark: SparkSession, given: dict[str, str], schema: str | StructType | None = None
+) -> DataFrame:
     try:
-        df = spark.readStream.format(FORMAT).options(**given).load()
+        reader = spark.readStream.format(FORMAT).options(**given)
+        df = (reader if schema is None else reader.schema(schema)).load()
         # Spark Connect analyses a plan only when asked: asking for the schema makes a bad
         # option fail here, as it does on a classic session.
         df.schema  # noqa: B018
@@ -214,7 +234,9 @@ def _has_python_sources() -> bool:
     return pyspark_line() >= (4, 0)
 
 
-def _python_stream(spark: SparkSession, given: dict[str, str]) -> DataFrame:
+def _python_stream(
+    spark: SparkSession, given: dict[str, str], schema: str | StructType | None = None
+) -> DataFrame:
     if not _has_python_sources():
         import pyspark
 
@@ -229,7 +251,7 @@ def _python_stream(spark: SparkSession, given: dict[str, str]) -> DataFrame:
     try:
         # Checked here too, so that a bad option reads as the jar's does, not as a Python
         # worker's traceback.
-        if parse_options(given).real_time:
+        if parse_options(given, schema).real_time:
             raise python_real_time_error()
     except ValueError as error:
         raise IllegalArgumentException(message=str(error)) from None
@@ -238,7 +260,8 @@ def _python_stream(spark: SparkSession, given: dict[str, str]) -> DataFrame:
         # ask the session, so it is told.
         given = {**given, NUM_PARTITIONS: str(default_parallelism(spark))}
     register(spark)
-    return spark.readStream.format(PYTHON_FORMAT).options(**given).load()
+    reader = spark.readStream.format(PYTHON_FORMAT).options(**given)
+    return (reader if schema is None else reader.schema(schema)).load()
 
 
 def default_parallelism(spark: SparkSession) -> int:

@@ -48,11 +48,12 @@ from spark_random_strings._definition_store import (
     definition_from_json,
     definition_to_json,
 )
+from spark_random_strings._field_options import is_field_option
 from spark_random_strings._manual_clock import system_now_ms
 from spark_random_strings._row_generator import RowGenerator
 from spark_random_strings._source_options import SourceOptions, parse_options, python_real_time_error
 from spark_random_strings._stream_definition import StreamDefinition, check_restart
-from spark_random_strings.options import PYTHON_FORMAT
+from spark_random_strings.options import PYTHON_FORMAT, schema_of
 
 try:  # pyspark 4.2 and later: read limits and Trigger.AvailableNow for Python readers.
     from pyspark.sql.streaming.datasource import (  # type: ignore[import-not-found, unused-ignore]
@@ -225,13 +226,11 @@ def checked_schema(options: Mapping[str, str]) -> StructType:
 
 
 def stream_reader(options: Mapping[str, str], schema: StructType) -> RandomStringsStreamReader:
-    """The reader of a query's stream, for the schema Spark asks for: the source's own only."""
-    parsed = parse_options(options)
-    expected = source_schema(parsed)
-    if schema != expected:
-        raise ValueError(
-            f"The {PYTHON_FORMAT} source has a fixed schema, {expected.simpleString()}, "
-            f"and cannot read {schema.simpleString()}: leave out .schema(...), and select or "
-            "cast the columns after load()."
-        )
-    return RandomStringsStreamReader(parsed)
+    """The reader of a query's stream, for the schema Spark asks for: the source's own (what
+    ``checked_schema`` gave, when none was declared), or the one the user declared."""
+    # Spark passes the schema `checked_schema` made when none was declared: one of the random
+    # strings' two. A declared schema is any other, or any with `fields.` options (as the jar's
+    # provider tells them apart).
+    classic = (from_arrow_schema(schema_of(False)), from_arrow_schema(schema_of(True)))
+    declared = any(is_field_option(name) for name in options) or schema not in classic
+    return RandomStringsStreamReader(parse_options(options, schema if declared else None))
