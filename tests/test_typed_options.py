@@ -609,6 +609,19 @@ def test_an_unknown_option_is_refused_before_the_declared_columns_are_read() -> 
             "'elements'. Did you mean 'a.element'? Columns: a, a.element.",
         ),
         (
+            "s STRING",
+            {"fields.s.weights": "[1]"},
+            "Unknown or misplaced property 'weights' in option 'fields.s.weights': column 's' (STRING, kind "
+            "random) takes kind, nullRate, minLength, maxLength, charset, alphabet, distinctValues, "
+            "valueDistribution, zipfExponent, pattern.",
+        ),
+        (
+            "s STRING",
+            {"fields.s.values": '["a"]', "fields.s.minLength": "2"},
+            "Unknown or misplaced property 'minLength' in option 'fields.s.minLength': column 's' (STRING, "
+            "kind values) takes kind, nullRate, values, weights, distribution, zipfExponent.",
+        ),
+        (
             "a INT",
             {"fields.a": "5"},
             "Invalid option name 'fields.a': it names no column, or no property. A per-column option "
@@ -995,7 +1008,7 @@ def test_a_pattern_that_cannot_be_generated_is_refused_naming_the_position(patte
     )
 
 
-def test_a_patterns_longest_string_is_capped_in_the_jvms_arithmetic() -> None:
+def test_a_patterns_longest_string_is_counted_exactly_and_capped() -> None:
     with pytest.raises(ValueError) as refused:
         parse_pattern("o", "(a{1024}){1025}")
     assert str(refused.value) == (
@@ -1003,9 +1016,12 @@ def test_a_patterns_longest_string_is_capped_in_the_jvms_arithmetic() -> None:
         "the longest allowed is 1048576. Lower its repeats."
     )
     parse_pattern("o", "(a{1024}){1024}")
-    # 2^21 * 2^21 * 2^22 = 2^64 wraps to 0 in a long, as the JVM's maxLength does: accepted there too.
-    assert parse_pattern("o", "((a{2097152}){2097152}){4194304}") == Repeat(
-        Repeat(Repeat(Literal(97), 2097152, 2097152), 2097152, 2097152), 4194304, 4194304
+    # 2^21 * 2^21 * 2^22 = 2^64, which a long would wrap to 0: counted exactly, and refused.
+    with pytest.raises(ValueError) as wrapped:
+        parse_pattern("o", "((a{2097152}){2097152}){4194304}")
+    assert str(wrapped.value) == (
+        "Invalid value '((a{2097152}){2097152}){4194304}' for option 'o': its strings may be "
+        "18446744073709551616 characters long, and the longest allowed is 1048576. Lower its repeats."
     )
 
 
@@ -1159,4 +1175,74 @@ def test_a_declaration_compares_by_its_ddl_and_its_options_lowercase_names() -> 
 def test_a_declared_stream_is_described_by_its_schema_as_the_jvm_describes_it() -> None:
     assert describe_stream(definition("a INT NOT NULL, `b c` ARRAY<STRING>", {}, seed=3)) == (
         "InMemoryRandomStringsPython[rowsPerSecond=1000, schema=a INT NOT NULL,`b c` ARRAY<STRING>, seed=3]"
+    )
+
+
+def test_values_given_without_a_kind_make_the_column_of_kind_values() -> None:
+    values = {"fields.s.values": '["new", "paid"]', "fields.s.weights": "[3, 1]"}
+    assert cells("s STRING", values) == cells("s STRING", {**values, "fields.s.kind": "values"})
+    assert cells("t ARRAY<INT>", {"fields.t.element.values": "[1, 2]"}) == cells(
+        "t ARRAY<INT>", {"fields.t.element.values": "[1, 2]", "fields.t.element.kind": "VALUES"}
+    )
+    # A kind given wins: values with kind random are a property random does not take.
+    assert error("s STRING", {**values, "fields.s.kind": "random"}).startswith(
+        "Unknown or misplaced property 'values' in option 'fields.s.values': column 's' (STRING, kind random)"
+    )
+
+
+def test_a_spread_is_given_in_the_types_terms_and_a_dates_or_times_mean_as_a_value() -> None:
+    def kind(ddl: str, fields: dict[str, str]) -> object:
+        return cells(ddl, fields)[0].kind.distribution  # type: ignore[union-attr]
+
+    # A DECIMAL's mean and stddev are values (25.00 is 2500 hundredths).
+    assert kind(
+        "a DECIMAL(10,2)",
+        {"fields.a.distribution": "normal", "fields.a.mean": "25", "fields.a.stddev": "1.5"},
+    ) == Normal(2500.0, 150.0)
+    # A date's mean is a date and its stddev in days; a time's in seconds.
+    assert kind(
+        "d DATE", {"fields.d.distribution": "normal", "fields.d.mean": "2000-01-02", "fields.d.stddev": "3"}
+    ) == Normal(10958.0, 3.0)
+    assert kind(
+        "t TIMESTAMP",
+        {
+            "fields.t.distribution": "normal",
+            "fields.t.min": "1970-01-01",
+            "fields.t.mean": "1970-01-01 00:00:01",
+            "fields.t.stddev": "0.5",
+        },
+    ) == Normal(1e6, 5e5)
+    assert kind(
+        "t TIMESTAMP_NTZ", {"fields.t.distribution": "exponential", "fields.t.mean": "2"}
+    ) == Exponential(2e6)
+    assert kind(
+        "a DECIMAL(4,1)", {"fields.a.distribution": "exponential", "fields.a.mean": "0.5"}
+    ) == Exponential(5.0)
+    # An integer's stay numbers of its units.
+    assert kind(
+        "i INT", {"fields.i.distribution": "normal", "fields.i.mean": "2.5", "fields.i.stddev": "4"}
+    ) == Normal(2.5, 4.0)
+    assert error(
+        "d DATE",
+        {"fields.d.min": "2020-01-01", "fields.d.distribution": "normal", "fields.d.mean": "2019-12-31"},
+    ) == (
+        "Invalid value '2019-12-31' for option 'fields.d.mean': outside column 'd''s range [min, max]. "
+        "Allowed: from '2020-01-01' to the default max."
+    )
+    assert error("t TIMESTAMP", {"fields.t.distribution": "normal", "fields.t.mean": "12"}).startswith(
+        "Invalid value '12' for option 'fields.t.mean': not a value of column 't' (TIMESTAMP). "
+        "Allowed: a time"
+    )
+    assert error(
+        "a DECIMAL(4,1)",
+        {
+            "fields.a.min": "0",
+            "fields.a.max": "1",
+            "fields.a.distribution": "normal",
+            "fields.a.stddev": "200",
+        },
+    ) == (
+        "Invalid value '200' for option 'fields.a.stddev': a normal distribution that wide would rarely "
+        "fall within column 'a''s range [min, max], and a value is drawn again until it does. Allowed: a "
+        "stddev of at most 110.0 (100 times max - min + 1, in the column's values)."
     )

@@ -309,7 +309,8 @@ class _RealsMaker(CellMaker):
             case Normal(mean, stddev):
                 value = _normals(keys, mean, stddev, k.min, k.max, rounded=False)
             case Exponential(mean):
-                drawn = k.min - mean * strict.log1p(-unit_doubles(longs(keys, 0)) * self.cut)
+                with np.errstate(over="ignore"):  # beyond the doubles: infinite, then max
+                    drawn = k.min - mean * strict.log1p(-unit_doubles(longs(keys, 0)) * self.cut)
                 value = _java_min(k.max, drawn)
             case _:
                 u = unit_doubles(longs(keys, 0))
@@ -646,7 +647,8 @@ def _normals(keys: U64, mean: float, stddev: float, low: float, high: float, rou
         polar = np.flatnonzero((s < 1.0) & (s > 0.0))
         sp = s[polar]
         z = u[polar] * np.sqrt(-2.0 * strict.log(sp) / sp)
-        drawn = mean + stddev * z
+        with np.errstate(over="ignore"):  # beyond the doubles: infinite, and drawn again
+            drawn = mean + stddev * z
         if rounded:
             drawn = np.rint(drawn)
         inside = (drawn >= low) & (drawn <= high)

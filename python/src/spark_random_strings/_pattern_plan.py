@@ -41,26 +41,18 @@ _SPACE = (ord("\t"), ord("\n"), ord("\r"), ord(" "))
 _LETTER_OR_DIGIT = {"Lu", "Ll", "Lt", "Lm", "Lo", "Nd"}
 
 
-def _long(value: int) -> int:
-    """``value`` wrapped to a signed 64-bit long, as the JVM's arithmetic wraps it."""
-    return (value + 2**63) % 2**64 - 2**63
-
-
 def max_length(plan: PatternPlan) -> int:
-    """The most code points a string of ``plan`` holds (``PatternPlan.maxLength``, in the JVM's
-    64-bit arithmetic)."""
+    """The most code points a string of ``plan`` holds (``PatternPlan.maxLength``): exact, as
+    repeats of repeats may multiply past any 64-bit number."""
     match plan:
         case Literal() | AnyOf():
             return 1
         case Sequence(parts):
-            total = 0
-            for part in parts:
-                total = _long(total + max_length(part))
-            return total
+            return sum(max_length(part) for part in parts)
         case Either(alternatives):
             return max(max_length(a) for a in alternatives)
         case Repeat(part, _, most):
-            return _long(max_length(part) * most)
+            return max_length(part) * most
     raise TypeError(f"not a pattern plan: {plan!r}")
 
 

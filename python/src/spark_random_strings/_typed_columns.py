@@ -130,6 +130,10 @@ UNIFORM_DISTRIBUTION = "uniform"
 ZIPF_DISTRIBUTION = "zipf"
 NORMAL_DISTRIBUTION = "normal"
 EXPONENTIAL_DISTRIBUTION = "exponential"
+#: A normal's ``stddev`` may be at most this many times its range's width (in whole units, the
+#: width plus one): a value is drawn again until it falls within [min, max], at least once in 250
+#: tries on average then; a wider one would take millions of tries, or never end.
+NORMAL_SPREAD = 100.0
 
 #: The default sizes of an ARRAY, and the most elements one may hold.
 DEFAULT_MIN_SIZE = 0
@@ -208,7 +212,7 @@ def closest(name: str, known: Sequence[str]) -> str | None:
         return None
     lower = _utf16(name.lower())
     best, edits = min(((k, _levenshtein(lower, _utf16(k.lower()))) for k in known), key=lambda pair: pair[1])
-    return best if edits <= max(2, len(_utf16(best)) // 3) else None
+    return best if edits <= max(2, len(_utf16(best)) // 2 // 3) else None  # 2 bytes a code unit
 
 
 def _utf16(text: str) -> bytes:
@@ -244,12 +248,17 @@ class _Given:
 @dataclass(frozen=True)
 class _Units:
     """The smallest and largest whole unit of a type, how a bound's text reads as one, and what
-    the messages say is allowed."""
+    the messages say is allowed; and how a distribution's spread (``stddev``, an exponential's
+    ``mean``) is given: in ``spread_name``, ``spread`` units each. A normal's ``mean`` is a value
+    of the column where ``mean_is_value`` (a date, a time), else a number in ``spread_name``."""
 
     low: int
     high: int
     read: Callable[[str], int | None]
     allowed: str
+    spread: float = 1.0
+    spread_name: str = "the column's units"
+    mean_is_value: bool = False
 
 
 class _Properties:
@@ -283,16 +292,27 @@ class _Properties:
             property_name = field_options.split(g.option)[1]
             near = closest(property_name, every)
             hint = f" Did you mean '{near}'?" if near else ""
-            kind = self.get(KIND)
+            given_kind = self.get(KIND)
+            kind = self.implied_kind() if given_kind is None else java_trim(given_kind.value)
             raise ValueError(
                 f"Unknown or misplaced property '{property_name}' in option '{g.option}': column "
-                f"'{self.shown_path}' ({self.type_name}, kind "
-                f"{RANDOM_KIND if kind is None else java_trim(kind.value)}) takes {', '.join(every)}.{hint}"
+                f"'{self.shown_path}' ({self.type_name}, kind {kind}) takes {', '.join(every)}.{hint}"
             )
+
+    def implied_kind(self) -> str:
+        """The kind of a column whose ``kind`` is not given: ``values`` if its ``values`` are,
+        else ``random``."""
+        return RANDOM_KIND if self.get(VALUES) is None else VALUES_KIND
 
     def kind_only(self, kind: str, types: str) -> ValueError:
         given = self.get(KIND)
-        assert given is not None
+        if given is None:
+            values = self.get(VALUES)
+            assert values is not None
+            return ValueError(
+                f"Invalid option '{values.option}': column '{self.shown_path}' is {self.type_name}, "
+                f"and values (kind {kind}) make {types}."
+            )
         return ValueError(
             f"Invalid value '{given.value}' for option '{given.option}': column '{self.shown_path}' "
             f"is {self.type_name}, and kind {kind} makes {types}."
@@ -463,7 +483,7 @@ class _Parser:
                     f"Declare the column nullable (remove NOT NULL), or remove '{rate.option}'."
                 )
             null_rate = _NULL_RATE_RANGE.parse(rate.option, rate.value)
-        kind = RANDOM_KIND
+        kind = p.implied_kind()
         kind_given = p.get(KIND)
         if kind_given is not None:
             text = java_trim(kind_given.value)
@@ -666,6 +686,8 @@ def _units_of(t: DataType) -> _Units:
             lambda text: _decimal_units(text, t.scale, high),
             f"a decimal number with at most {t.scale} digits after the point and {digits - t.scale} before it"
             + (" (bounds of up to 18 digits in all)" if t.precision > 18 else ""),
+            spread=math.pow(10, t.scale),
+            spread_name="the column's values",
         )
     if t.sql == DATE.sql:
         return _Units(
@@ -673,6 +695,8 @@ def _units_of(t: DataType) -> _Units:
             _epoch_day(9999, 12, 31),
             _date_days,
             "a date yyyy-MM-dd, from 0001-01-01 to 9999-12-31",
+            spread_name="days",
+            mean_is_value=True,
         )
     if t.sql in _TIMESTAMPS:
         zone = " (UTC)" if t.sql == TIMESTAMP.sql else ""
@@ -681,6 +705,9 @@ def _units_of(t: DataType) -> _Units:
             _epoch_day(9999, 12, 31) * _MICROS_PER_DAY + _MICROS_PER_DAY - 1,
             _timestamp_micros,
             f"a time yyyy-MM-dd[ HH:mm:ss[.ffffff]]{zone}, from 0001-01-01 to 9999-12-31",
+            spread=1e6,
+            spread_name="seconds",
+            mean_is_value=True,
         )
     raise RuntimeError(f"no whole units for {t.sql}")
 
@@ -718,7 +745,7 @@ def _wholes(p: _Properties) -> CellKind:
     least = min_default if given_min is None else _whole_value(p, units, given_min)
     most = max_default if given_max is None else _whole_value(p, units, given_max)
     p.in_order(MIN, MAX, least, most)
-    distribution = _number_distribution(p, True, float(least), float(most))
+    distribution = _number_distribution(p, True, float(least), float(most), units)
     if isinstance(distribution, Zipf) and most - least >= LONG_MAX:
         raise ValueError(
             f"Column '{p.shown_path}': a zipf distribution needs fewer than 2^63 values between "
@@ -748,7 +775,13 @@ def _reals(p: _Properties) -> CellKind:
     return Reals(least, most, _number_distribution(p, False, least, most))
 
 
-def _number_distribution(p: _Properties, wholes: bool, least: float, most: float) -> Distribution:
+def _number_distribution(
+    p: _Properties, wholes: bool, least: float, most: float, units: _Units | None = None
+) -> Distribution:
+    """The distribution of a number column of the range [least, most] (in ``units``, if whole).
+    A spread (``stddev``, an exponential's ``mean``) is given in the type's terms: days, seconds,
+    a DECIMAL's values; a normal's ``mean`` is a value of the column (a date, a time) or a number
+    in those terms."""
     names = (
         (UNIFORM_DISTRIBUTION, ZIPF_DISTRIBUTION, NORMAL_DISTRIBUTION, EXPONENTIAL_DISTRIBUTION)
         if wholes
@@ -770,6 +803,32 @@ def _number_distribution(p: _Properties, wholes: bool, least: float, most: float
         g = p.get(name)
         return default if g is None else allowed.parse(g.option, g.value)
 
+    spread = 1.0 if units is None else units.spread
+    spread_name = "the column's units" if units is None else units.spread_name
+
+    def spread_of(name: str, default: float) -> float:
+        g = p.get(name)
+        return default if g is None else positive.parse(g.option, g.value) * spread
+
+    def mean_within(default: float) -> float:
+        g = p.get(MEAN)
+        if g is None:
+            return default
+        if units is None or not units.mean_is_value:
+            return Real(least / spread, True, most / spread, True).parse(g.option, g.value) * spread
+        mean = float(_whole_value(p, units, g))
+        if mean < least or mean > most:
+
+            def bound(name: str) -> str:
+                b = p.get(name)
+                return f"the default {name}" if b is None else f"'{b.value}'"
+
+            raise ValueError(
+                f"Invalid value '{g.value}' for option '{g.option}': outside column '{p.shown_path}''s range "
+                f"[min, max]. Allowed: from {bound(MIN)} to {bound(MAX)}."
+            )
+        return mean
+
     if chosen == UNIFORM_DISTRIBUTION:
         p.only((MIN, MAX, DISTRIBUTION))
         return Uniform()
@@ -778,11 +837,20 @@ def _number_distribution(p: _Properties, wholes: bool, least: float, most: float
         p.only((MIN, MAX, DISTRIBUTION, ZIPF_EXPONENT))
         return zipf
     if chosen == NORMAL_DISTRIBUTION:
-        mean = real(MEAN, Real(least, True, most, True), least / 2 + most / 2)
-        stddev = real(STDDEV, positive, max(most / 6 - least / 6, _MIN_POSITIVE))
+        mean = mean_within(least / 2 + most / 2)
+        stddev = spread_of(STDDEV, max(most / 6 - least / 6, _MIN_POSITIVE))
         p.only((MIN, MAX, DISTRIBUTION, MEAN, STDDEV))
+        widest = (most - least + (1.0 if wholes else 0.0)) * NORMAL_SPREAD
+        given = p.get(STDDEV)
+        if given is not None and stddev > widest:
+            raise ValueError(
+                f"Invalid value '{given.value}' for option '{given.option}': a normal distribution that "
+                f"wide would rarely fall within column '{p.shown_path}''s range [min, max], and a value is "
+                f"drawn again until it does. Allowed: a stddev of at most {java_double(widest / spread)} "
+                f"({int(NORMAL_SPREAD)} times max - min{' + 1' if wholes else ''}, in {spread_name})."
+            )
         return Normal(mean, stddev)
-    mean = real(MEAN, positive, max(most / 10 - least / 10, _MIN_POSITIVE))
+    mean = spread_of(MEAN, max(most / 10 - least / 10, _MIN_POSITIVE))
     p.only((MIN, MAX, DISTRIBUTION, MEAN))
     return Exponential(mean)
 
@@ -963,7 +1031,8 @@ def _strings(p: _Properties) -> CellKind:
     if pattern is not None:
         p.only((PATTERN,))
         return Patterned(pattern.value, pattern_plan.parse(pattern.option, pattern.value))
-    p.only(_STRING_PROPERTIES)
+    # pattern is allowed here too (it is not given): the message lists every property.
+    p.only((*_STRING_PROPERTIES, PATTERN))
 
     def length(name: str, default: int) -> int:
         g = p.get(name)

@@ -20,8 +20,11 @@ package io.github.sparkrandomstrings
  */
 sealed trait PatternPlan extends Serializable {
 
-  /** The most code points a string of this plan holds. */
-  def maxLength: Long
+  /**
+   * The most code points a string of this plan holds: exact, as repeats of repeats may multiply
+   * past any `Long` (and a `Long`'s wrapped product could pass the check of [[PatternPlan.parse]]).
+   */
+  def maxLength: BigInt
 }
 
 object PatternPlan {
@@ -35,16 +38,16 @@ object PatternPlan {
   /** The characters of `.` and of a negated class: printable ASCII, space to `~`. */
   private val Printable: Array[Int] = (0x20 to 0x7E).toArray
 
-  final case class Literal(codePoint: Int) extends PatternPlan { def maxLength: Long = 1L }
-  final case class AnyOf(codePoints: IndexedSeq[Int]) extends PatternPlan { def maxLength: Long = 1L }
+  final case class Literal(codePoint: Int) extends PatternPlan { def maxLength: BigInt = BigInt(1) }
+  final case class AnyOf(codePoints: IndexedSeq[Int]) extends PatternPlan { def maxLength: BigInt = BigInt(1) }
   final case class Sequence(parts: IndexedSeq[PatternPlan]) extends PatternPlan {
-    def maxLength: Long = parts.map(_.maxLength).sum
+    def maxLength: BigInt = parts.map(_.maxLength).sum
   }
   final case class Either(alternatives: IndexedSeq[PatternPlan]) extends PatternPlan {
-    def maxLength: Long = alternatives.map(_.maxLength).max
+    def maxLength: BigInt = alternatives.map(_.maxLength).max
   }
   final case class Repeat(part: PatternPlan, min: Int, max: Int) extends PatternPlan {
-    def maxLength: Long = part.maxLength * max
+    def maxLength: BigInt = part.maxLength * max
   }
 
   /**
@@ -54,9 +57,10 @@ object PatternPlan {
    */
   def parse(option: String, pattern: String): PatternPlan = {
     val plan = new Parser(option, pattern).parse()
-    if (plan.maxLength > MaxLength) {
+    val longest = plan.maxLength
+    if (longest > MaxLength) {
       throw new IllegalArgumentException(
-        s"Invalid value '$pattern' for option '$option': its strings may be ${plan.maxLength} " +
+        s"Invalid value '$pattern' for option '$option': its strings may be $longest " +
           s"characters long, and the longest allowed is $MaxLength. Lower its repeats.")
     }
     plan

@@ -60,6 +60,13 @@ object TypedColumns {
   val NormalDistribution = "normal"
   val ExponentialDistribution = "exponential"
 
+  /**
+   * A normal's `stddev` may be at most this many times its range's width (in whole units, the
+   * width plus one): a value is drawn again until it falls within [min, max], at least once in
+   * 250 tries on average then; a wider one would take millions of tries, or never end.
+   */
+  val NormalSpread = 100.0
+
   /** The default sizes of an ARRAY, and the most elements one may hold. */
   val DefaultMinSize = 0
   val DefaultMaxSize = 4
@@ -218,7 +225,7 @@ object TypedColumns {
       NullRateRange.parse(g.option, g.value)
     }
     val kindText = properties.get(KIND).map(g => g -> g.value.trim)
-    val kind = kindText.fold(RandomKind) { case (g, text) =>
+    val kind = kindText.fold(properties.impliedKind) { case (g, text) =>
       Kinds.find(_.equalsIgnoreCase(text)).getOrElse(
         throw new IllegalArgumentException(
           s"Invalid value '${g.value}' for option '${g.option}'. Allowed: ${Kinds.mkString(", ")} " +
@@ -271,16 +278,26 @@ object TypedColumns {
         val hint = closest(property, all).map(c => s" Did you mean '$c'?").getOrElse("")
         throw new IllegalArgumentException(
           s"Unknown or misplaced property '$property' in option '${g.option}': column '$shownPath' " +
-            s"(${typeName(dataType)}, kind ${get(KIND).fold(RandomKind)(_.value.trim)}) takes " +
+            s"(${typeName(dataType)}, kind ${get(KIND).fold(impliedKind)(_.value.trim)}) takes " +
             s"${all.mkString(", ")}.$hint")
       }
       made
     }
 
-    def kindOnly(kind: String, types: String): Nothing =
-      throw new IllegalArgumentException(
-        s"Invalid value '${get(KIND).get.value}' for option '${get(KIND).get.option}': column '$shownPath' " +
-          s"is ${typeName(dataType)}, and kind $kind makes $types.")
+    /** The kind of a column whose `kind` is not given: `values` if its `values` are, else `random`. */
+    def impliedKind: String = if (get(VALUES).isDefined) ValuesKind else RandomKind
+
+    def kindOnly(kind: String, types: String): Nothing = get(KIND) match {
+      case Some(g) =>
+        throw new IllegalArgumentException(
+          s"Invalid value '${g.value}' for option '${g.option}': column '$shownPath' " +
+            s"is ${typeName(dataType)}, and kind $kind makes $types.")
+      case None =>
+        val values = get(VALUES).get
+        throw new IllegalArgumentException(
+          s"Invalid option '${values.option}': column '$shownPath' is ${typeName(dataType)}, and values " +
+            s"(kind $kind) make $types.")
+    }
 
     /** The whole numbers `min` and `max` of `range` (defaults given), refused if min > max. */
     def range(minName: String, maxName: String, range: Whole, minDefault: Long, maxDefault: Long): (Long, Long) = {
@@ -305,7 +322,20 @@ object TypedColumns {
   // Whole numbers: TINYINT to BIGINT, DECIMAL (in units of 10^-scale), DATE (days), TIMESTAMP (µs).
 
   /** The smallest and largest whole unit of a type, and how a bound's text reads as one. */
-  private final case class Units(low: Long, high: Long, read: String => Option[Long], allowed: String)
+  /**
+   * The smallest and largest whole unit of a type, how a bound's text reads as one, and what the
+   * messages say is allowed; and how a distribution's spread (`stddev`, an exponential's `mean`)
+   * is given: in `spreadName`, `spread` units each. A normal's `mean` is a value of the column
+   * where `meanIsValue` (a date, a time), else a number in `spreadName`.
+   */
+  private final case class Units(
+      low: Long,
+      high: Long,
+      read: String => Option[Long],
+      allowed: String,
+      spread: Double = 1.0,
+      spreadName: String = "the column's units",
+      meanIsValue: Boolean = false)
 
   private def unitsOf(t: DataType): Units = t match {
     case ByteType => integral(Byte.MinValue, Byte.MaxValue)
@@ -329,7 +359,9 @@ object TypedColumns {
             }
           } catch { case NonFatal(_) => None },
         s"a decimal number with at most ${d.scale} digits after the point and ${digits - d.scale} before it" +
-          (if (d.precision > 18) " (bounds of up to 18 digits in all)" else ""))
+          (if (d.precision > 18) " (bounds of up to 18 digits in all)" else ""),
+        spread = math.pow(10, d.scale),
+        spreadName = "the column's values")
     case DateType =>
       Units(
         LocalDate.of(1, 1, 1).toEpochDay,
@@ -337,14 +369,19 @@ object TypedColumns {
         text =>
           try Some(LocalDate.parse(text.trim).toEpochDay)
           catch { case _: DateTimeParseException => None },
-        "a date yyyy-MM-dd, from 0001-01-01 to 9999-12-31")
+        "a date yyyy-MM-dd, from 0001-01-01 to 9999-12-31",
+        spreadName = "days",
+        meanIsValue = true)
     case TimestampType | TimestampNTZType =>
       val zone = if (t == TimestampType) " (UTC)" else ""
       Units(
         micros(LocalDateTime.of(1, 1, 1, 0, 0)),
         micros(LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999999000)),
         text => timestampMicros(text),
-        s"a time yyyy-MM-dd[ HH:mm:ss[.ffffff]]$zone, from 0001-01-01 to 9999-12-31")
+        s"a time yyyy-MM-dd[ HH:mm:ss[.ffffff]]$zone, from 0001-01-01 to 9999-12-31",
+        spread = 1e6,
+        spreadName = "seconds",
+        meanIsValue = true)
     case other => throw new IllegalStateException(s"no whole units for $other")
   }
 
@@ -389,7 +426,7 @@ object TypedColumns {
     val min = p.get(MIN).fold(minDefault)(wholeValue(p, units, MIN, _))
     val max = p.get(MAX).fold(maxDefault)(wholeValue(p, units, MAX, _))
     p.inOrder(MIN, MAX, min, max)
-    val distribution = numberDistribution(p, wholes = true, min.toDouble, max.toDouble)
+    val distribution = numberDistribution(p, wholes = true, min.toDouble, max.toDouble, Some(units))
     distribution match {
       case Zipf(_) if BigInt(max) - BigInt(min) >= BigInt(Long.MaxValue) =>
         throw new IllegalArgumentException(
@@ -418,7 +455,17 @@ object TypedColumns {
     Reals(min, max, numberDistribution(p, wholes = false, min, max))
   }
 
-  private def numberDistribution(p: Properties, wholes: Boolean, min: Double, max: Double): Distribution = {
+  /**
+   * The distribution of a number column of the range [min, max] (in `units`, if whole). A spread
+   * (`stddev`, an exponential's `mean`) is given in the type's terms: days, seconds, a DECIMAL's
+   * values; a normal's `mean` is a value of the column (a date, a time) or a number in those terms.
+   */
+  private def numberDistribution(
+      p: Properties,
+      wholes: Boolean,
+      min: Double,
+      max: Double,
+      units: Option[Units] = None): Distribution = {
     val names =
       if (wholes) Seq(UniformDistribution, ZipfDistribution, NormalDistribution, ExponentialDistribution)
       else Seq(UniformDistribution, NormalDistribution, ExponentialDistribution)
@@ -431,6 +478,25 @@ object TypedColumns {
     val positive = Real(0.0, minIncluded = false, Double.MaxValue, maxIncluded = true)
     def real(name: String, range: Real, default: Double): Double =
       p.get(name).fold(default)(g => range.parse(g.option, g.value))
+    val spread = units.fold(1.0)(_.spread)
+    val spreadName = units.fold("the column's units")(_.spreadName)
+    def spreadOf(name: String, default: Double): Double =
+      p.get(name).fold(default)(g => positive.parse(g.option, g.value) * spread)
+    def meanWithin(default: Double): Double = p.get(MEAN).fold(default) { g =>
+      units.filter(_.meanIsValue) match {
+        case Some(u) =>
+          val mean = wholeValue(p, u, MEAN, g).toDouble
+          if (mean < min || mean > max) {
+            def bound(name: String) = p.get(name).fold(s"the default $name")(b => s"'${b.value}'")
+            throw new IllegalArgumentException(
+              s"Invalid value '${g.value}' for option '${g.option}': outside column '${p.shownPath}''s range " +
+                s"[min, max]. Allowed: from ${bound(MIN)} to ${bound(MAX)}.")
+          }
+          mean
+        case None =>
+          Real(min / spread, minIncluded = true, max / spread, maxIncluded = true).parse(g.option, g.value) * spread
+      }
+    }
     chosen match {
       case UniformDistribution =>
         p.only(Seq(MIN, MAX, DISTRIBUTION), Uniform)
@@ -439,11 +505,20 @@ object TypedColumns {
           Seq(MIN, MAX, DISTRIBUTION, ZIPF_EXPONENT),
           Zipf(real(ZIPF_EXPONENT, RandomStrings.ZipfExponentRange, 1.0)))
       case NormalDistribution =>
-        val mean = real(MEAN, Real(min, minIncluded = true, max, maxIncluded = true), min / 2 + max / 2)
-        val stddev = real(STDDEV, positive, math.max((max / 6 - min / 6), Double.MinPositiveValue))
-        p.only(Seq(MIN, MAX, DISTRIBUTION, MEAN, STDDEV), Normal(mean, stddev))
+        val mean = meanWithin(min / 2 + max / 2)
+        val stddev = spreadOf(STDDEV, math.max((max / 6 - min / 6), Double.MinPositiveValue))
+        val normal = p.only(Seq(MIN, MAX, DISTRIBUTION, MEAN, STDDEV), Normal(mean, stddev))
+        val widest = (max - min + (if (wholes) 1.0 else 0.0)) * NormalSpread
+        p.get(STDDEV).filter(_ => stddev > widest).foreach { g =>
+          throw new IllegalArgumentException(
+            s"Invalid value '${g.value}' for option '${g.option}': a normal distribution that wide " +
+              s"would rarely fall within column '${p.shownPath}''s range [min, max], and a value is drawn " +
+              s"again until it does. Allowed: a stddev of at most ${widest / spread} (${NormalSpread.toInt} times " +
+              s"max - min${if (wholes) " + 1" else ""}, in $spreadName).")
+        }
+        normal
       case _ =>
-        val mean = real(MEAN, positive, math.max((max / 10 - min / 10), Double.MinPositiveValue))
+        val mean = spreadOf(MEAN, math.max((max / 10 - min / 10), Double.MinPositiveValue))
         p.only(Seq(MIN, MAX, DISTRIBUTION, MEAN), Exponential(mean))
     }
   }
@@ -553,7 +628,7 @@ object TypedColumns {
         if (node.isTextual) (UTF8String.fromString(node.asText()), node.toString) else refuse("JSON strings")
       case BinaryType =>
         if (node.isTextual) {
-          try (java.util.Base64.getDecoder.decode(node.asText()), node.toString)
+          try { (java.util.Base64.getDecoder.decode(node.asText()), node.toString) }
           catch { case _: IllegalArgumentException => refuse("base64 strings") }
         } else refuse("base64 strings")
       case FloatType | DoubleType =>
@@ -582,7 +657,8 @@ object TypedColumns {
         p.only(Seq(PATTERN), ())
         Patterned(g.value, PatternPlan.parse(g.option, g.value))
       case None =>
-        p.only(stringProperties, ())
+        // pattern is allowed here too (it is not given): the message lists every property.
+        p.only(stringProperties :+ PATTERN, ())
         def int(name: String, default: Int): Int =
           p.get(name).fold(default)(g => RandomStrings.LengthRange.parse(g.option, g.value).toInt)
         val characters = p.get(ALPHABET).map(g => CharacterSet.alphabet(g.option, g.value))

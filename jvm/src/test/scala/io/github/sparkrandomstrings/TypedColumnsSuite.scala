@@ -212,4 +212,41 @@ class TypedColumnsSuite extends AnyFunSuite {
       error.getMessage)
     StreamDefinition.checkRestart(d, definition(Orders, OrderFields.reverse), "here")
   }
+
+  test("a spread is given in the type's terms, and a date's or a time's mean as a value") {
+    def distribution(ddl: String, fields: (String, String)*): CellKind.Distribution =
+      definition(ddl, fields).declared.get.cells.head.kind match {
+        case CellKind.Wholes(_, _, d) => d
+        case other => fail(s"not a whole number column: $other")
+      }
+    import CellKind.{Exponential, Normal}
+    assert(distribution(
+      "a DECIMAL(10,2)",
+      "fields.a.distribution" -> "normal",
+      "fields.a.mean" -> "25",
+      "fields.a.stddev" -> "1.5") == Normal(2500.0, 150.0))
+    assert(distribution(
+      "d DATE",
+      "fields.d.distribution" -> "normal",
+      "fields.d.mean" -> "2000-01-02",
+      "fields.d.stddev" -> "3") == Normal(10958.0, 3.0))
+    assert(distribution("t TIMESTAMP_NTZ", "fields.t.distribution" -> "exponential", "fields.t.mean" -> "2") ==
+      Exponential(2e6))
+    assert(distribution("i INT", "fields.i.distribution" -> "normal", "fields.i.mean" -> "2.5") ==
+      Normal(2.5, Int.MaxValue / 6.0 - Int.MinValue / 6.0))
+    assert(error(
+      "d DATE",
+      "fields.d.min" -> "2020-01-01",
+      "fields.d.distribution" -> "normal",
+      "fields.d.mean" -> "2019-12-31") ==
+      "Invalid value '2019-12-31' for option 'fields.d.mean': outside column 'd''s range [min, max]. " +
+      "Allowed: from '2020-01-01' to the default max.")
+    assert(error(
+      "a DECIMAL(4,1)",
+      "fields.a.min" -> "0",
+      "fields.a.max" -> "1",
+      "fields.a.distribution" -> "normal",
+      "fields.a.stddev" -> "200").endsWith(
+      "Allowed: a stddev of at most 110.0 (100 times max - min + 1, in the column's values)."))
+  }
 }
