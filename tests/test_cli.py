@@ -12,6 +12,7 @@ import sys
 import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
+from decimal import Decimal
 from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn
@@ -127,9 +128,9 @@ def help_entries(help_text: str) -> dict[str, str]:
 @pytest.mark.parametrize(
     ("name", "own_flags", "left_out"),
     [
-        ("stream", ["--duration", "--rows-shown"], []),
+        ("stream", ["--schema", "--field", "--duration", "--rows-shown"], []),
         # They refuse --real-time, and do not list it.
-        ("write", ["--format", "--output", "--checkpoint"], ["--real-time"]),
+        ("write", ["--schema", "--field", "--format", "--output", "--checkpoint"], ["--real-time"]),
         ("demo", ["--duration"], ["--real-time"]),
     ],
 )
@@ -782,3 +783,197 @@ def test_with_a_rate_profile_the_status_line_shows_the_rate_it_sets_now() -> Non
         "rows 12,000 | 960.0 rows/s | profile rate now 2,000 rows/s | batch 7 | rows behind 5 | 12 s"
     )
     assert _status(position, 12.5).plain == "rows 12,000 | 960.0 rows/s | batch 7 | rows behind 5 | 12 s"
+
+
+# --- typed columns: --schema and --field ---
+
+#: A declared schema of every shape the terminal shows, and how its columns are made.
+TYPED_SCHEMA = (
+    "id BIGINT NOT NULL, k INT NOT NULL, amount DECIMAL(6,2), status STRING NOT NULL, tags ARRAY<INT>"
+)
+TYPED_FIELDS = {
+    "id": {"kind": "offset"},
+    "k": {"min": "1", "max": "9", "distribution": "zipf"},
+    "amount": {"nullRate": "0.5"},
+    "status": {"values": '["new", "paid"]'},
+    "tags.element": {"min": "0", "max": "99"},
+}
+
+
+def typed_flags() -> list[str]:
+    """``TYPED_SCHEMA`` and ``TYPED_FIELDS`` as the command's flags."""
+    flags = ["--schema", TYPED_SCHEMA]
+    for path, properties in TYPED_FIELDS.items():
+        for name, value in properties.items():
+            flags += ["--field", f"{path}.{name}={value}"]
+    return flags
+
+
+def typed_lines(count: int, **definition: Any) -> dict[int, str]:
+    """Offset -> the line `stream` prints for that row of the typed stream, from expected_rows."""
+    from spark_random_strings._stream import CELL_GAP, cell_text
+
+    rows = expected_rows(
+        start=0, end=count, schema=TYPED_SCHEMA, fields=TYPED_FIELDS, **definition
+    ).to_pylist()
+    return {row["id"]: CELL_GAP.join(cell_text(cell) for cell in row.values()) for row in rows}
+
+
+def test_stream_with_a_schema_prints_its_columns_and_the_seeded_cells_in_offset_order() -> None:
+    done = run(
+        "stream",
+        *typed_flags(),
+        "--rows-per-second",
+        "20",
+        "--seed",
+        "42",
+        "--duration",
+        "6",
+        "--rows-shown",
+        "1000",
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert lines[0] == "id  k  amount  status  tags"
+    shown = {int(line.split("  ", 1)[0]): line for line in lines[1:-1]}
+    assert list(shown) == list(range(len(shown))) and len(shown) >= 20
+    assert shown == typed_lines(len(shown), seed=42, rows_per_second=20)
+    assert "null" in {line.split("  ")[2] for line in shown.values()}  # amount's nulls, printed
+
+
+def test_write_with_a_schema_holds_exactly_the_expected_typed_rows_in_parquet(tmp_path: Path) -> None:
+    import pyarrow.dataset
+
+    output = tmp_path / "typed"
+    done = run("write", *typed_flags(), "--total-rows", "3000", "--seed", "5", "--output", str(output))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().startswith(f"wrote 3,000 rows to {output} as parquet (3,000 in this run, ")
+    written = pyarrow.dataset.dataset(output, format="parquet", ignore_prefixes=["_", "."]).to_table()
+    expected = expected_rows(start=0, end=3000, seed=5, schema=TYPED_SCHEMA, fields=TYPED_FIELDS)
+    assert written.column_names == expected.column_names
+    assert sorted(written.to_pylist(), key=lambda row: row["id"]) == expected.to_pylist()
+
+
+@pytest.mark.slow
+@REAL_TIME_LINE
+def test_stream_real_time_with_a_schema_prints_the_seeded_cells_of_its_offset_column_in_order() -> None:
+    done = run(
+        "stream", "--real-time", *typed_flags(), "--rows-per-second", "10", "--seed", "42", "--duration", "20"
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "id  k  amount  status  tags"
+    shown = {int(line.split("  ", 1)[0]): line for line in lines[1:-1]}
+    summary = REAL_TIME_SUMMARY.fullmatch(lines[-1])
+    assert summary, lines[-1]
+    streamed = int(summary.group(1).replace(",", ""))
+    assert list(shown) == sorted(shown) and max(shown) == streamed - 1
+    expected = typed_lines(streamed, seed=42, rows_per_second=10)
+    assert shown == {offset: expected[offset] for offset in shown}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["stream", "--field", "k.min=1"],
+            "spark-random-strings stream: error: argument --field: Option --field k.min says how a declared "
+            "column is made, but no schema was declared. Declare the columns with --schema, e.g. --schema "
+            '"id BIGINT, name STRING", or remove the --field options. '
+            "(see spark-random-strings stream --help)",
+        ),
+        (
+            ["write", "--schema", "k INT", "--field", "k.min", "--total-rows", "1", "--output", "out"],
+            "spark-random-strings write: error: argument --field: 'k.min' is not PATH.PROPERTY=VALUE, e.g. "
+            "--field user_id.min=1 or --field shipping.zip.pattern=[0-9]{5} (see spark-random-strings "
+            "write --help)",
+        ),
+        (
+            ["stream", "--schema", "k INT NOT NULL", "--field", "k.nullRate=0.1"],
+            "spark-random-strings stream: error: argument --field: Option --field k.nullRate sets nulls on "
+            "column 'k', which is NOT NULL. Declare the column nullable (remove NOT NULL), or remove --field "
+            "k.nullRate. (see spark-random-strings stream --help)",
+        ),
+        (
+            ["stream", "--schema", "k INTERVAL DAY"],
+            "spark-random-strings stream: error: argument --schema: Column 'k' has type INTERVAL DAY, which "
+            "this source cannot generate. Allowed: BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, "
+            "DECIMAL(p,s), STRING, BINARY, DATE, TIMESTAMP, TIMESTAMP_NTZ, and ARRAY and STRUCT of them. "
+            "(see spark-random-strings stream --help)",
+        ),
+        (
+            ["stream", "--schema", "k INT", "--max-length", "3"],
+            "spark-random-strings stream: error: argument --max-length: --max-length shapes the random "
+            "strings' own columns, and this query declares its schema. Set it per column instead: --field "
+            "<column>.maxLength. Or remove it. (see spark-random-strings stream --help)",
+        ),
+        (
+            ["stream", "--real-time", "--schema", "k INT"],
+            "spark-random-strings stream: error: argument --real-time: the status line measures each row "
+            "from the moment its offset came to exist, and the --schema declares no column of the rows' "
+            "offsets. Declare a BIGINT column made with --field <column>.kind=offset. (see "
+            "spark-random-strings stream --help)",
+        ),
+        (
+            ["demo", "--schema", "k INT"],
+            "spark-random-strings demo: error: unrecognized arguments: --schema k INT (see "
+            "spark-random-strings demo --help)",
+        ),
+    ],
+    ids=[
+        "field without schema",
+        "field without value",
+        "nulls on not null",
+        "type",
+        "string option",
+        "real-time without offset",
+        "demo",
+    ],
+)
+def test_a_bad_schema_or_field_exits_2_before_spark_naming_the_flag(
+    args: list[str], message: str, in_process: RunInProcess
+) -> None:
+    done = in_process(*args)
+    assert (done.returncode, done.stdout, done.stderr.splitlines()) == (2, "", [message])
+
+
+def test_the_sinks_last_rows_of_a_declared_schema_are_read_back_as_offset_and_cells() -> None:
+    from spark_random_strings._real_time_stream import DeclaredRow, parse_recent_declared
+
+    recent = ('3\t{"id":3,"s":"a\\tb\\nc","amount":12345678901234567.89,"n":null,"t":[1,2]}', '4\t{"id":4}')
+    assert parse_recent_declared(recent) == [
+        DeclaredRow(3, (3, "a\tb\nc", Decimal("12345678901234567.89"), None, [1, 2])),
+        DeclaredRow(4, (4,)),
+    ]
+
+
+def test_a_cell_prints_as_the_terminal_shows_it() -> None:
+    from datetime import date
+
+    from pyspark.sql import Row
+
+    from spark_random_strings._stream import cell_text
+
+    cells = [
+        None,
+        True,
+        Decimal("-0.50"),
+        date(2024, 2, 29),
+        datetime(2024, 1, 2, 3, 4, 5, 6),
+        b"\x00\xff",
+        [1, None],
+        Row(city="Lyon", zip="69001"),
+        "a  b",
+    ]
+    assert [cell_text(c) for c in cells] == [
+        "null",
+        "true",
+        "-0.50",
+        "2024-02-29",
+        "2024-01-02 03:04:05.000006",
+        "00ff",
+        "[1, null]",
+        "{city: Lyon, zip: 69001}",
+        "a  b",
+    ]

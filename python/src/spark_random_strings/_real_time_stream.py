@@ -21,6 +21,7 @@ has not shown yet and updates the status line. Two choices follow from how the s
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import tempfile
@@ -28,14 +29,15 @@ import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from decimal import Decimal
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
 from spark_random_strings._latency import LatencySummary, latency_summary, reset_latency, start_measured
-from spark_random_strings._stream import print_header, print_row, run_until_done
+from spark_random_strings._stream import print_cells, print_header, print_row, run_until_done
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -94,6 +96,33 @@ def parse_recent(lines: Sequence[str], timestamp_column: bool) -> list[ShownRow]
     return rows
 
 
+@dataclass(frozen=True)
+class DeclaredRow:
+    """A row of a declared schema the sink got: its offset, and its cells in the schema's order."""
+
+    offset: int
+    cells: tuple[object, ...]
+
+
+def parse_recent_declared(lines: Sequence[str]) -> list[DeclaredRow]:
+    """The rows of ``LatencySummary.recent`` for a stream of a declared schema: lines of the
+    row's offset, a tab and the row as a JSON object (whose strings hold no line break)."""
+    rows = []
+    for line in lines:
+        offset, _, text = line.partition("\t")
+        cells = json.loads(text, parse_float=Decimal)  # a DECIMAL's digits, as the JVM wrote them
+        rows.append(DeclaredRow(int(offset), tuple(cells.values() if isinstance(cells, dict) else cells)))
+    return rows
+
+
+class _HasOffset(Protocol):
+    @property
+    def offset(self) -> int: ...
+
+
+_Row = TypeVar("_Row", bound=_HasOffset)
+
+
 def _parse_row(text: str, trailing: int) -> ShownRow | None:
     parts = text.rsplit("\t", trailing)
     if len(parts) != trailing + 1 or not all(_WHOLE.fullmatch(part) for part in parts[1:4]):
@@ -116,7 +145,7 @@ class HandedOn:
         """How many rows have reached the sink, as far as the rows taken tell."""
         return sum((after - p) // self._partitions for p, after in enumerate(self._next))
 
-    def take(self, rows: Sequence[ShownRow]) -> list[ShownRow]:
+    def take(self, rows: Sequence[_Row]) -> list[_Row]:
         """The rows not taken before, in offset order; they count from now on."""
         new = sorted(
             (row for row in rows if row.offset >= self._next[row.offset % self._partitions]),
@@ -177,10 +206,12 @@ class _Display:
         rows_shown: int,
         partitions: int,
         stamped: bool,
+        declared: bool,
     ) -> None:
         self.query, self.spark, self.name, self.console = query, spark, name, console
         self.rows_shown = min(rows_shown, SINK_KEEPS)
         self.stamped = stamped
+        self.declared = declared
         self.handed_on = HandedOn(partitions)
         self.after_warm_up = False
         #: The figures of the warm-up, the last read before they were dropped.
@@ -190,8 +221,11 @@ class _Display:
         """The sink's measurements; its rows not shown yet are printed (the newest
         ``rows_shown`` of them)."""
         summary = latency_summary(self.spark, self.name)
-        new = self.handed_on.take(parse_recent(summary.recent, self.stamped))
-        for row in new[-self.rows_shown :]:
+        if self.declared:
+            for declared in self.handed_on.take(parse_recent_declared(summary.recent))[-self.rows_shown :]:
+                print_cells(self.console, declared.cells)
+            return summary
+        for row in self.handed_on.take(parse_recent(summary.recent, self.stamped))[-self.rows_shown :]:
             print_row(self.console, row.offset, row.ts, row.length, row.value)
         return summary
 
@@ -220,23 +254,25 @@ def stream_in_real_time(
     stop: StopRequest,
     partitions: int,
     timestamp_column: bool,
+    declared: bool = False,
 ) -> str:
     """Run ``strings`` (the jar's source with ``realTime``, read in ``partitions`` partitions)
     in real-time mode into a ``LatencySink``, and print its rows as they reach it, under a
-    status line with their latency, until ``duration_s`` passes or ``stop`` is set.
+    status line with their latency, until ``duration_s`` passes or ``stop`` is set. A stream of
+    a ``declared`` schema needs a column of kind ``offset``; its rows show as they are.
 
     The query's checkpoint is a temporary folder, removed at the end. Returns the one-line
     summary. Raises the query's exception if it failed.
     """
     name = f"spark-random-strings stream {uuid.uuid4().hex}"
-    print_header(console)
+    print_header(console, strings.columns if declared else None)
     with tempfile.TemporaryDirectory(prefix="spark-random-strings-stream-") as checkpoint:
         started = time.monotonic()
         query = start_measured(
             strings, name=name, checkpoint=checkpoint, real_time=f"{BATCH_DURATION_S} seconds"
         )
         display = _Display(
-            query, strings.sparkSession, name, console, rows_shown, partitions, timestamp_column
+            query, strings.sparkSession, name, console, rows_shown, partitions, timestamp_column, declared
         )
         try:
             with Live(

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from datetime import UTC, datetime
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
 
 from rich.console import Console
@@ -55,8 +55,11 @@ def run_until_done(
     return elapsed
 
 
-def print_header(console: Console) -> None:
-    """The line above the rows: their columns."""
+def print_header(console: Console, columns: Sequence[str] | None = None) -> None:
+    """The line above the rows: their columns; those of a declared schema, ``columns``, in order."""
+    if columns is not None:
+        console.print(Text(CELL_GAP.join(columns), style="bold"), soft_wrap=True)
+        return
     console.print(Text(f"{'offset':>12}  {'ts (UTC)':<12}  {'length':>6}  value", style="bold"))
 
 
@@ -65,6 +68,36 @@ def print_row(console: Console, offset: int, ts: int, length: int, value: str) -
     clock = datetime.fromtimestamp(ts / 1000, tz=UTC).strftime("%H:%M:%S.%f")
     # Text, not markup: a random string may hold "[" or ":".
     console.print(Text(f"{offset:>12,}  {clock[:-3]}  {length:>6}  {value}"), soft_wrap=True)
+
+
+#: What separates the cells of a row of a declared schema in the terminal.
+CELL_GAP = "  "
+
+
+def cell_text(value: object) -> str:
+    """A cell as the terminal shows it: ``null``, ``true``/``false``, a date or time in ISO form,
+    bytes in hex, arrays in brackets and structs in braces; anything else as Python writes it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, datetime | date):
+        return value.isoformat(sep=" ") if isinstance(value, datetime) else value.isoformat()
+    if isinstance(value, bytes | bytearray):
+        return value.hex()
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{key}: {cell_text(item)}" for key, item in value.items()) + "}"
+    if isinstance(value, tuple) and hasattr(value, "asDict"):  # a struct: pyspark's Row
+        return cell_text(value.asDict())
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(cell_text(item) for item in value) + "]"
+    return str(value)
+
+
+def print_cells(console: Console, cells: Sequence[object]) -> None:
+    """One row of a declared schema: its cells in order (``cell_text``)."""
+    # Text, not markup: a random string may hold "[" or ":".
+    console.print(Text(CELL_GAP.join(cell_text(cell) for cell in cells)), soft_wrap=True)
 
 
 def _status(position: StreamPosition | None, elapsed_s: float, profile: RateProfile | None = None) -> Text:
@@ -90,19 +123,28 @@ def stream_to_terminal(
     duration_s: float | None,
     stop: StopRequest,
     profile: RateProfile | None = None,
+    declared: bool = False,
+    offset_column: str | None = "offset",
 ) -> str:
     """Print each batch's first rows until ``duration_s`` passes or ``stop`` is set; with the
-    stream's rate ``profile``, the status line shows the rate it sets now.
+    stream's rate ``profile``, the status line shows the rate it sets now. A stream of a
+    ``declared`` schema shows its columns as they are, in the order of ``offset_column`` (the
+    column of the rows' offsets) if it has one.
 
     Returns the one-line summary. Raises the query's exception if it failed.
     """
 
     def show(batch: DataFrame, batch_id: int) -> None:
-        rows = sorted(batch.limit(rows_shown).collect(), key=lambda row: row.offset)
+        rows = batch.limit(rows_shown).collect()
+        if offset_column is not None:
+            rows.sort(key=lambda row: row[offset_column])
         for row in rows:
-            print_row(console, row.offset, row.ts, row.length, row.value)
+            if declared:
+                print_cells(console, tuple(row))
+            else:
+                print_row(console, row.offset, row.ts, row.length, row.value)
 
-    print_header(console)
+    print_header(console, strings.columns if declared else None)
     started = time.monotonic()
     query = strings.writeStream.foreachBatch(show).trigger(processingTime=TRIGGER_INTERVAL).start()
     position: StreamPosition | None = None

@@ -16,7 +16,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
-from spark_random_strings._columns import Column, columns_declared, columns_of, schema_of_columns
+from spark_random_strings._cell_spec import RowOffset
+from spark_random_strings._columns import (
+    Cells,
+    Column,
+    Offset,
+    columns_declared,
+    columns_of,
+    schema_of_columns,
+)
 from spark_random_strings._declared_schema import DeclaredSchema
 from spark_random_strings._rate_profile import RateProfile
 from spark_random_strings._row_clock import rows_available
@@ -118,6 +126,17 @@ class StreamDefinition:
         if self.declared is not None:
             return columns_declared(self.declared.cells)
         return columns_of(self.strings, self.timestamp_column)
+
+    def offset_column(self) -> str | None:
+        """The name of the column that holds each row's own offset, if this stream has one: the
+        random strings' ``offset``, or the first declared column of kind ``offset``."""
+        for column in self.columns():
+            content = column.content
+            if isinstance(content, Offset) or (
+                isinstance(content, Cells) and isinstance(content.spec.kind, RowOffset)
+            ):
+                return str(column.field.name)
+        return None
 
     @property
     def schema(self) -> pa.Schema:

@@ -5,7 +5,9 @@
 ``spark-random-strings write --total-rows N --format parquet --output PATH`` writes exactly N
 rows to files through a checkpointed streaming query, resumable after an interruption;
 ``spark-random-strings demo`` counts the strings by length, batch by batch (``make demo`` runs
-it). Each starts a local Spark session with the bundled jar. Every source option is a flag.
+it). Each starts a local Spark session with the bundled jar. Every source option is a flag;
+``stream`` and ``write`` also take typed columns: ``--schema DDL`` and a repeatable
+``--field PATH.PROPERTY=VALUE``.
 """
 
 from __future__ import annotations
@@ -21,7 +23,13 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from rich.console import Console
 
-from spark_random_strings._cli_options import UsageError, add_source_flags, check_options, open_stream
+from spark_random_strings._cli_options import (
+    UsageError,
+    add_schema_flags,
+    add_source_flags,
+    open_stream,
+    parsed,
+)
 from spark_random_strings._local import StopRequest
 from spark_random_strings._reader import ENGINES, JVM_SPEEDUP, pyspark_line
 from spark_random_strings._real_time_stream import BATCH_DURATION_S, real_time_cores
@@ -130,6 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
             "(default: the session's default parallelism; 1 with --real-time)"
         },
     )
+    add_schema_flags(stream)
     stream.add_argument(
         "--duration",
         type=_positive(float),
@@ -158,6 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
         total_rows={"required": True, "help": "how many rows to write (required)"},
         real_time={"help": argparse.SUPPRESS},  # refused in main, with why
     )
+    add_schema_flags(write)
     write.add_argument(
         "--format",
         dest="file_format",
@@ -222,6 +232,7 @@ def _run_stream(args: argparse.Namespace, strings: DataFrame, console: Console) 
     from spark_random_strings._rate_profile import parse_rate_profile
     from spark_random_strings._stream import stream_to_terminal
 
+    declared = args.schema is not None
     stop = StopRequest()
     if args.real_time:
         from spark_random_strings._real_time_stream import stream_in_real_time
@@ -235,6 +246,7 @@ def _run_stream(args: argparse.Namespace, strings: DataFrame, console: Console) 
                 stop=stop,
                 partitions=args.num_partitions,
                 timestamp_column=bool(args.timestamp_column),
+                declared=declared,
             )
         console.print(summary, soft_wrap=True, markup=False)
         return 0
@@ -248,6 +260,8 @@ def _run_stream(args: argparse.Namespace, strings: DataFrame, console: Console) 
             duration_s=args.duration,
             stop=stop,
             profile=profile,
+            declared=declared,
+            offset_column=parsed(args).definition(0, 0).offset_column(),
         )
     console.print(summary, soft_wrap=True)
     return 0
@@ -317,6 +331,12 @@ def _check_real_time(args: argparse.Namespace, command: argparse.ArgumentParser)
             "python reads the Python data source. Use --engine jvm or auto (the default: the "
             "jar's source, which comes with this package) with --real-time."
         )
+    if args.schema is not None and parsed(args).definition(0, 0).offset_column() is None:
+        command.error(
+            "argument --real-time: the status line measures each row from the moment its offset "
+            "came to exist, and the --schema declares no column of the rows' offsets. Declare a "
+            "BIGINT column made with --field <column>.kind=offset."
+        )
     if args.max_rows_per_trigger is not None:
         command.error(
             f"argument --max-rows-per-trigger: {args.max_rows_per_trigger} limits the rows of a "
@@ -362,14 +382,15 @@ def main(argv: list[str] | None = None) -> int:
         )
     cores = None
     if args.real_time:
-        _check_real_time(args, command)
         if args.num_partitions is None:  # one by default: its task takes a core for the whole batch
             args.num_partitions = 1
         cores = real_time_cores(args.num_partitions)
     spark = None
     console = Console(highlight=False)
     try:
-        check_options(args)
+        parsed(args)  # the source's checks, before Spark starts
+        if args.real_time:
+            _check_real_time(args, command)
         if run is _run_demo:  # what it shows, before Spark takes its few seconds to start
             console.print(_demo_heading(args), markup=False)
         spark = local_session(

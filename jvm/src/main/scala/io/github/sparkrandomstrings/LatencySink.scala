@@ -23,7 +23,8 @@ import org.apache.spark.sql.{ForeachWriter, Row}
  *
  * The measurements are kept in the JVM that runs the tasks, under `name`: read them with
  * [[LatencySink.summary]] from the driver in local mode (a cluster's executors keep their own).
- * Rows need the `offset` column. Latencies are counted in buckets of 0.1 ms up to 60 s (the
+ * Rows need the column that holds each row's offset ([[StreamDefinition.offsetColumn]]): the
+ * random strings' `offset`, or, with a declared schema, a column of kind `offset`. Latencies are counted in buckets of 0.1 ms up to 60 s (the
  * percentiles are the bucket's upper edge; the maximum is exact).
  *
  * It also times the gaps between batches: a batch's gap is the time from the last of its rows to
@@ -38,10 +39,18 @@ final class LatencySink(name: String, checkpoint: String) extends ForeachWriter[
   @transient private var definition: StreamDefinition = _
   @transient private var latencies: LatencySink.Latencies = _
   @transient private var batch = 0L
+  @transient private var offsetColumn: String = _
 
   override def open(partitionId: Long, epochId: Long): Boolean = {
-    if (definition == null) definition = LatencySink.definitionOf(name, checkpoint)
+    if (definition == null) {
+      definition = LatencySink.definitionOf(name, checkpoint)
+      offsetColumn = definition.offsetColumn.getOrElse(throw new IllegalArgumentException(
+        s"LatencySink $name measures each row from the moment its offset came to exist, and the stream's " +
+          s"schema (${definition.schema.toDDL}) has no column of the rows' offsets. Declare one: a BIGINT " +
+          "column with the option fields.<column>.kind=offset."))
+    }
     latencies = LatencySink.latenciesOf(name)
+    if (definition.declared.isDefined) latencies.showDeclared(offsetColumn)
     batch = epochId
     true
   }
@@ -49,7 +58,7 @@ final class LatencySink(name: String, checkpoint: String) extends ForeachWriter[
   override def process(row: Row): Unit = {
     val now = Instant.now()
     val nowMicros = now.getEpochSecond * 1000000L + now.getNano / 1000L
-    val offset = row.getAs[Long]("offset")
+    val offset = row.getAs[Long](offsetColumn)
     latencies.record(nowMicros - definition.existsAtMs(offset) * 1000L, nowMicros, batch, row)
   }
 
@@ -118,7 +127,8 @@ object LatencySink {
    * `p99Ms`, `p999Ms` (p99.9) and `maxMs`; `firstMs` and `lastMs` (epoch ms of the first and last
    * row's arrival); `gapCount`, the gaps between batches whose both sides it measured, with
    * `gapMedianMs` and `gapMaxMs`; and `recent`: the last rows that arrived, one per line, their
-   * columns separated by tabs. Figures of no row or no gap are left out.
+   * columns separated by tabs (with a declared schema: the row's offset, a tab and the row as a
+   * JSON object, whose strings hold no line break). Figures of no row or no gap are left out.
    */
   def summary(name: String): java.util.Map[String, String] = latenciesOf(name).summary()
 
@@ -138,6 +148,17 @@ object LatencySink {
     private val recent = new AtomicReferenceArray[Row](RecentRows)
     private val arrived = new AtomicLong()
     private val batches = new Batches
+    @volatile private var declaredOffset: Option[String] = None
+
+    /** Show `recent` rows as those of a declared schema: offset (from `offsetColumn`) and JSON. */
+    def showDeclared(offsetColumn: String): Unit = if (declaredOffset.isEmpty) declaredOffset = Some(offsetColumn)
+
+    private def shown(row: Row): String = declaredOffset match {
+      case None => row.toSeq.mkString("\t")
+      case Some(column) =>
+        val json = if (row.schema == null) None else scala.util.Try(row.json).toOption
+        s"${row.getAs[Long](column)}\t${json.getOrElse(row.toSeq.mkString("[", ", ", "]").replace("\n", "\\n"))}"
+    }
 
     def clear(): Unit = {
       (0 to Buckets).foreach(counts.set(_, 0L))
@@ -199,7 +220,7 @@ object LatencySink {
       }
       val last = arrived.get()
       val rows = (math.max(0L, last - RecentRows) until last).flatMap(i => Option(recent.get((i % RecentRows).toInt)))
-      result.put("recent", rows.map(_.toSeq.mkString("\t")).mkString("\n"))
+      result.put("recent", rows.map(shown).mkString("\n"))
       result
     }
   }

@@ -63,6 +63,15 @@ final case class StreamDefinition(
   def schema: StructType = Columns.schemaOf(columns)
 
   /**
+   * The name of the column that holds each row's own offset, if this stream has one: the random
+   * strings' `offset`, or the first declared column of kind `offset`.
+   */
+  def offsetColumn: Option[String] = columns.collectFirst {
+    case Column(field, Column.Offset) => field.name
+    case Column(field, Column.Cells(spec)) if spec.kind == CellKind.RowOffset => field.name
+  }
+
+  /**
    * The options that shape rows, then those of time and schema, in the documentation's order
    * (`distinctValues` to `rateProfile`), as the checkpoint's file holds them; None for "not set".
    */

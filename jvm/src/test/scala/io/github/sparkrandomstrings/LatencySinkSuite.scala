@@ -8,6 +8,8 @@ import scala.reflect.io.Directory
 import com.fasterxml.jackson.databind.ObjectMapper
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.Row
+import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema
+import org.apache.spark.sql.types.StructType
 import org.scalatest.funsuite.AnyFunSuite
 
 /** LatencySink's arithmetic and bookkeeping, on constructed inputs (RealTimeStreamSuite runs it in a query). */
@@ -93,5 +95,23 @@ class LatencySinkSuite extends AnyFunSuite with TestDirectories {
       assert(LatencySink.definitionOf("s", path, Some("query-2")) == second)
       assert(LatencySink.definitionReads - before == 3)
     }
+  }
+
+  test("a sink finds each row's offset in the column the definition makes of the rows' offsets") {
+    def declared(ddl: String, fields: (String, String)*): StreamDefinition =
+      SourceOptions.parse(Map("seed" -> "1") ++ fields, Some(StructType.fromDDL(ddl))).definition(0L, () => 0L)
+    val plain = StreamDefinition(1L, 1000L, 10L, StringValues(1, 5, CharacterSet.Alphanumeric))
+    assert(plain.offsetColumn.contains("offset"))
+    assert(declared("k INT, id BIGINT, again BIGINT", "fields.id.kind" -> "offset", "fields.again.kind" -> "offset")
+      .offsetColumn.contains("id"))
+    assert(declared("k INT, offset BIGINT").offsetColumn.isEmpty, "a column named offset, of kind random")
+  }
+
+  test("the last rows of a declared schema read back as the offset and the row as one line of JSON") {
+    val latencies = new LatencySink.Latencies
+    val schema = StructType.fromDDL("s STRING, id BIGINT, n INT")
+    latencies.showDeclared("id")
+    latencies.record(100L, 1000L, 0L, new GenericRowWithSchema(Array[Any]("a\tb\nc", 7L, null), schema))
+    assert(latencies.summary().get("recent") == "7\t{\"s\":\"a\\tb\\nc\",\"id\":7,\"n\":null}")
   }
 }
