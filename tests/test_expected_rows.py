@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import struct
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pytest
 from pyspark.sql import SparkSession
@@ -16,6 +18,8 @@ from pyspark.sql.functions import lit, unix_micros
 
 from helpers.stepped import Batches, SteppedClock, start_stepped, stepped_stream
 from helpers.support import REPO
+from helpers.typed_draws import ATOMS, draw_declared
+from helpers.typed_rows import canonical, differences, from_json_cell, json_row
 from spark_random_strings import FORMAT, expected_rows, stream_definition
 from spark_random_strings import _strictmath as strict
 from spark_random_strings._definition_store import DEFINITION_FILE
@@ -30,7 +34,16 @@ RELEASED = [
     if (release / "streams.json").is_file()
     for stream in json.loads((release / "streams.json").read_text())["streams"]
 ]
+
+
+def declared(param: Any) -> bool:
+    """Whether a released stream (a pytest param of ``RELEASED``) declares its schema."""
+    return "schema" in param.values[0]
+
+
 INVALID = json.loads((REPO / "tests" / "vectors" / "invalid_inputs.json").read_text())
+#: How many declared streams the drawn-definitions comparison draws, beside the 200 plain ones.
+TYPED_COUNT = 100
 
 
 def as_lists(table: pa.Table) -> list[list[Any]]:
@@ -46,7 +59,7 @@ def checkpoint_with(tmp_path: Path, definitions: dict[int, str]) -> Path:
     return tmp_path
 
 
-@pytest.mark.parametrize("stream", RELEASED)
+@pytest.mark.parametrize("stream", [s for s in RELEASED if not declared(s)])
 def test_expected_rows_of_a_stored_definition_are_the_rows_the_release_made(
     stream: dict[str, Any], tmp_path: Path
 ) -> None:
@@ -55,6 +68,18 @@ def test_expected_rows_of_a_stored_definition_are_the_rows_the_release_made(
     expected = expected_rows(**definition, start=0, end=len(stream["rows"]))
     # A release's rows are value, ts, offset and length; a timestamp column is ts again.
     assert as_lists(expected.select(["value", "ts", "offset", "length"])) == stream["rows"]
+
+
+@pytest.mark.parametrize("stream", [s for s in RELEASED if declared(s)])
+def test_expected_rows_of_a_stored_declared_definition_are_the_typed_rows_the_release_made(
+    spark: SparkSession, stream: dict[str, Any], tmp_path: Path
+) -> None:
+    definition = stream_definition(checkpoint_with(tmp_path, {0: stream["definition"]}))
+    assert definition["seed"] == int(stream["options"]["seed"])
+    expected = expected_rows(**definition, start=0, end=len(stream["rows"]))
+    schema = spark.createDataFrame([], stream["schema"]).schema
+    released = [from_json_cell(json.loads(row, parse_float=str), schema) for row in stream["rows"]]
+    assert [canonical(row, schema) for row in expected.to_pylist()] == released
 
 
 def test_expected_rows_have_the_source_schema_and_any_range_is_a_slice_of_the_whole() -> None:
@@ -144,7 +169,6 @@ def _bits(values: Any) -> list[int]:
 
 
 def test_the_python_strict_math_is_the_jvms_to_the_bit(spark: SparkSession) -> None:
-    import numpy as np
 
     # Spark's ln, log1p and expm1 are java.lang.StrictMath's.
     values = _doubles(60_000, 17)
@@ -181,6 +205,47 @@ def drawn_profile(draw: random.Random) -> str:
             continue
 
 
+def drawn_bounds(draw: random.Random) -> dict[str, str]:
+    """How much of a stream a query reads, and in how many batches and partitions: 20 to 159
+    rows, at least a quarter of them a batch, in 1 to 4 partitions."""
+    total = draw.randrange(20, 160)
+    return {
+        "totalRows": str(total),
+        "maxRowsPerTrigger": str(draw.randrange(total // 4 + 1, total + 1)),
+        "numPartitions": str(draw.randrange(1, 5)),
+    }
+
+
+def drawn_disorder(draw: random.Random, shaping: int) -> dict[str, str]:
+    """The row options that move event times and repeat rows, as ``shaping`` (0 to 4) says: 2
+    out-of-order and late rows, 3 repeated rows, 4 both, else none."""
+    options: dict[str, str] = {}
+    if shaping in (2, 4):
+        options |= {"maxOutOfOrderMs": str(draw.choice([1, 500, 5000]))}
+        if draw.random() < 0.7:
+            options |= {
+                "lateRowFraction": str(draw.choice([0.05, 0.5, 1])),
+                "lateByMs": str(draw.choice([1, 60000])),
+            }
+    if shaping in (3, 4):
+        options |= {"duplicateFraction": str(draw.choice([0.01, 0.3, 0.9]))}
+        if draw.random() < 0.5:
+            options |= {"maxDuplicateDistance": str(draw.choice([1, 3, 50]))}
+    return options
+
+
+def drawn_times(draw: random.Random, i: int, options: dict[str, str]) -> dict[str, str]:
+    """Definition ``i``'s fixed event-time start (one in four) and rate profile in place of its
+    rowsPerSecond (one in six)."""
+    times: dict[str, str] = {}
+    if i % 4 == 1:
+        times |= {"startTimestamp": str(draw.choice([0, -5_000_000_000_000, 1_767_225_600_000, 2**40]))}
+    if i % 6 == 2:
+        del options["rowsPerSecond"]
+        times |= {"rateProfile": drawn_profile(draw)}
+    return times
+
+
 def drawn_definitions(count: int) -> list[dict[str, str]]:
     """``count`` source option sets drawn with a fixed seed: every charset, alphabets beyond
     the Basic Multilingual Plane, lengths 0 to 300 and one of 100,000, each shaping option, and
@@ -201,36 +266,16 @@ def drawn_definitions(count: int) -> list[dict[str, str]]:
         low = draw.choice([0, 0, 1, 5, 40])
         high = draw.choice([low, low + 3, low + 20, 300]) if low <= 300 else low
         options |= {"minLength": str(low), "maxLength": str(max(low, high))}
-        total = draw.randrange(20, 160)
-        options |= {
-            "totalRows": str(total),
-            "maxRowsPerTrigger": str(draw.randrange(total // 4 + 1, total + 1)),
-            "numPartitions": str(draw.randrange(1, 5)),
-        }
-        shaping = i % 5
-        if shaping == 1:
+        options |= drawn_bounds(draw)
+        if i % 5 == 1:
             fits = pool_capacity(low, max(low, high), len(options.get("alphabet", "")) or 10)
             options |= {"distinctValues": str(min(draw.choice([1, 7, 100, 5000]), fits))}
             if draw.random() < 0.5:
                 options |= {"valueDistribution": "zipf", "zipfExponent": str(draw.choice([0.3, 1, 1.2, 2.5]))}
-        if shaping in (2, 4):
-            options |= {"maxOutOfOrderMs": str(draw.choice([1, 500, 5000]))}
-            if draw.random() < 0.7:
-                options |= {
-                    "lateRowFraction": str(draw.choice([0.05, 0.5, 1])),
-                    "lateByMs": str(draw.choice([1, 60000])),
-                }
-        if shaping in (3, 4):
-            options |= {"duplicateFraction": str(draw.choice([0.01, 0.3, 0.9]))}
-            if draw.random() < 0.5:
-                options |= {"maxDuplicateDistance": str(draw.choice([1, 3, 50]))}
+        options |= drawn_disorder(draw, i % 5)
         if i % 3 == 0:
             options |= {"timestampColumn": "true"}
-        if i % 4 == 1:
-            options |= {"startTimestamp": str(draw.choice([0, -5_000_000_000_000, 1_767_225_600_000, 2**40]))}
-        if i % 6 == 2:
-            del options["rowsPerSecond"]
-            options |= {"rateProfile": drawn_profile(draw)}
+        options |= drawn_times(draw, i, options)
         definitions.append(options)
     # A stream of long strings: a few rows of 100,000 characters.
     definitions.append(
@@ -298,6 +343,133 @@ def test_expected_rows_equal_the_jvm_source_on_200_drawn_definitions_across_batc
             assert expected["timestamp"].cast(pa.int64()).to_pylist() == micros[i], definitions[i]
         else:
             assert "timestamp" not in expected.column_names and set(micros[i]) == {None}
+
+
+def drawn_typed_definitions(count: int) -> list[tuple[str, dict[str, str]]]:
+    """``count`` declared streams drawn with a fixed seed, each a schema (DDL) and its options:
+    columns of every type, kind and property, nested and with nulls (``helpers.typed_draws``),
+    with the row options the plain definitions draw (bounds, disorder and repeats, fixed
+    event-time starts and rate profiles)."""
+    draw = random.Random(20261124)
+    definitions = []
+    for i in range(count):
+        declared = draw_declared(draw)
+        options = {
+            "seed": str(draw.randrange(-(2**63), 2**63)),
+            "rowsPerSecond": str(draw.choice([1, 7, 10, 1000, 123456])),
+        }
+        options |= drawn_bounds(draw) | drawn_disorder(draw, i % 5)
+        options |= drawn_times(draw, i, options)
+        definitions.append((declared.ddl, options | declared.fields))
+    for ddl, options in definitions:  # Each is valid.
+        parse_options(options, ddl)
+    return definitions
+
+
+def test_the_drawn_typed_definitions_hold_every_type_kind_and_property() -> None:
+    definitions = drawn_typed_definitions(TYPED_COUNT)
+    ddl = " ".join(d for d, _ in definitions).upper()
+    for name in (*ATOMS, "ARRAY<", "STRUCT<", "NOT NULL"):
+        assert name in ddl, name
+    # DECIMALs wider than a long, however spelt, with arrays of structs and structs of arrays.
+    assert re.search(r"\b(DECIMAL|DEC|NUMERIC)\((19|[23][0-9]),", ddl)
+    assert "ARRAY<STRUCT<" in ddl and re.search(r"STRUCT<[^>]*ARRAY<", ddl)
+    written = {
+        (
+            name.rsplit(".", 1)[1].lower(),
+            value.lower() if name.lower().endswith((".kind", ".distribution")) else "",
+        )
+        for _, options in definitions
+        for name, value in options.items()
+        if name.startswith(("fields.", "FIELDS."))
+    }
+    properties = {name for name, _ in written}
+    assert properties >= {
+        p.lower()
+        for p in (
+            "kind",
+            "nullRate",
+            "min",
+            "max",
+            "distribution",
+            "zipfExponent",
+            "mean",
+            "stddev",
+            "minLength",
+            "maxLength",
+            "charset",
+            "alphabet",
+            "distinctValues",
+            "valueDistribution",
+            "pattern",
+            "minSize",
+            "maxSize",
+            "start",
+            "step",
+            "end",
+            "values",
+            "weights",
+        )
+    }
+    kinds = {value for name, value in written if name == "kind"}
+    assert kinds == {"random", "sequence", "offset", "eventtime", "values"}
+    distributions = {value for name, value in written if name == "distribution"}
+    assert distributions == {"uniform", "zipf", "normal", "exponential"}
+    nested = [name for _, options in definitions for name in options if ".element." in name.lower()]
+    assert nested
+    rows = {name for _, options in definitions for name in options if not name.lower().startswith("fields.")}
+    assert rows >= {
+        "duplicateFraction",
+        "maxOutOfOrderMs",
+        "lateRowFraction",
+        "rateProfile",
+        "startTimestamp",
+    }
+
+
+@pytest.mark.slow
+@pytest.mark.every_line
+def test_expected_rows_equal_the_jvm_source_on_100_drawn_typed_definitions_across_batches_and_partitions(
+    spark: SparkSession, tmp_path: Path, query_name: str
+) -> None:
+    definitions = drawn_typed_definitions(TYPED_COUNT)
+    schemas, streams = [], []
+    for k, (ddl, options) in enumerate(definitions):
+        df = spark.readStream.format(FORMAT).schema(ddl).options(**options).load()
+        schemas.append(df.schema)
+        streams.append(df.select(json_row(df).alias("row"), lit(k).alias("stream")))
+    union = streams[0]
+    for stream in streams[1:]:
+        union = union.union(stream)
+    checkpoint = tmp_path / "checkpoint"
+    query = (
+        union.coalesce(2)
+        .writeStream.format("memory")
+        .queryName(query_name)
+        .trigger(availableNow=True)
+        .option("checkpointLocation", str(checkpoint))
+        .start()
+    )
+    assert query.awaitTermination(300) and query.exception() is None
+    batches = [f for f in (checkpoint / "commits").iterdir() if f.name.isdigit()]
+    needed = max(-(-int(o["totalRows"]) // int(o["maxRowsPerTrigger"])) for _, o in definitions)
+    assert needed == 4, "the streams were read across batch boundaries"
+    assert len(batches) == needed
+    made: dict[int, list[str]] = {k: [] for k in range(len(definitions))}
+    for row in spark.table(query_name).collect():
+        cells = from_json_cell(json.loads(row.row, parse_float=str), schemas[row.stream])
+        made[row.stream].append(repr(cells))
+
+    by_seed = {int(options["seed"]): k for k, (_, options) in enumerate(definitions)}
+    assert len(by_seed) == len(definitions)
+    for source in range(len(definitions)):
+        definition = stream_definition(checkpoint, source=source)
+        k = by_seed[definition["seed"]]
+        total = int(definitions[k][1]["totalRows"])
+        expected = expected_rows(**definition, start=0, end=total)
+        want = sorted(repr(canonical(row, schemas[k])) for row in expected.to_pylist())
+        got = sorted(made[k])
+        assert got == want, f"{definitions[k]}: {differences(got, want)}"
 
 
 def test_stream_definition_of_a_live_query_gives_the_rows_its_sink_holds(
