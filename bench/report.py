@@ -102,6 +102,26 @@ class RealTimeResults:
     runs: dict[LatencyConfig, list[LatencyRun]]
 
 
+@dataclass
+class TypedResults:
+    """The typed-columns section: one schema, how each pipeline makes its columns, their runs."""
+
+    #: The schema, in DDL.
+    schema: str
+    #: Per column: its name, this source's fields. options, dbldatagen's withColumn and the SQL.
+    columns: list[tuple[str, str, str, str]]
+    #: dbldatagen and its version, as the targets name it.
+    peer: str
+    batch_rows: int
+    #: Each run's warm-up and measured batches; dbldatagen's and the Python data source's: 1 and 2.
+    warmup: int
+    measured: int
+    repetitions: int
+    #: Keyed "typed ours", "typed dbldatagen", "typed SQL", "typed python".
+    runs: dict[str, list[Run]]
+    descriptions: dict[str, str]
+
+
 def machine_and_targets(info: dict[str, str], targets: list[tuple[str, str, bool]]) -> list[str]:
     """The report's tables of the machine and of the targets, each with its heading."""
     return [
@@ -143,6 +163,7 @@ def write_report(
     by_partitions: dict[int, Run],
     by_length: dict[int, Run],
     descriptions: dict[str, str],
+    typed: TypedResults,
     real_time: RealTimeResults,
     minutes: float,
 ) -> bool:
@@ -188,6 +209,7 @@ def write_report(
             f"{_median_ms(tiny['ours']):.0f} ms vs {_median_ms(tiny['rate alone']):.0f} ms",
             _median_ms(tiny["ours"]) <= _median_ms(tiny["rate alone"]),
         ),
+        *typed_targets(typed),
         *real_time_targets(real_time),
     ]
 
@@ -207,26 +229,7 @@ def write_report(
         *machine_and_targets(info, targets),
         "## Throughput, every repetition",
         "",
-        "| pipeline | "
-        + " | ".join(f"rep. {i + 1} rows/s" for i in range(settings.repetitions))
-        + " | median rows/s | this source / it |",
-        "|---|" + "---|" * (settings.repetitions + 2),
-    ]
-    for name, name_runs in runs.items():
-        cells = " | ".join(f"{run.rows_per_s:,.0f}" for run in name_runs)
-        lines.append(
-            f"| {descriptions[name]} | {cells} | {_median_rate(name_runs):,.0f} | "
-            f"{ours / _median_rate(name_runs):.2f} |"
-        )
-    lines += [
-        "",
-        "Per-batch trigger times (ms) of each run:",
-        "",
-        *[
-            f"- {descriptions[name]}: " + "; ".join(str(run.batch_ms) for run in name_runs)
-            for name, name_runs in runs.items()
-        ],
-        "",
+        *_throughput_lines(runs, descriptions, settings.repetitions, ours),
         "## Driver heap after a full GC",
         "",
         f"- before the comparison: {heap_before:.1f} MB; after it: {heap_after_comparison:.1f} MB",
@@ -276,9 +279,106 @@ def write_report(
         )
         lines.append(f"| {left} | | {right} |")
     lines += ["", "![rows/s against numPartitions and string length](benchmarks.png)", ""]
+    lines += typed_lines(typed)
     lines += real_time_lines(real_time, info["session"])
     (out / "benchmarks.md").write_text("\n".join(lines))
     _plot(out / "benchmarks.png", by_partitions, by_length, runs, descriptions)
+    return all(met for _, _, met in targets)
+
+
+def _throughput_lines(
+    runs: dict[str, list[Run]], descriptions: dict[str, str], repetitions: int, reference: float
+) -> list[str]:
+    """A table of every repetition's rows/s, against ``reference`` (rows/s), then each run's
+    per-batch trigger times."""
+    lines = [
+        "| pipeline | "
+        + " | ".join(f"rep. {i + 1} rows/s" for i in range(repetitions))
+        + " | median rows/s | this source / it |",
+        "|---|" + "---|" * (repetitions + 2),
+    ]
+    for name, name_runs in runs.items():
+        cells = " | ".join(f"{run.rows_per_s:,.0f}" for run in name_runs)
+        lines.append(
+            f"| {descriptions[name]} | {cells} | {_median_rate(name_runs):,.0f} | "
+            f"{reference / _median_rate(name_runs):.2f} |"
+        )
+    return [
+        *lines,
+        "",
+        "Per-batch trigger times (ms) of each run:",
+        "",
+        *[
+            f"- {descriptions[name]}: " + "; ".join(str(run.batch_ms) for run in name_runs)
+            for name, name_runs in runs.items()
+        ],
+        "",
+    ]
+
+
+def typed_targets(typed: TypedResults) -> list[tuple[str, str, bool]]:
+    """The typed-columns section's targets: this source against dbldatagen and against SQL."""
+    ours = _median_rate(typed.runs["typed ours"])
+    dbldatagen = _median_rate(typed.runs["typed dbldatagen"])
+    sql = _median_rate(typed.runs["typed SQL"])
+    return [
+        (
+            f"this source with typed columns >= 8x {typed.peer} on the same columns",
+            f"{ours / dbldatagen:.2f}x",
+            ours >= 8 * dbldatagen,
+        ),
+        (
+            "this source with typed columns >= 1.5x hand-written SQL on rate-micro-batch, the same columns",
+            f"{ours / sql:.2f}x",
+            ours >= 1.5 * sql,
+        ),
+    ]
+
+
+def typed_lines(typed: TypedResults) -> list[str]:
+    """The typed-columns section of the report, from its heading on."""
+    ours = _median_rate(typed.runs["typed ours"])
+    python = _median_rate(typed.runs["typed python"])
+    return [
+        "## Typed columns",
+        "",
+        f"One schema, `{typed.schema}`, made by each pipeline below in batches of "
+        f"{typed.batch_rows:,} rows into the noop sink and timed as the throughput pipelines are: a "
+        f"run measures {_plural(typed.measured, 'batch', 'batches')} after "
+        f"{_plural(typed.warmup, 'warm-up batch', 'warm-up batches')}, and {typed.peer}'s and the "
+        "Python data source's, which take seconds, 2 after 1. Repetitions interleave the pipelines "
+        f"in a rotating order. {typed.peer} makes the columns from its column specs below, its "
+        "template in Python workers; it has no Zipf distribution, so its `user_id` is the SQL "
+        "expression. Its `build(withStreaming=True)` reads Spark's `rate` source, whose batches grow "
+        "with the time the last one took: here the same column expressions read rate-micro-batch's "
+        "batches of a fixed size instead (bench/README.md).",
+        "",
+        f"| column | this source: `fields.<column>.` | {typed.peer}: `withColumn` | hand-written SQL |",
+        "|---|---|---|---|",
+        *[f"| `{name}` | `{ours_}` | `{peer}` | `{sql}` |" for name, ours_, peer, sql in typed.columns],
+        "",
+        *_throughput_lines(typed.runs, typed.descriptions, typed.repetitions, ours),
+        f"The Python data source makes the same rows at {python:,.0f} rows/s (median): this source "
+        f"is {ours / python:.1f} times as fast.",
+        "",
+    ]
+
+
+def write_typed_report(out: Path, typed: TypedResults, *, smoke: bool, info: dict[str, str]) -> bool:
+    """`run_bench.py --typed-only`: the typed-columns section alone, in benchmarks-typed.md."""
+    out.mkdir(parents=True, exist_ok=True)
+    targets = typed_targets(typed)
+    lines = [
+        "# Benchmarks: typed columns",
+        "",
+        "Made by `run_bench.py --typed-only`"
+        + (" in its smoke mode (tiny batches: these numbers say nothing about speed)" if smoke else "")
+        + "; `make bench` runs this section with the rest.",
+        "",
+        *machine_and_targets(info, targets),
+        *typed_lines(typed),
+    ]
+    (out / "benchmarks-typed.md").write_text("\n".join(lines))
     return all(met for _, _, met in targets)
 
 

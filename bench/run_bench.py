@@ -11,6 +11,9 @@ strings:
   python        a pure-Python DataSourceStreamReader doing the same job (bench/python_source.py)
   python twin   this source's Python data source (engine="python"): the same rows as ours, made
                 with numpy in the Python workers
+And, in a section of its own (bench/typed_columns.py), one schema of typed columns made by this
+source, by dbldatagen, by hand-written Spark SQL on rate-micro-batch and by this source's Python
+data source, in batches of the same size, timed the same way.
 
 A pipeline's rate is the rows of its measured batches over the time Spark spent on them
 (`triggerExecution`), after warm-up batches. Repetitions interleave the pipelines, in a
@@ -37,10 +40,11 @@ from typing import Any
 
 import python_source
 import real_time
+import typed_columns
 from driver_facts import heap_after_gc_mb, machine
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
-from report import Run, write_real_time_report, write_report
+from report import Run, TypedResults, write_real_time_report, write_report, write_typed_report
 
 from spark_random_strings import Engine, read_random_strings
 from spark_random_strings._local import local_session, stop_between_batches
@@ -208,6 +212,64 @@ DESCRIPTIONS = {
 IN_PYTHON = ("python", "python twin")
 
 
+def compare(
+    spark: SparkSession,
+    pipelines: dict[str, Callable[[SparkSession, int], DataFrame]],
+    settings: Settings,
+    in_python: tuple[str, ...],
+    batch_rows: Callable[[str], int],
+    label: str = "repetition",
+) -> dict[str, list[Run]]:
+    """Measure every pipeline once a repetition, in a rotating order; their runs, by name."""
+    names = list(pipelines)
+
+    def run_once(name: str) -> Run:
+        # The pipelines made in Python workers take seconds a batch: fewer of them.
+        warmup = 1 if name in in_python else settings.warmup
+        measured = min(2, settings.measured) if name in in_python else settings.measured
+        return measure(pipelines[name](spark, batch_rows(name)), warmup, measured)
+
+    # Warm the JVM's compiler up on every pipeline before anything is measured.
+    for name in names if settings.compiler_warmup else []:
+        run_once(name)
+    runs: dict[str, list[Run]] = {name: [] for name in pipelines}
+    for repetition in range(settings.repetitions):
+        order = names[repetition % len(names) :] + names[: repetition % len(names)]
+        for name in order:
+            run = run_once(name)
+            runs[name].append(run)
+            print(
+                f"{label} {repetition + 1}: {name:<10} {run.rows_per_s:>14,.0f} rows/s "
+                f"(batches {run.batch_ms} ms)",
+                flush=True,
+            )
+    return runs
+
+
+def typed_section(spark: SparkSession, settings: Settings) -> TypedResults:
+    """The typed-columns section (bench/typed_columns.py): its pipelines' runs, on equal batches."""
+    typed_columns.same_columns(spark)
+    runs = compare(
+        spark,
+        typed_columns.PIPELINES,
+        settings,
+        typed_columns.IN_PYTHON,
+        lambda name: settings.batch_rows,
+        label="typed columns, repetition",
+    )
+    return TypedResults(
+        schema=typed_columns.SCHEMA,
+        columns=typed_columns.column_table(),
+        peer=typed_columns.DBLDATAGEN,
+        batch_rows=settings.batch_rows,
+        warmup=settings.warmup,
+        measured=settings.measured,
+        repetitions=settings.repetitions,
+        runs=runs,
+        descriptions=typed_columns.DESCRIPTIONS,
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="a quick run with tiny batches")
@@ -221,6 +283,11 @@ def main(argv: list[str] | None = None) -> int:
         "--real-time-only",
         action="store_true",
         help="run only the real-time section, into benchmarks-real-time.md in --out (not benchmarks.md)",
+    )
+    parser.add_argument(
+        "--typed-only",
+        action="store_true",
+        help="run only the typed-columns section, into benchmarks-typed.md in --out (not benchmarks.md)",
     )
     args = parser.parse_args(argv)
     settings = SMOKE if args.smoke else FULL
@@ -239,6 +306,14 @@ def main(argv: list[str] | None = None) -> int:
             spark.stop()
         met = write_real_time_report(args.out, results, smoke=args.smoke, info=info)
         return 0 if met or args.smoke else 1
+    if args.typed_only:
+        try:
+            typed = typed_section(spark, settings)
+            info = machine(spark)
+        finally:
+            spark.stop()
+        met = write_typed_report(args.out, typed, smoke=args.smoke, info=info)
+        return 0 if met or args.smoke else 1
     from pyspark import cloudpickle
 
     # Pickled by value: the Python workers need nothing of bench/ on their path.
@@ -248,29 +323,13 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     try:
         heap_before = heap_after_gc_mb(spark)
-        names = list(PIPELINES)
-
-        def run_once(name: str) -> Run:
-            rows = settings.python_batch_rows if name == "python" else settings.batch_rows
-            # The Python readers take seconds a batch: fewer of them.
-            warmup = 1 if name in IN_PYTHON else settings.warmup
-            measured = 2 if name in IN_PYTHON and not args.smoke else settings.measured
-            return measure(PIPELINES[name](spark, rows), warmup, measured)
-
-        # Warm the JVM's compiler up on every pipeline before anything is measured.
-        for name in names if settings.compiler_warmup else []:
-            run_once(name)
-        runs: dict[str, list[Run]] = {name: [] for name in PIPELINES}
-        for repetition in range(settings.repetitions):
-            order = names[repetition % len(names) :] + names[: repetition % len(names)]
-            for name in order:
-                run = run_once(name)
-                runs[name].append(run)
-                print(
-                    f"repetition {repetition + 1}: {name:<10} {run.rows_per_s:>14,.0f} rows/s "
-                    f"(batches {run.batch_ms} ms)",
-                    flush=True,
-                )
+        runs = compare(
+            spark,
+            PIPELINES,
+            settings,
+            IN_PYTHON,
+            lambda name: settings.python_batch_rows if name == "python" else settings.batch_rows,
+        )
         heap_after_comparison = heap_after_gc_mb(spark)
 
         # Driver heap across many batches, after a full GC every quarter of them: this source,
@@ -310,6 +369,9 @@ def main(argv: list[str] | None = None) -> int:
             for n in (4, 16, 64, 256)
         }
 
+        # One schema of typed columns: this source against dbldatagen and hand-written SQL.
+        typed = typed_section(spark, settings)
+
         # Latency to a foreach sink, real-time mode against micro-batch: bench/real_time.py.
         latency = real_time.run_real_time_section(spark, latency_settings)
         info = machine(spark)
@@ -329,6 +391,7 @@ def main(argv: list[str] | None = None) -> int:
         by_partitions=by_partitions,
         by_length=by_length,
         descriptions=DESCRIPTIONS,
+        typed=typed,
         real_time=latency,
         minutes=(time.monotonic() - started) / 60,
     )

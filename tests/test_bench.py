@@ -22,7 +22,9 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.mark.slow
-def test_the_benchmarks_smoke_run_reports_every_pipeline_target_curve_and_latency(tmp_path: Path) -> None:
+def test_the_benchmarks_smoke_run_reports_every_pipeline_target_curve_typed_schema_and_latency(
+    tmp_path: Path,
+) -> None:
     done = run_child([sys.executable, "run_bench.py", "--smoke", "--out", str(tmp_path)], REPO / "bench")
     assert done.returncode == 0, done.stderr[-3000:]
     report = (tmp_path / "benchmarks.md").read_text()
@@ -39,7 +41,19 @@ def test_the_benchmarks_smoke_run_reports_every_pipeline_target_curve_and_latenc
         assert row, pipeline
         assert int(row.group(1).replace(",", "")) > 0
     targets = report.split("## Targets")[1].split("## ")[0]
-    assert len(re.findall(r"^\| .* \| (yes|\*\*no\*\*) \|$", targets, re.M)) == 9
+    assert len(re.findall(r"^\| .* \| (yes|\*\*no\*\*) \|$", targets, re.M)) == 11
+    assert re.search(
+        r"^\| this source with typed columns >= 8x dbldatagen 0\.4\.0\.post1 on the same columns "
+        r"\| [\d.]+x \| (yes|\*\*no\*\*) \|$",
+        targets,
+        re.M,
+    )
+    assert re.search(
+        r"^\| this source with typed columns >= 1\.5x hand-written SQL on rate-micro-batch, the same columns "
+        r"\| [\d.]+x \| (yes|\*\*no\*\*) \|$",
+        targets,
+        re.M,
+    )
     assert (
         "| real-time p99 <= 100 ms at 10,000 rows/s, one partition (median of the repetitions) |" in targets
     )
@@ -47,7 +61,34 @@ def test_the_benchmarks_smoke_run_reports_every_pipeline_target_curve_and_latenc
     for length in (4, 16, 64, 256):
         assert re.search(rf"\| {length} \| [\d,]+ \| [\d,]+ \|$", report, re.M), length
     assert (tmp_path / "benchmarks.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    _assert_typed_section(report.split("## Typed columns")[1].split("## Real-time mode")[0])
     _assert_real_time_section(report.split("## Real-time mode")[1])
+
+
+def _assert_typed_section(section: str) -> None:
+    """The smoke run's typed-columns section: the schema's six columns as each pipeline makes
+    them, and one repetition of each of the four pipelines, each row whole."""
+    columns = re.findall(r"^\| `(\w+)` \| `[^`]+` \| `[^`]+` \| `[^`]+` \|$", section, re.M)
+    assert columns == ["order_id", "user_id", "amount", "status", "code", "event_time"]
+    rates = []
+    for pipeline in [
+        "this source, typed columns",
+        "dbldatagen 0.4.0.post1, the same columns",
+        "hand-written SQL on rate-micro-batch, the same columns",
+        "this source's Python data source (engine=python), typed columns",
+    ]:
+        row = re.search(rf"^\| {re.escape(pipeline)} \| ([\d,]+) \| ([\d,]+) \| ([\d.]+) \|$", section, re.M)
+        assert row, pipeline
+        assert row.group(1) == row.group(2), "one repetition: its rate is the median"
+        rates.append(_number(row.group(1)))
+    assert all(rate > 0 for rate in rates)
+    python = re.search(
+        r"^The Python data source makes the same rows at ([\d,]+) rows/s \(median\): this source "
+        r"is ([\d.]+) times as fast\.$",
+        section,
+        re.M,
+    )
+    assert python and _number(python.group(1)) == rates[3]
 
 
 #: A trigger as the real-time section's tables name it.
@@ -143,6 +184,72 @@ def _report_module() -> Any:
     finally:
         sys.path.remove(str(REPO / "bench"))
     return report
+
+
+def _typed_results(report: Any, dbldatagen_seconds: tuple[float, float]) -> Any:
+    """Two repetitions of each typed pipeline, 2,000,000 rows a run, dbldatagen's in the seconds given."""
+    seconds = {
+        "typed ours": (0.4, 0.5),
+        "typed dbldatagen": dbldatagen_seconds,
+        "typed SQL": (1.0, 1.25),
+        "typed python": (2.0, 1.6),
+    }
+    return report.TypedResults(
+        schema="order_id BIGINT NOT NULL, code STRING",
+        columns=[
+            ("order_id", "kind=sequence, start=1", "'long', expr='id + 1'", "value + 1"),
+            ("code", "pattern=[A-Z]{3}", "'string', template='AAA'", "concat(chr(65), chr(66), chr(67))"),
+        ],
+        peer="dbldatagen 0.4.0.post1",
+        batch_rows=1_000_000,
+        warmup=2,
+        measured=5,
+        repetitions=2,
+        runs={
+            name: [report.Run(2_000_000, s, [int(s * 500)] * 2) for s in pair]
+            for name, pair in seconds.items()
+        },
+        descriptions={
+            "typed ours": "this source, typed columns",
+            "typed dbldatagen": "dbldatagen 0.4.0.post1, the same columns",
+            "typed SQL": "hand-written SQL on rate-micro-batch, the same columns",
+            "typed python": "this source's Python data source (engine=python), typed columns",
+        },
+    )
+
+
+def test_the_typed_section_checks_its_targets_on_median_rates_from_constructed_runs(tmp_path: Path) -> None:
+    report = _report_module()
+    # Medians: this source 4,500,000 rows/s; dbldatagen 450,000 (10x); SQL 1,800,000 (2.5x).
+    met = report.write_typed_report(tmp_path, _typed_results(report, (4.0, 5.0)), smoke=False, info={})
+    text = (tmp_path / "benchmarks-typed.md").read_text()
+    assert met
+    assert (
+        "| this source with typed columns >= 8x dbldatagen 0.4.0.post1 on the same columns | 10.00x | yes |"
+        in text
+    )
+    assert (
+        "| this source with typed columns >= 1.5x hand-written SQL on rate-micro-batch, the same columns "
+        "| 2.50x | yes |" in text
+    )
+    assert (
+        "| `code` | `pattern=[A-Z]{3}` | `'string', template='AAA'` | `concat(chr(65), chr(66), chr(67))` |"
+        in text
+    )
+    assert "| this source, typed columns | 5,000,000 | 4,000,000 | 4,500,000 | 1.00 |" in text
+    assert "| dbldatagen 0.4.0.post1, the same columns | 500,000 | 400,000 | 450,000 | 10.00 |" in text
+    assert (
+        "| hand-written SQL on rate-micro-batch, the same columns "
+        "| 2,000,000 | 1,600,000 | 1,800,000 | 2.50 |" in text
+    )
+    assert "- dbldatagen 0.4.0.post1, the same columns: [2000, 2000]; [2500, 2500]" in text
+    assert (
+        "The Python data source makes the same rows at 1,125,000 rows/s (median): this source "
+        "is 4.0 times as fast." in text
+    )
+    # dbldatagen at 600,000 rows/s: this source is 7.5 times faster, short of 8.
+    report_missed = report.typed_targets(_typed_results(report, (2.5, 5.0)))
+    assert report_missed[0][1:] == ("7.50x", False)
 
 
 def _run(report: Any, p50: float, p99: float, p999: float, top: float, gaps: tuple[int, float, float]) -> Any:
