@@ -69,7 +69,19 @@ def expected_rows(*, start: int, end: int, **definition: Unpack[StreamDefinition
 
     Examples:
         >>> expected_rows(seed=42, start=0, end=3, max_length=8, charset="hex").to_pylist()  # doctest: +SKIP
-        [{'value': '3a9', 'ts': 0, 'offset': 0, 'length': 3}, ...]
+        [{'value': '9', 'ts': 0, 'offset': 0, 'length': 1}, {'value': '5ad', 'ts': 100, ...}, ...]
+
+        Typed columns, with the schema and fields the query reads with:
+
+        >>> expected_rows(
+        ...     seed=42, start=0, end=3,
+        ...     schema="id BIGINT NOT NULL, user_id INT NOT NULL, status STRING",
+        ...     fields={"id": {"kind": "offset"},
+        ...             "user_id": {"min": 1, "max": 100, "distribution": "zipf"},
+        ...             "status": {"values": ["new", "paid"], "nullRate": 0.5}},
+        ... ).to_pylist()  # doctest: +SKIP
+        [{'id': 0, 'user_id': 68, 'status': None}, {'id': 1, 'user_id': 1, 'status': 'paid'},
+         {'id': 2, 'user_id': 1, 'status': None}]
 
     Args:
         start: the first offset, >= 0.
@@ -81,12 +93,17 @@ def expected_rows(*, start: int, end: int, **definition: Unpack[StreamDefinition
             ``rate_profile`` (they space the event times), ``min_length``, ``max_length``,
             ``charset``, ``alphabet``, ``distinct_values`` to ``max_duplicate_distance``,
             ``timestamp_column`` and ``start_timestamp``
-            ([`StreamDefinitionKeywords`][spark_random_strings.StreamDefinitionKeywords]).
+            ([`StreamDefinitionKeywords`][spark_random_strings.StreamDefinitionKeywords]); and for
+            typed columns ``schema`` and ``fields``, as ``read_random_strings`` takes them
+            (docs/typed-columns.md).
 
     Returns:
         A ``pyarrow.Table`` of ``end - start`` rows in offset order, with the source's columns:
         ``value`` (string), ``ts`` (int64), ``offset`` (int64) and ``length`` (int32), and with
-        ``timestamp_column``, ``timestamp`` (timestamp[us, UTC]); none nullable.
+        ``timestamp_column``, ``timestamp`` (timestamp[us, UTC]); none nullable. With ``schema``,
+        the declared columns, nullable as declared, in the Arrow types of their Spark types
+        (DECIMAL as decimal128, DATE as date32, TIMESTAMP as timestamp[us, UTC], TIMESTAMP_NTZ
+        as timestamp[us], ARRAY as a list, STRUCT as a struct).
 
     Raises:
         TypeError: ``seed`` is missing, or a keyword is unknown, changes no row (``num_partitions``,
@@ -157,7 +174,9 @@ def stream_definition(
             ``InMemoryRandomStrings`` stream.
 
     Returns:
-        ``seed``, ``start_time_ms`` and each option of the stream that is not at its default.
+        ``seed``, ``start_time_ms`` and each option of the stream that is not at its default;
+        for typed columns, ``schema`` (as Spark's ``toDDL`` writes it) and ``fields`` (column
+        path to its properties, each value as the option's text).
 
     Raises:
         FileNotFoundError: the checkpoint holds no such stream's definition.

@@ -123,14 +123,27 @@ def read_random_strings(
     """Return a streaming DataFrame of random strings from the ``InMemoryRandomStrings`` stream.
 
     Columns: ``value`` (string), ``ts`` (event time, epoch ms), ``offset`` (the row's position
-    in the stream) and ``length`` (of ``value``, in characters). Each keyword is a source option
-    in snake_case ([`SourceKeywords`][spark_random_strings.options.SourceKeywords]); one left out, or
-    ``None``, leaves the source's default.
+    in the stream) and ``length`` (of ``value``, in characters); or, with ``schema``, the
+    declared columns, each made as ``fields`` says (typed columns, docs/typed-columns.md). Each
+    keyword is a source option in snake_case
+    ([`SourceKeywords`][spark_random_strings.options.SourceKeywords]); one left out, or ``None``,
+    leaves the source's default.
 
     Examples:
         >>> df = read_random_strings(spark, rows_per_second=100, min_length=5, max_length=10,
         ...                          charset="hex", seed=42)  # doctest: +SKIP
         >>> query = df.writeStream.format("console").start()  # doctest: +SKIP
+
+        Typed columns: a Zipf-skewed user id, an amount that is null in 5% of the rows, and the
+        rows' event time.
+
+        >>> orders = read_random_strings(
+        ...     spark, seed=7, rows_per_second=1000,
+        ...     schema="user_id INT NOT NULL, amount DECIMAL(10,2), at TIMESTAMP NOT NULL",
+        ...     fields={"user_id": {"min": 1, "max": 1000, "distribution": "zipf"},
+        ...             "amount": {"min": "0.50", "max": "999.99", "nullRate": 0.05},
+        ...             "at": {"kind": "eventTime"}},
+        ... )  # doctest: +SKIP
 
     Two engines make the same rows for the same seed and start time. The jar's source runs on the
     JVM and needs the jar in the session (or, for Spark Connect, on the server). The Python data
@@ -144,11 +157,20 @@ def read_random_strings(
             data source (``InMemoryRandomStringsPython``); ``"auto"`` (the default): the jar's
             where the session has it, else the Python one, with a ``SlowerEngineWarning``.
         schema: the columns to make (typed columns, docs/typed-columns.md): a DDL string such as
-            ``"id BIGINT NOT NULL, amount DECIMAL(10,2)"`` or a ``StructType``; ``None`` (the
-            default) for the random strings' own columns.
+            ``"id BIGINT NOT NULL, amount DECIMAL(10,2)"`` or a ``StructType``, of BOOLEAN,
+            TINYINT to BIGINT, FLOAT, DOUBLE, DECIMAL, STRING, BINARY, DATE, TIMESTAMP,
+            TIMESTAMP_NTZ, and ARRAY and STRUCT of them; ``None`` (the default) for the random
+            strings' own columns. With a schema, the keywords of those columns (``min_length``,
+            ``max_length``, ``charset``, ``alphabet``, ``distinct_values``,
+            ``value_distribution``, ``zipf_exponent``, ``timestamp_column``) are refused: give
+            them per column.
         fields: with ``schema``, how each column is made: column path to its properties, e.g.
-            ``{"user_id": {"min": 1, "max": 1000, "distribution": "zipf"}}``, each the option
-            ``fields.<path>.<property>``.
+            ``{"user_id": {"min": 1, "max": 1000, "distribution": "zipf"}, "tags.element":
+            {"values": ["gift", "express"]}}``, each the option ``fields.<path>.<property>``. A
+            path is written as in the option's name (``"shipping.zip"``, ``"tags.element"``,
+            backticks around a name with a dot); a value becomes the option's text: a list or
+            tuple its JSON, a boolean ``true`` or ``false``, anything else its ``str()``.
+            docs/typed-columns.md lists every property, where it applies and its default.
         **options: the source options, listed under "Keyword Args" from
             [`OPTIONS`][spark_random_strings.options.OPTIONS].
 
@@ -156,11 +178,12 @@ def read_random_strings(
         A streaming DataFrame (``df.isStreaming`` is ``True``).
 
     Raises:
-        TypeError: a keyword is unknown or has the wrong Python type (raised before Spark is
-            asked).
+        TypeError: a keyword is unknown or has the wrong Python type, or ``fields`` is not a
+            mapping of column paths to mappings of properties (raised before Spark is asked).
         ValueError: ``engine`` is none of "auto", "jvm" and "python".
         pyspark.errors.IllegalArgumentException: a value is out of range, or values do not fit
-            together; the message names the keyword, the value and what is allowed.
+            together; the message names the keyword (or the ``fields.`` option), the value and
+            what is allowed.
         SourceNotFoundError: ``engine="jvm"``, and the session does not have the source's jar.
         UnsupportedSparkError: ``engine="python"`` on Spark 3.5, which has no Python streaming
             sources (or ``"auto"`` there without the jar).
