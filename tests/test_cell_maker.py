@@ -17,6 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
+from spark_random_strings import expected_rows
 from spark_random_strings._cell_maker import (
     _bounded_at_cursor,
     _bounded_first,
@@ -869,3 +870,16 @@ def unsigned_up_to(key: int, span: int) -> int:
 def test_unsigned_spans_after_rejections_are_the_jvms(span: int) -> None:
     drawn = _unsigned_up_to(KEYS[:500], span)
     assert drawn.tolist() == [unsigned_up_to(int(key), span) for key in KEYS[:500]]
+
+
+def test_an_exponential_over_the_whole_bigint_range_draws_just_above_its_min() -> None:
+    table = expected_rows(
+        start=0,
+        end=2000,
+        seed=1,
+        schema="b BIGINT",
+        fields={"b": {"distribution": "exponential", "mean": 1000}},
+    )
+    drawn = table.column("b").to_pylist()
+    assert all(-(2**63) <= b < -(2**63) + 100_000 for b in drawn)
+    assert drawn[:3] == [-9223372036854775288, -9223372036854774672, -9223372036854775250]

@@ -30,9 +30,9 @@ FROM_PYTHON = [
     "rowsPerSecond is zero",
     "an unknown option close to rowsPerSecond",
     "a declared schema with a type no generator makes",
-    "values on an ARRAY column, whose kind they imply",
     "the source metadata file is empty",
     "a restart with another seed than the stored one",
+    "values on an ARRAY column, whose kind they imply",
 ]
 CASES: list[dict[str, Any]] = [case for case in TABLE["cases"] if case["name"] in FROM_PYTHON]
 

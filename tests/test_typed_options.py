@@ -1246,3 +1246,14 @@ def test_a_spread_is_given_in_the_types_terms_and_a_dates_or_times_mean_as_a_val
         "fall within column 'a''s range [min, max], and a value is drawn again until it does. Allowed: a "
         "stddev of at most 110.0 (100 times max - min + 1, in the column's values)."
     )
+
+
+def test_a_sequence_inside_an_array_is_refused_as_its_elements_are_no_rows() -> None:
+    message = (
+        "Invalid value 'sequence' for option 'fields.items.element.qty.kind': a sequence counts rows, and "
+        "column 'items.element.qty' is inside an ARRAY, whose elements are no rows. Use kind sequence on a "
+        "column of the row, or another kind here."
+    )
+    assert error("items ARRAY<STRUCT<qty: INT>>", {"fields.items.element.qty.kind": "sequence"}) == message
+    # A STRUCT field named element is a column of the row.
+    assert cells("s STRUCT<element: INT>", {"fields.s.element.kind": "sequence"})

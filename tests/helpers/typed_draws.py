@@ -188,6 +188,8 @@ class _Drawer:
         self.draw = draw
         self.max_depth = max_depth
         self.fields: dict[str, str] = {}
+        #: How many ARRAYs the cells drawn now are elements of: a sequence counts rows, not them.
+        self.in_arrays = 0
 
     def chance(self, p: float) -> bool:
         return self.draw.random() < p
@@ -237,7 +239,9 @@ class _Drawer:
                 self.set(path, "maxSize", str(self.draw.randrange(least, 5)))
             if self.chance(0.1):
                 self.set(path, "kind", "random")
+            self.in_arrays += 1
             element = self.data_type((*path, "element"), depth + 1, True)
+            self.in_arrays -= 1
             return f"ARRAY<{element}>"
         if containers:
             fields = [
@@ -259,7 +263,7 @@ class _Drawer:
             precision = scale = 0
             type_ddl = self.draw.choice(_SPELLINGS[atom])
         kinds = ["random", "random", "values"]
-        if atom in _INTEGRALS:
+        if atom in _INTEGRALS and not self.in_arrays:
             kinds.append("sequence")
         if atom == "BIGINT":
             kinds += ["offset", "eventTime"]
@@ -545,7 +549,9 @@ def draw_every_type(draw: random.Random) -> Declared:
     for atom in ATOMS:
         name = f"{atom.lower()}_column"
         columns.append(f"{quoted(name)} {drawer.atom((name,), atom)}")
+    drawer.in_arrays += 1
     elements = [drawer.atom(("arrays", f"a{i}", "element"), atom) for i, atom in enumerate(ATOMS)]
+    drawer.in_arrays -= 1
     columns.append("arrays STRUCT<" + ", ".join(f"a{i}: ARRAY<{e}>" for i, e in enumerate(elements)) + ">")
     fields = [f"f{i}: {drawer.atom(('struct', f'f{i}'), atom)}" for i, atom in enumerate(ATOMS)]
     columns.append("struct STRUCT<" + ", ".join(fields) + ">")

@@ -90,6 +90,7 @@ COLUMNS = 8
 _FNV_OFFSET, _FNV_PRIME = 0xCBF29CE484222325, 0x100000001B3
 _LONG_MIN = -(2**63)
 _TWO_TO_63 = 2.0**63
+_TWO_TO_64 = 2.0**64
 
 
 def columns_seed(seed: int) -> int:
@@ -257,13 +258,15 @@ class _WholesMaker(CellMaker):
         self.kind = kind
         #: max - min as the JVM's long: below 0 for spans of 2^63 and more.
         self.span = _signed(kind.max - kind.min)
+        #: max - min as a double, read as unsigned (``CellWriter``'s ``unsignedSpan``).
+        self.unsigned_span = float(self.span) if self.span >= 0 else float(self.span) + _TWO_TO_64
         self.zipf = (
             ZipfSampler(self.span + 1, kind.distribution.exponent)
             if isinstance(kind.distribution, Zipf)
             else None
         )
         self.cut = (
-            _exponential_cut((float(self.span) + 1.0) / kind.distribution.mean)
+            _exponential_cut((self.unsigned_span + 1.0) / kind.distribution.mean)
             if isinstance(kind.distribution, Exponential)
             else 0.0
         )
@@ -283,7 +286,12 @@ class _WholesMaker(CellMaker):
                 return _wholes_array(clamped, self.spec.data_type, self.type)
             case Exponential(mean):
                 x = -mean * strict.log1p(-unit_doubles(longs(keys, 0)) * self.cut)
-                drawn = _double_to_long(_java_min(np.floor(x), float(self.span))).view(np.uint64)
+                # Added as unsigned: min + the drawn whole part wraps back into [min, max].
+                whole = _java_min(np.floor(x), self.unsigned_span)
+                below = whole < _TWO_TO_63
+                drawn = np.where(
+                    below, _double_to_long(whole), _double_to_long(whole - _TWO_TO_63) ^ _LONG_MIN
+                ).view(np.uint64)
         with np.errstate(over="ignore"):
             value = (np.uint64(k.min & MASK) + drawn).view(np.int64)
         return _wholes_array(value, self.spec.data_type, self.type)

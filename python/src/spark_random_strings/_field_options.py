@@ -2,9 +2,8 @@
 DataGen's convention): each one's column path and property, read from the option's name.
 
 A path names a column of the declared schema, then a field of a STRUCT by its name, the
-elements of an ARRAY by ``element``, or a MAP's keys and values by ``key`` and ``value``; the
-last part is the property. A name with dots or backticks is quoted in backticks, a backtick in
-it doubled, as in Spark SQL: ``fields.`a.b`.min``.
+elements of an ARRAY by ``element``; the last part is the property. A name with dots or
+backticks is quoted in backticks, a backtick in it doubled, as in Spark SQL: ``fields.`a.b`.min``.
 """
 
 from __future__ import annotations

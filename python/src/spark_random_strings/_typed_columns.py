@@ -510,6 +510,14 @@ class _Parser:
                 p.only(())
                 return EventTime(micros=name != BIGINT.sql)
             raise p.kind_only(EVENT_TIME_KIND, "TIMESTAMP, TIMESTAMP_NTZ or BIGINT (epoch ms)")
+        if kind == SEQUENCE_KIND and ELEMENT in at:
+            g = p.get(KIND)
+            assert g is not None
+            raise ValueError(
+                f"Invalid value '{g.value}' for option '{g.option}': a sequence counts rows, and column "
+                f"'{p.shown_path}' is inside an ARRAY, whose elements are no rows. Use kind sequence "
+                "on a column of the row, or another kind here."
+            )
         if kind == SEQUENCE_KIND:
             if name not in _INTEGRALS:
                 raise p.kind_only(SEQUENCE_KIND, "TINYINT, SMALLINT, INT or BIGINT")

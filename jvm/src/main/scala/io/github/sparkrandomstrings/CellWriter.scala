@@ -163,8 +163,11 @@ private[sparkrandomstrings] object CellWriter {
       case d: DecimalType => (new Decimal, d.precision, d.scale)
       case _ => (null, 0, 0)
     }
+
+    /** max - min as a double, read as unsigned: a span of 2^63 or more is below 0 as a long. */
+    private val unsignedSpan = if (span >= 0L) span.toDouble else span.toDouble + 18446744073709551616.0
     private val exponentialCut = k.distribution match {
-      case Exponential(mean) => -StrictMath.expm1(-(span.toDouble + 1.0) / mean)
+      case Exponential(mean) => -StrictMath.expm1(-(unsignedSpan + 1.0) / mean)
       case _ => 0.0
     }
 
@@ -180,7 +183,10 @@ private[sparkrandomstrings] object CellWriter {
           math.max(k.min, math.min(k.max, drawn.toLong))
         case Exponential(mean) =>
           val x = -mean * StrictMath.log1p(-random.nextUnitDouble() * exponentialCut)
-          k.min + math.min(StrictMath.floor(x), span.toDouble).toLong
+          // Added as unsigned: min + the drawn whole part wraps back into [min, max].
+          val drawn = math.min(StrictMath.floor(x), unsignedSpan)
+          k.min + (if (drawn < 9223372036854775808.0) drawn.toLong
+                   else (drawn - 9223372036854775808.0).toLong ^ Long.MinValue)
       }
       if (decimal != null) parent.write(ordinal, decimal.set(value, precision, scale), precision, scale)
       else writeWhole(parent, ordinal, t, value)

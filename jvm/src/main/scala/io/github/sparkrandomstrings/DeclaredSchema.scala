@@ -22,7 +22,7 @@ final case class DeclaredSchema(schema: StructType, fields: Seq[(String, String)
   def normalizedFields: Map[String, String] = fields.map { case (k, v) => k.toLowerCase(Locale.ROOT) -> v }.toMap
 
   /**
-   * How `other` differs from this, as the restart check says it: each column whose type
+   * How `other` differs from this, as the restart check says it: the schema (its DDL) if it
    * changed, and each `fields.` option whose value did; empty if they make the same cells.
    */
   def differencesFrom(other: DeclaredSchema): Seq[String] = {

@@ -209,12 +209,13 @@ object TypedColumns {
       if (edits <= math.max(2, best.length / 3)) Some(best) else None
     }
 
-  /** The cell spec of the column at `path`, with the properties `byPath` gives it. */
+  /** The cell spec of the column at `path`, with the properties `byPath` gives it; `inArray`: under an ARRAY's elements. */
   private def spec(
       path: Seq[String],
       t: DataType,
       nullable: Boolean,
-      byPath: Map[Seq[String], Map[String, Given]]): CellSpec = {
+      byPath: Map[Seq[String], Map[String, Given]],
+      inArray: Boolean = false): CellSpec = {
     val properties = new Properties(path, t, byPath.getOrElse(path, Map.empty))
     val nullRate = properties.get(NULL_RATE).fold(0.0) { g =>
       if (!nullable) {
@@ -237,6 +238,12 @@ object TypedColumns {
       case (EventTimeKind, TimestampType | TimestampNTZType) => properties.only(Nil, EventTime(micros = true))
       case (EventTimeKind, LongType) => properties.only(Nil, EventTime(micros = false))
       case (EventTimeKind, _) => properties.kindOnly(EventTimeKind, "TIMESTAMP, TIMESTAMP_NTZ or BIGINT (epoch ms)")
+      case (SequenceKind, _) if inArray =>
+        val g = properties.get(KIND).get
+        throw new IllegalArgumentException(
+          s"Invalid value '${g.value}' for option '${g.option}': a sequence counts rows, and column " +
+            s"'${properties.shownPath}' is inside an ARRAY, whose elements are no rows. Use kind sequence " +
+            "on a column of the row, or another kind here.")
       case (SequenceKind, ByteType | ShortType | IntegerType | LongType) => sequence(properties)
       case (SequenceKind, _) => properties.kindOnly(SequenceKind, "TINYINT, SMALLINT, INT or BIGINT")
       case (ValuesKind, _: ArrayType | _: StructType) =>
@@ -245,10 +252,10 @@ object TypedColumns {
       case (_, ArrayType(element, containsNull)) =>
         properties.only(Seq(MIN_SIZE, MAX_SIZE), ())
         val (minSize, maxSize) = properties.range(MIN_SIZE, MAX_SIZE, Whole(0, MaxSize), DefaultMinSize, DefaultMaxSize)
-        Arrays(minSize.toInt, maxSize.toInt, spec(path :+ Element, element, containsNull, byPath))
+        Arrays(minSize.toInt, maxSize.toInt, spec(path :+ Element, element, containsNull, byPath, inArray = true))
       case (_, s: StructType) =>
         properties.only(Nil, ())
-        Structs(s.fields.toIndexedSeq.map(f => spec(path :+ f.name, f.dataType, f.nullable, byPath)))
+        Structs(s.fields.toIndexedSeq.map(f => spec(path :+ f.name, f.dataType, f.nullable, byPath, inArray)))
       case (_, BooleanType) => properties.only(Nil, Booleans)
       case (_, StringType) => strings(properties)
       case (_, BinaryType) =>

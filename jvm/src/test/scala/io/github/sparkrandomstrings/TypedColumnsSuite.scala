@@ -249,4 +249,19 @@ class TypedColumnsSuite extends AnyFunSuite {
       "fields.a.stddev" -> "200").endsWith(
       "Allowed: a stddev of at most 110.0 (100 times max - min + 1, in the column's values)."))
   }
+
+  test("an exponential over the whole BIGINT range draws just above its min, not at its max") {
+    val d = definition("b BIGINT", Seq("fields.b.distribution" -> "exponential", "fields.b.mean" -> "1000"))
+    val drawn = rows(d, 0L until 2000L).map(_.head.asInstanceOf[Long])
+    assert(drawn.forall(b => b >= Long.MinValue && b < Long.MinValue + 100000L), drawn.take(5))
+    assert(drawn.distinct.size > 1000, "spread over their first thousands")
+  }
+
+  test("a sequence inside an array is refused, as its elements are no rows") {
+    assert(error("items ARRAY<STRUCT<qty: INT>>", "fields.items.element.qty.kind" -> "sequence") ==
+      "Invalid value 'sequence' for option 'fields.items.element.qty.kind': a sequence counts rows, and " +
+      "column 'items.element.qty' is inside an ARRAY, whose elements are no rows. Use kind sequence on a " +
+      "column of the row, or another kind here.")
+    assert(definition("s STRUCT<element: INT>", Seq("fields.s.element.kind" -> "sequence")).declared.isDefined)
+  }
 }
