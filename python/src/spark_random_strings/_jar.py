@@ -48,7 +48,7 @@ def jar_path(spark_version: str | None = None, scala_version: str | None = None)
 
     Examples:
         >>> jar_path("4.3.0", "2.13").name  # doctest: +SKIP
-        'spark-random-strings-spark4.3_2.13-0.4.0.jar'
+        'spark-random-strings-spark4.3_2.13-0.5.0.jar'
 
     Raises:
         UnsupportedSparkError: no bundled jar is built for that Spark line and Scala version;

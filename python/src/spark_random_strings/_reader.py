@@ -63,7 +63,7 @@ def configure_spark_with_random_strings(
         >>> builder = SparkSession.builder.master("local[2]").config("spark.jars", "/opt/other.jar")
         >>> spark = configure_spark_with_random_strings(builder).getOrCreate()  # doctest: +SKIP
         >>> spark.conf.get("spark.jars")  # doctest: +SKIP
-        '/opt/other.jar,/.../spark_random_strings/jars/spark-random-strings-spark4.3_2.13-0.4.0.jar'
+        '/opt/other.jar,/.../spark_random_strings/jars/spark-random-strings-spark4.3_2.13-0.5.0.jar'
 
     Args:
         builder: a ``SparkSession.builder``, configured as you like.
