@@ -237,18 +237,21 @@ def test_an_invalid_option_fails_at_load_with_the_jar_sources_message(
 
 
 @needs_4
-def test_the_data_source_read_directly_refuses_a_bad_option_at_load_and_a_schema_at_start(
+def test_the_data_source_read_directly_refuses_a_bad_option_at_load_and_a_schema_it_cannot_make_at_start(
     spark: SparkSession, tmp_path: Path
 ) -> None:
     read_random_strings(spark, engine="python", seed=1)  # registers the data source
     with pytest.raises(Exception, match=r"Invalid value '0' for option 'rowsPerSecond'"):
         spark.readStream.format(PYTHON_FORMAT).option("ROWSPERSECOND", "0").load()
     # Spark asks a Python source nothing at load() when it is given a schema: the reader refuses
-    # it when the query starts.
-    df = spark.readStream.format(PYTHON_FORMAT).schema("value STRING").load()
+    # a declared schema it cannot make when the query starts.
+    df = spark.readStream.format(PYTHON_FORMAT).schema("m MAP<STRING, INT>").load()
     query = df.writeStream.format("noop").option("checkpointLocation", str(tmp_path)).start()
     try:
-        with pytest.raises(StreamingQueryException, match=r"has a fixed schema, struct<value:string"):
+        with pytest.raises(
+            StreamingQueryException,
+            match=r"Column 'm' has type MAP<STRING, INT>, which this source cannot generate",
+        ):
             query.awaitTermination(60)
     finally:
         query.stop()
