@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from pyspark.sql import SparkSession
 
-from helpers.support import CLI, REPO, run_available_now, run_child
+from helpers.support import CLI, REPO, available_now, run_available_now, run_child
 from helpers.typed_rows import json_rows
 
 FIXTURES = REPO / "tests" / "fixtures"
@@ -52,14 +52,7 @@ def test_a_released_definition_replays_exactly_the_rows_that_release_made(
         reader = reader.schema(stream["schema"])
     df = reader.options(**stream["options"], totalRows=str(len(released))).load()
     if "schema" in stream:
-        query = (
-            df.writeStream.format("memory")
-            .queryName(query_name)
-            .trigger(availableNow=True)
-            .option("checkpointLocation", str(checkpoint))
-            .start()
-        )
-        assert query.awaitTermination(120) and query.exception() is None
+        available_now(df, query_name, checkpoint)
         assert json_rows(spark.table(query_name), df.columns[0]) == released
     else:
         rows, _ = run_available_now(df, query_name, checkpoint)

@@ -15,6 +15,7 @@ from typing import Unpack
 
 from pyspark.sql import DataFrame
 from pyspark.sql.streaming.listener import StreamingQueryProgress
+from pyspark.sql.streaming.query import StreamingQuery
 
 from spark_random_strings import StreamDefinitionKeywords, expected_rows
 
@@ -28,10 +29,9 @@ CLI = [sys.executable, "-m", "spark_random_strings"]
 Row4 = tuple[str, int, int, int]
 
 
-def run_available_now(
-    df: DataFrame, name: str, checkpoint: Path
-) -> tuple[list[Row4], list[StreamingQueryProgress]]:
-    """Run df to completion under Trigger.AvailableNow into a memory sink."""
+def available_now(df: DataFrame, name: str, checkpoint: Path) -> StreamingQuery:
+    """Run df to completion under Trigger.AvailableNow into the memory sink (table) ``name``;
+    the query, ended without an error."""
     query = (
         df.writeStream.format("memory")
         .queryName(name)
@@ -42,6 +42,15 @@ def run_available_now(
     query.awaitTermination(120)
     assert not query.isActive
     assert query.exception() is None
+    return query
+
+
+def run_available_now(
+    df: DataFrame, name: str, checkpoint: Path
+) -> tuple[list[Row4], list[StreamingQueryProgress]]:
+    """Run df to completion under Trigger.AvailableNow into a memory sink: its rows, in offset
+    order, and the query's progress."""
+    query = available_now(df, name, checkpoint)
     rows = df.sparkSession.table(name).orderBy("offset").collect()
     return [(r[0], r[1], r[2], r[3]) for r in rows], query.recentProgress
 

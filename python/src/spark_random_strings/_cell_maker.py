@@ -77,7 +77,7 @@ from spark_random_strings._counter_random import (
 )
 from spark_random_strings._option_range import LONG_MAX
 from spark_random_strings._string_column import StringColumn
-from spark_random_strings._utf8 import utf8
+from spark_random_strings._utf8 import string_array
 from spark_random_strings._zipf_sampler import ZipfSampler
 
 if TYPE_CHECKING:
@@ -501,7 +501,7 @@ class _PatternWalk:
         points = np.zeros(int(lengths.sum()), np.int64)
         for cells, positions, drawn in self.chunks:
             points[starts[cells] + positions] = drawn
-        return _string_array(lengths, points)
+        return string_array(lengths, points)
 
 
 class _BytesMaker(CellMaker):
@@ -724,22 +724,6 @@ def _wholes_array(values: I64, data_type: DataType, arrow: pa.DataType) -> pa.Ar
         return _primitive(arrow, words)
     width = {"TINYINT": np.int8, "SMALLINT": np.int16, "INT": np.int32, "DATE": np.int32}.get(sql, np.int64)
     return _primitive(arrow, values.astype(width))
-
-
-def _string_array(lengths: I64, points: I64) -> pa.Array:
-    """Arrow strings of ``lengths[i]`` code points each, the code points one after another."""
-    if len(points) == 0 or int(points.max()) < 0x80:
-        data = points.astype(np.uint8)
-        byte_lengths = lengths
-    else:
-        data, sizes = utf8(points)
-        row = np.repeat(np.arange(len(lengths)), lengths)
-        byte_lengths = np.bincount(row, weights=sizes, minlength=len(lengths)).astype(np.int64)
-    ends = np.cumsum(byte_lengths)
-    if len(ends) and ends[-1] > 2**31 - 1:
-        raise ValueError("a batch of rows holds more than 2 GiB of strings; ask for fewer rows at a time")
-    offsets = np.concatenate([[0], ends]).astype(np.int32)
-    return pa.StringArray.from_buffers(len(lengths), pa.py_buffer(offsets), pa.py_buffer(data))
 
 
 _WHOLE_TYPES = ("TINYINT", "SMALLINT", "INT", "BIGINT", "DATE", "TIMESTAMP", "TIMESTAMP_NTZ")

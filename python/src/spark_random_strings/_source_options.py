@@ -23,7 +23,7 @@ from spark_random_strings._manual_clock import ManualClock, manual
 from spark_random_strings._option_range import Real, Whole, java_sort_key, java_trim
 from spark_random_strings._rate_profile import RateProfile, parse_rate_profile
 from spark_random_strings._stream_definition import RowShape, StreamDefinition, validate
-from spark_random_strings._string_values import StringValues, distribution_error
+from spark_random_strings._string_values import STRING_VALUE_OPTIONS, StringValues, distribution_error
 from spark_random_strings._typed_columns import closest
 from spark_random_strings.options import (
     ALPHABET,
@@ -126,16 +126,7 @@ class SourceOptions:
 
 
 #: The options of the random strings' own columns, which a declared schema replaces.
-STRING_OPTIONS = (
-    MIN_LENGTH,
-    MAX_LENGTH,
-    CHARSET,
-    ALPHABET,
-    DISTINCT_VALUES,
-    VALUE_DISTRIBUTION,
-    ZIPF_EXPONENT,
-    TIMESTAMP_COLUMN,
-)
+STRING_OPTIONS = (*STRING_VALUE_OPTIONS, TIMESTAMP_COLUMN)
 
 
 def parse_options(parameters: Mapping[str, str], schema: object = None) -> SourceOptions:

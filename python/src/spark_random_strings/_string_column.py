@@ -28,7 +28,7 @@ from spark_random_strings._counter_random import (
     draws32,
     stream_keys,
 )
-from spark_random_strings._utf8 import utf8
+from spark_random_strings._utf8 import string_array
 from spark_random_strings._value_pool import ValuePool
 from spark_random_strings._zipf_sampler import ZipfSampler
 
@@ -133,16 +133,4 @@ class StringColumn:
     def strings(self, lengths: I64, indexes: I64) -> pa.Array:
         """Arrow strings of ``lengths[i]`` characters each, the characters at ``indexes``."""
         characters = self.values.characters
-        points = characters.code_points(indexes)
-        if characters.is_ascii:
-            data = points.astype(np.uint8)
-            byte_lengths = lengths
-        else:
-            data, sizes = utf8(points)
-            row = np.repeat(np.arange(len(lengths)), lengths)
-            byte_lengths = np.bincount(row, weights=sizes, minlength=len(lengths)).astype(np.int64)
-        ends = np.cumsum(byte_lengths)
-        if len(ends) and ends[-1] > 2**31 - 1:
-            raise ValueError("a batch of rows holds more than 2 GiB of strings; ask for fewer rows at a time")
-        offsets = np.concatenate([[0], ends]).astype(np.int32)
-        return pa.StringArray.from_buffers(len(lengths), pa.py_buffer(offsets), pa.py_buffer(data))
+        return string_array(lengths, characters.code_points(indexes), characters.is_ascii)

@@ -17,6 +17,7 @@ from typing import cast
 from spark_random_strings._character_set import NAMED_SETS, CharacterSet
 from spark_random_strings._value_pool import pool_capacity
 from spark_random_strings.options import (
+    ALPHABET,
     CHARSET,
     DISTINCT_VALUES,
     DISTINCT_VALUES_RANGE,
@@ -29,6 +30,18 @@ from spark_random_strings.options import (
     ZIPF_EXPONENT,
     ZIPF_EXPONENT_RANGE,
     default,
+)
+
+#: The options that say what a string column is drawn from: the stream's own, and a declared
+#: STRING column's properties of the same names.
+STRING_VALUE_OPTIONS = (
+    MIN_LENGTH,
+    MAX_LENGTH,
+    CHARSET,
+    ALPHABET,
+    DISTINCT_VALUES,
+    VALUE_DISTRIBUTION,
+    ZIPF_EXPONENT,
 )
 
 

@@ -83,7 +83,12 @@ from spark_random_strings._option_range import (
     java_trim,
     to_float32,
 )
-from spark_random_strings._string_values import DEFAULT_VALUES, validate_pool, validate_values
+from spark_random_strings._string_values import (
+    DEFAULT_VALUES,
+    STRING_VALUE_OPTIONS,
+    validate_pool,
+    validate_values,
+)
 from spark_random_strings.options import (
     ALPHABET,
     CHARSET,
@@ -152,15 +157,7 @@ _NULL_RATE_RANGE = Real(0.0, True, 1.0, True)
 _DOUBLE_MAX = 1.7976931348623157e308
 _FLOAT_MAX = 3.4028234663852886e38  # Float.MaxValue
 _MIN_POSITIVE = 5e-324
-_STRING_PROPERTIES = (
-    MIN_LENGTH,
-    MAX_LENGTH,
-    CHARSET,
-    ALPHABET,
-    DISTINCT_VALUES,
-    VALUE_DISTRIBUTION,
-    ZIPF_EXPONENT,
-)
+_STRING_PROPERTIES = STRING_VALUE_OPTIONS
 _INTEGRALS = {
     TINYINT.sql: (-(2**7), 2**7 - 1),
     SMALLINT.sql: (-(2**15), 2**15 - 1),
