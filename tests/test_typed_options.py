@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pytest
 
+from helpers.orders import ORDERS_DDL, ORDERS_FIELDS
 from spark_random_strings._cell_spec import (
     AnyOf,
     Arrays,
@@ -71,40 +72,6 @@ from spark_random_strings._pattern_plan import parse as parse_pattern
 from spark_random_strings._source_options import parse_options
 from spark_random_strings._stream_definition import StreamDefinition, check_restart, describe_stream
 
-ORDERS = (
-    "order_id BIGINT NOT NULL, user_id INT NOT NULL, amount DECIMAL(10,2), status STRING NOT NULL, "
-    "code STRING, tags ARRAY<STRING>, shipping STRUCT<city: STRING, zip: STRING>, "
-    "event_time TIMESTAMP NOT NULL, score DOUBLE, day DATE, flag BOOLEAN NOT NULL, raw BINARY"
-)
-ORDER_FIELDS = {
-    "fields.order_id.kind": "offset",
-    "fields.user_id.min": "1",
-    "fields.user_id.max": "100000",
-    "fields.user_id.distribution": "zipf",
-    "fields.user_id.zipfExponent": "1.2",
-    "fields.amount.min": "0.50",
-    "fields.amount.max": "999.99",
-    "fields.amount.nullRate": "0.05",
-    "fields.status.kind": "values",
-    "fields.status.values": '["new", "paid", "shipped", "cancelled"]',
-    "fields.status.weights": "[2, 6, 1, 1]",
-    "fields.code.pattern": "ORD-[0-9]{4}-[A-Z]{3}",
-    "fields.tags.maxSize": "3",
-    "fields.tags.element.kind": "values",
-    "fields.tags.element.values": '["gift", "express", "fragile"]',
-    "fields.shipping.city.kind": "values",
-    "fields.shipping.city.values": '["Lyon", "Porto", "Turin"]',
-    "fields.shipping.zip.pattern": "[0-9]{5}",
-    "fields.event_time.kind": "eventTime",
-    "fields.score.distribution": "normal",
-    "fields.score.min": "0",
-    "fields.score.max": "10",
-    "fields.score.mean": "5",
-    "fields.score.stddev": "2",
-    "fields.day.min": "2024-01-01",
-    "fields.day.max": "2024-01-31",
-    "fields.raw.maxLength": "3",
-}
 PATTERN_RULES = (
     " A pattern may hold literals, escapes, classes ([a-z], \\d, \\w, \\s, .), groups, alternation (|) "
     "and repeats (?, *, +, {n}, {m,n}); anchors, lookaround and back-references cannot be generated."
@@ -638,7 +605,7 @@ def test_a_bad_per_column_option_is_refused_as_the_jvm_refuses_it(
 
 
 def test_every_column_is_read_as_its_options_say() -> None:
-    specs = cells(ORDERS, ORDER_FIELDS)
+    specs = cells(ORDERS_DDL, ORDERS_FIELDS)
     by_name = {spec.path[0]: spec for spec in specs}
     assert [spec.path[0] for spec in specs] == [
         "order_id",
@@ -1067,11 +1034,11 @@ def test_json_is_read_and_written_as_jackson_does() -> None:
 
 
 def test_a_declared_streams_definition_is_version_4_and_reads_back_to_the_same_cells() -> None:
-    stream = definition(ORDERS + " COMMENT 'raw bytes'", ORDER_FIELDS)
+    stream = definition(ORDERS_DDL + " COMMENT 'raw bytes'", ORDERS_FIELDS)
     stored = definition_to_json(stream)
     assert stored["version"] == 4
     assert list(stored)[-2:] == ["schema", "fields"]
-    assert list(stored["fields"]) == sorted(ORDER_FIELDS)  # type: ignore[call-overload]
+    assert list(stored["fields"]) == sorted(ORDERS_FIELDS)  # type: ignore[call-overload]
     assert stored["schema"]["fields"][-1] == {  # type: ignore[index]
         "name": "raw",
         "type": "binary",
@@ -1131,11 +1098,11 @@ def test_a_bad_version_4_file_is_refused_as_corrupt(change: dict[str, object], w
 
 
 def test_a_restart_with_other_fields_options_or_another_schema_is_refused_naming_each() -> None:
-    stream = definition(ORDERS, ORDER_FIELDS)
-    fewer = {**ORDER_FIELDS, "fields.user_id.max": "50"}
+    stream = definition(ORDERS_DDL, ORDERS_FIELDS)
+    fewer = {**ORDERS_FIELDS, "fields.user_id.max": "50"}
     del fewer["fields.raw.maxLength"]
     with pytest.raises(ValueError) as refused:
-        check_restart(stream, definition(ORDERS, fewer), "here")
+        check_restart(stream, definition(ORDERS_DDL, fewer), "here")
     assert str(refused.value) == (
         "The options of this query contradict the stream stored in its checkpoint (here): "
         "fields.raw.maxLength: the checkpoint has 3, the query sets none; "
@@ -1145,10 +1112,10 @@ def test_a_restart_with_other_fields_options_or_another_schema_is_refused_naming
         "identically. Restart with the stored values (the seed may simply be left out), or use a new "
         "checkpoint location to start a different stream."
     )
-    check_restart(stream, definition(ORDERS, dict(reversed(ORDER_FIELDS.items()))), "here")
-    check_restart(stream, definition(ORDERS.replace("BIGINT", "LONG"), ORDER_FIELDS), "here")
-    renamed = {k.replace("fields.user_id", "fields.USER_ID"): v for k, v in ORDER_FIELDS.items()}
-    check_restart(stream, definition(ORDERS, renamed), "here")
+    check_restart(stream, definition(ORDERS_DDL, dict(reversed(ORDERS_FIELDS.items()))), "here")
+    check_restart(stream, definition(ORDERS_DDL.replace("BIGINT", "LONG"), ORDERS_FIELDS), "here")
+    renamed = {k.replace("fields.user_id", "fields.USER_ID"): v for k, v in ORDERS_FIELDS.items()}
+    check_restart(stream, definition(ORDERS_DDL, renamed), "here")
     with pytest.raises(
         ValueError,
         match=r"schema: the checkpoint has a INT NOT NULL, the query declares a INT\. A checkpoint's ",

@@ -22,6 +22,7 @@ cells, each with its own count of draws.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -206,7 +207,7 @@ def cell_maker(spec: CellSpec, seed: int) -> CellMaker:
             return _StructsMaker(spec, seed)
 
 
-class CellMaker:
+class CellMaker(ABC):
     """Makes the cells of one spec: of a top-level column (:meth:`make`, a column maker of
     ``_column_maker``), or of a field or an array's elements (:meth:`cells`)."""
 
@@ -240,9 +241,9 @@ class CellMaker:
         which = np.cumsum(~null) - 1
         return made.take(pa.array(np.maximum(which, 0), mask=null))
 
+    @abstractmethod
     def values(self, keys: U64, instances: U64, row_of: I64, rows: RowDraw) -> pa.Array:
         """The non-null cells' values, each drawn from its value key (its number 0 on)."""
-        raise NotImplementedError
 
 
 # Numbers.
