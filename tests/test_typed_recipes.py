@@ -29,7 +29,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from helpers.support import CLI, REPO, run_child
-from spark_random_strings import _typed_columns as typed
+from spark_random_strings import _field_properties as typed
 from spark_random_strings import expected_rows, read_random_strings
 from spark_random_strings._pattern_plan import OPEN_REPEAT_EXTRA
 from spark_random_strings._row_generator import expected_table
@@ -593,6 +593,6 @@ def test_the_guides_property_table_names_every_property_the_parser_knows() -> No
         typed.PATTERN,
         typed.MIN_SIZE,
         typed.MAX_SIZE,
-        *typed._STRING_PROPERTIES,
+        *typed.STRING_PROPERTIES,
     }
     assert named == known

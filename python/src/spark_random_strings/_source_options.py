@@ -19,12 +19,12 @@ from spark_random_strings._columns import columns_declared, columns_of, schema_o
 from spark_random_strings._ddl import to_schema
 from spark_random_strings._declared_schema import DeclaredSchema
 from spark_random_strings._field_options import PREFIX, is_field_option
+from spark_random_strings._field_properties import closest
 from spark_random_strings._manual_clock import ManualClock, manual
 from spark_random_strings._option_range import Real, Whole, java_sort_key, java_trim
 from spark_random_strings._rate_profile import RateProfile, parse_rate_profile
 from spark_random_strings._stream_definition import RowShape, StreamDefinition, validate
 from spark_random_strings._string_values import STRING_VALUE_OPTIONS, StringValues, distribution_error
-from spark_random_strings._typed_columns import closest
 from spark_random_strings.options import (
     ALPHABET,
     CHARSET,
@@ -328,6 +328,6 @@ def _reject_unknown_names(parameters: Mapping[str, str]) -> None:
 
 def _closest(name: str) -> str | None:
     """The known option nearest to ``name`` by Levenshtein distance, if near enough to be a typo
-    (the JVM source's rule, ``_typed_columns.closest``: at most max(2, a third of the option's
+    (the JVM source's rule, ``_field_properties.closest``: at most max(2, a third of the option's
     length) edits)."""
     return closest(name, NAMES)
