@@ -18,13 +18,10 @@ import pyarrow as pa
 import pytest
 
 from helpers.orders import ORDERS_DDL, ORDERS_FIELDS
+from spark_random_strings import _cell_draws as draws
 from spark_random_strings import expected_rows
 from spark_random_strings._cell_maker import (
-    _bounded_at_cursor,
-    _bounded_first,
-    _bounded_runs,
     _PatternWalk,
-    _unsigned_up_to,
     arrow_type,
     cell_weight,
     make_cells,
@@ -780,16 +777,16 @@ def one_by_one(key: int, count: int, bound: int = REJECTING, draw: int = 0) -> l
 def test_bounded_draws_after_rejections_are_the_jvms() -> None:
     cursor = np.zeros(len(KEYS), np.int64)
     every = np.arange(len(KEYS))
-    rounds = [_bounded_at_cursor(KEYS, cursor, every, REJECTING) for _ in range(4)]
+    rounds = [draws.bounded_at_cursor(KEYS, cursor, every, REJECTING) for _ in range(4)]
     walk = _PatternWalk(KEYS)
     walked = [
         walk.bounded(every, REJECTING),
         walk.bounded(every[::3], REJECTING),
         walk.bounded(every, REJECTING),
     ]
-    first, following = _bounded_first(KEYS, REJECTING)
+    first, following = draws.bounded_first(KEYS, REJECTING)
     counts = np.arange(len(KEYS)) % 5
-    runs = _bounded_runs(KEYS, following, counts, REJECTING)
+    runs = draws.bounded_runs(KEYS, following, counts, REJECTING)
     at = 0
     for i, key in enumerate(int(k) for k in KEYS):
         assert [int(r[i]) for r in rounds] == one_by_one(key, 4)
@@ -833,7 +830,7 @@ def unsigned_up_to(key: int, span: int) -> int:
 
 @pytest.mark.parametrize("span", [0, 6, 2**62 + 1, LONG_MAX, -1, -(2**62) - 1, -(2**63)])
 def test_unsigned_spans_after_rejections_are_the_jvms(span: int) -> None:
-    drawn = _unsigned_up_to(KEYS[:500], span)
+    drawn = draws.unsigned_up_to(KEYS[:500], span)
     assert drawn.tolist() == [unsigned_up_to(int(key), span) for key in KEYS[:500]]
 
 

@@ -31,6 +31,18 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from spark_random_strings import _strictmath as strict
+from spark_random_strings._cell_draws import (
+    TWO_TO_63,
+    bounded_at_cursor,
+    bounded_first,
+    bounded_runs,
+    double_to_long,
+    exponential_cut,
+    java_min,
+    normals,
+    signed,
+    unsigned_up_to,
+)
 from spark_random_strings._cell_spec import (
     AnyOf,
     Arrays,
@@ -68,7 +80,6 @@ from spark_random_strings._counter_random import (
     MASK,
     U64,
     bounded,
-    bounded_at,
     derived_seed,
     draws32,
     longs,
@@ -76,7 +87,7 @@ from spark_random_strings._counter_random import (
     mix_int,
     unit_doubles,
 )
-from spark_random_strings._option_range import LONG_MAX
+from spark_random_strings._option_range import LONG_MAX, LONG_MIN
 from spark_random_strings._string_column import StringColumn
 from spark_random_strings._utf8 import string_array
 from spark_random_strings._zipf_sampler import ZipfSampler
@@ -84,13 +95,10 @@ from spark_random_strings._zipf_sampler import ZipfSampler
 if TYPE_CHECKING:
     from spark_random_strings._column_maker import RowDraw
 
-Floats = npt.NDArray[np.float64]
 
 #: The random stream every declared column's stream is derived from (``RandomStreams.Columns``).
 COLUMNS = 8
 _FNV_OFFSET, _FNV_PRIME = 0xCBF29CE484222325, 0x100000001B3
-_LONG_MIN = -(2**63)
-_TWO_TO_63 = 2.0**63
 _TWO_TO_64 = 2.0**64
 
 
@@ -258,7 +266,7 @@ class _WholesMaker(CellMaker):
         assert isinstance(kind, Wholes)
         self.kind = kind
         #: max - min as the JVM's long: below 0 for spans of 2^63 and more.
-        self.span = _signed(kind.max - kind.min)
+        self.span = signed(kind.max - kind.min)
         #: max - min as a double, read as unsigned (``CellWriter``'s ``unsignedSpan``).
         self.unsigned_span = float(self.span) if self.span >= 0 else float(self.span) + _TWO_TO_64
         self.zipf = (
@@ -267,7 +275,7 @@ class _WholesMaker(CellMaker):
             else None
         )
         self.cut = (
-            _exponential_cut((self.unsigned_span + 1.0) / kind.distribution.mean)
+            exponential_cut((self.unsigned_span + 1.0) / kind.distribution.mean)
             if isinstance(kind.distribution, Exponential)
             else 0.0
         )
@@ -276,22 +284,22 @@ class _WholesMaker(CellMaker):
         k = self.kind
         match k.distribution:
             case Uniform():
-                drawn = _unsigned_up_to(keys, self.span)
+                drawn = unsigned_up_to(keys, self.span)
             case Zipf():
                 assert self.zipf is not None
                 drawn = (self.zipf.sample(keys) - 1).astype(np.uint64)
             case Normal(mean, stddev):
                 low, high = float(k.min), float(k.max)
-                normal = _normals(keys, mean, stddev, low, high, rounded=True)
-                clamped = np.clip(_double_to_long(normal), k.min, k.max)
+                normal = normals(keys, mean, stddev, low, high, rounded=True)
+                clamped = np.clip(double_to_long(normal), k.min, k.max)
                 return _wholes_array(clamped, self.spec.data_type, self.type)
             case Exponential(mean):
                 x = -mean * strict.log1p(-unit_doubles(longs(keys, 0)) * self.cut)
                 # Added as unsigned: min + the drawn whole part wraps back into [min, max].
-                whole = _java_min(np.floor(x), self.unsigned_span)
-                below = whole < _TWO_TO_63
+                whole = java_min(np.floor(x), self.unsigned_span)
+                below = whole < TWO_TO_63
                 drawn = np.where(
-                    below, _double_to_long(whole), _double_to_long(whole - _TWO_TO_63) ^ _LONG_MIN
+                    below, double_to_long(whole), double_to_long(whole - TWO_TO_63) ^ LONG_MIN
                 ).view(np.uint64)
         with np.errstate(over="ignore"):
             value = (np.uint64(k.min & MASK) + drawn).view(np.int64)
@@ -307,7 +315,7 @@ class _RealsMaker(CellMaker):
         assert isinstance(kind, Reals)
         self.kind = kind
         self.cut = (
-            _exponential_cut((kind.max - kind.min) / kind.distribution.mean)
+            exponential_cut((kind.max - kind.min) / kind.distribution.mean)
             if isinstance(kind.distribution, Exponential)
             else 0.0
         )
@@ -316,14 +324,14 @@ class _RealsMaker(CellMaker):
         k = self.kind
         match k.distribution:
             case Normal(mean, stddev):
-                value = _normals(keys, mean, stddev, k.min, k.max, rounded=False)
+                value = normals(keys, mean, stddev, k.min, k.max, rounded=False)
             case Exponential(mean):
                 with np.errstate(over="ignore"):  # beyond the doubles: infinite, then max
                     drawn = k.min - mean * strict.log1p(-unit_doubles(longs(keys, 0)) * self.cut)
-                value = _java_min(k.max, drawn)
+                value = java_min(k.max, drawn)
             case _:
                 u = unit_doubles(longs(keys, 0))
-                value = _java_min(k.max, k.min * (1.0 - u) + k.max * u)
+                value = java_min(k.max, k.min * (1.0 - u) + k.max * u)
         if self.type == pa.float32():
             return _primitive(self.type, value.astype(np.float32))
         return _primitive(self.type, value)
@@ -363,7 +371,7 @@ class _EventTimeMaker(CellMaker):
         if not k.micros:
             return _primitive(self.type, ms)
         low, high = -(2**63 // 1000), (2**63 - 1) // 1000
-        micros = np.where(ms > high, np.int64(LONG_MAX), np.where(ms < low, np.int64(_LONG_MIN), ms * 1000))
+        micros = np.where(ms > high, np.int64(LONG_MAX), np.where(ms < low, np.int64(LONG_MIN), ms * 1000))
         return _primitive(self.type, micros)
 
 
@@ -390,7 +398,7 @@ class _ValuesMaker(CellMaker):
             # The JVM's binary search: the first index whose running sum is above the target.
             index = np.minimum(np.searchsorted(self.cumulative, target, side="right"), self.n - 1)
         else:
-            index = _bounded_first(keys, self.n)[0]
+            index = bounded_first(keys, self.n)[0]
         return self.table.take(pa.array(index.astype(np.int64)))
 
 
@@ -413,13 +421,13 @@ class _StringsMaker(CellMaker):
         s = self.strings
         v = s.values
         if s.pool is None:
-            choices, first_draw = _bounded_first(keys, v.max_length - v.min_length + 1)
+            choices, first_draw = bounded_first(keys, v.max_length - v.min_length + 1)
             lengths = v.min_length + choices
             return s.strings(lengths, s.character_indexes(keys, first_draw, lengths))
         if s.zipf is not None:
             entries = s.zipf.sample(keys) - 1
         else:
-            entries = _bounded_first(keys, s.pool.size)[0]
+            entries = bounded_first(keys, s.pool.size)[0]
         return s.pool_values(entries)[1]
 
 
@@ -453,9 +461,9 @@ class _PatternWalk:
             self.cursor += 1
             if rejected.any():
                 again = np.flatnonzero(rejected)  # drawn again from their next draws on
-                values[again] = _bounded_at_cursor(self.keys, self.cursor, again, bound)
+                values[again] = bounded_at_cursor(self.keys, self.cursor, again, bound)
             return values
-        return _bounded_at_cursor(self.keys, self.cursor, cells, bound)
+        return bounded_at_cursor(self.keys, self.cursor, cells, bound)
 
     def put(self, cells: I64, points: I64) -> None:
         """Appends ``points[i]`` to cell ``cells[i]``'s string."""
@@ -511,9 +519,9 @@ class _BytesMaker(CellMaker):
     def values(self, keys: U64, instances: U64, row_of: I64, rows: RowDraw) -> pa.Array:
         k = self.spec.kind
         assert isinstance(k, Bytes)
-        choices, first_draw = _bounded_first(keys, k.max_length - k.min_length + 1)
+        choices, first_draw = bounded_first(keys, k.max_length - k.min_length + 1)
         lengths = k.min_length + choices
-        data = _bounded_runs(keys, first_draw, lengths, 256).astype(np.uint8)
+        data = bounded_runs(keys, first_draw, lengths, 256).astype(np.uint8)
         offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
         return pa.Array.from_buffers(
             pa.binary(), len(keys), [None, pa.py_buffer(offsets), pa.py_buffer(data)]
@@ -540,7 +548,7 @@ class _ArraysMaker(CellMaker):
         if sizes == 1:
             counts = np.full(len(keys), k.min_size, np.int64)
         else:
-            counts = k.min_size + _bounded_first(keys, sizes)[0]
+            counts = k.min_size + bounded_first(keys, sizes)[0]
         total = int(counts.sum())
         if total > 2**31 - 1:
             raise ValueError(
@@ -568,140 +576,6 @@ class _StructsMaker(CellMaker):
     def values(self, keys: U64, instances: U64, row_of: I64, rows: RowDraw) -> pa.Array:
         children = [f.cells(instances, row_of, rows) for f in self.fields]
         return pa.StructArray.from_arrays(children, fields=list(self.type))
-
-
-# Draws.
-
-
-def _bounded_first(keys: U64, bound: int) -> tuple[I64, I64]:
-    """``nextBounded(bound)`` of each stream from its first 32-bit draw, and the index of its
-    next draw (1, or more after rejections: drawn again in rounds, as a pool of nearly 2^31
-    entries rejects up to half its draws)."""
-    values, rejected = bounded(draws32(keys, np.zeros(len(keys), np.int64)), bound)
-    following = np.ones(len(keys), np.int64)
-    if rejected.any():
-        again = np.flatnonzero(rejected)
-        values[again] = _bounded_at_cursor(keys, following, again, bound)
-    return values, following
-
-
-def _bounded_at_cursor(keys: U64, cursor: I64, cells: I64, bound: int) -> I64:
-    """``nextBounded(bound)`` of the streams ``cells`` (distinct), each from its 32-bit draw
-    ``cursor[cell]`` on, in rounds until none rejects; moves their cursors past their draws."""
-    values, rejected = bounded(draws32(keys[cells], cursor[cells]), bound)
-    cursor[cells] += 1
-    while rejected.any():
-        again = np.flatnonzero(rejected)
-        redrawn, rejected_again = bounded(draws32(keys[cells[again]], cursor[cells[again]]), bound)
-        cursor[cells[again]] += 1
-        values[again] = redrawn
-        rejected = np.zeros(len(cells), np.bool_)
-        rejected[again] = rejected_again
-    return values
-
-
-def _bounded_runs(keys: U64, first_draw: I64, counts: I64, bound: int) -> I64:
-    """``counts[i]`` draws ``nextBounded(bound)`` of stream ``keys[i]`` from its 32-bit draw
-    ``first_draw[i]`` on, all streams' one after another."""
-    total = int(counts.sum())
-    starts = np.cumsum(counts) - counts
-    row = np.repeat(np.arange(len(keys)), counts)
-    position = np.arange(total, dtype=np.int64) - starts[row]
-    values, rejected = bounded(draws32(keys[row], position + first_draw[row]), bound)
-    for i in np.unique(row[rejected]):
-        key, draw = int(keys[i]), int(first_draw[i])
-        for j in range(int(counts[i])):
-            values[starts[i] + j], draw = bounded_at(key, draw, bound)
-    return values
-
-
-def _unsigned_up_to(keys: U64, span: int) -> U64:
-    """A uniform long in [0, span], span read as unsigned (``CellWriter.unsignedUpTo``): from
-    the streams' 64-bit numbers 0, 1, ... until one is accepted."""
-    if span == -1:
-        return longs(keys, 0)
-    if span == LONG_MAX:
-        return longs(keys, 0) >> np.uint64(1)
-    if span >= 0:
-        bound = span + 1
-        limit = np.uint64(LONG_MAX - (LONG_MAX % bound + 1) % bound)
-        shift = 1
-    else:  # above 2^63: whole numbers, rejected above span
-        bound, limit, shift = 0, np.uint64(span & MASK), 0
-    result = np.empty(len(keys), np.uint64)
-    todo = np.arange(len(keys))
-    number = 0
-    while len(todo):
-        bits = longs(keys[todo], number) >> np.uint64(shift)
-        accepted = bits <= limit
-        chosen = bits[accepted]
-        result[todo[accepted]] = chosen % np.uint64(bound) if bound else chosen
-        todo = todo[~accepted]
-        number += 1
-    return result
-
-
-def _normals(keys: U64, mean: float, stddev: float, low: float, high: float, rounded: bool) -> Floats:
-    """``mean + stddev * standardNormal``, rounded to a whole number with ``rounded``, drawn
-    again until within [low, high]. Each try of the polar method takes two 64-bit numbers, so
-    try t of every stream still drawing is its numbers 2t and 2t + 1."""
-    result = np.empty(len(keys), np.float64)
-    todo = np.arange(len(keys))
-    number = 0
-    while len(todo):
-        pending = keys[todo]
-        u = 2.0 * unit_doubles(longs(pending, number)) - 1.0
-        v = 2.0 * unit_doubles(longs(pending, number + 1)) - 1.0
-        s = u * u + v * v
-        polar = np.flatnonzero((s < 1.0) & (s > 0.0))
-        sp = s[polar]
-        z = u[polar] * np.sqrt(-2.0 * strict.log(sp) / sp)
-        with np.errstate(over="ignore"):  # beyond the doubles: infinite, and drawn again
-            drawn = mean + stddev * z
-        if rounded:
-            drawn = np.rint(drawn)
-        inside = (drawn >= low) & (drawn <= high)
-        done = polar[inside]
-        result[todo[done]] = drawn[inside]
-        keep = np.ones(len(todo), np.bool_)
-        keep[done] = False
-        todo = todo[keep]
-        number += 2
-    return result
-
-
-def _exponential_cut(scaled_span: float) -> float:
-    """1 - e^-x (``-StrictMath.expm1(-x)``): the share of an exponential below the span."""
-    return float(-strict.expm1(np.array([-scaled_span]))[0])
-
-
-# Java's arithmetic.
-
-
-def _signed(value: int) -> int:
-    """``value`` as a 64-bit two's complement long."""
-    value &= MASK
-    return value - (1 << 64) if value > LONG_MAX else value
-
-
-def _double_to_long(x: Floats) -> I64:
-    """Java's double-to-long: toward 0, saturating at the bounds, and 0 for NaN."""
-    with np.errstate(invalid="ignore"):
-        inside = np.where(np.isnan(x) | (x >= _TWO_TO_63) | (x < -_TWO_TO_63), 0.0, x)
-        result = inside.astype(np.int64)
-    result[x >= _TWO_TO_63] = LONG_MAX
-    result[x < -_TWO_TO_63] = _LONG_MIN
-    return result
-
-
-def _java_min(a: Floats | float, b: Floats | float) -> Floats:
-    """``Math.min`` of doubles: NaN if either is, and -0.0 below 0.0."""
-    a, b = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(b, np.float64))
-    result = np.minimum(a, b)
-    zeros = (a == 0.0) & (b == 0.0)
-    if zeros.any():
-        result[zeros] = np.where(np.signbit(a[zeros]) | np.signbit(b[zeros]), -0.0, 0.0)
-    return result
 
 
 # Arrow arrays.
