@@ -23,6 +23,19 @@ object SparkLineProjects extends AutoPlugin {
 
   val scalatestVersion = "3.2.19"
 
+  /**
+   * Apache Beam's Nexmark generator, the reference the `nexmark` source's events must equal
+   * (NexmarkGeneratorSuite runs it beside ours). Tests only, never in the jar or the wheel. Each
+   * is taken intransitively: the nexmark jar's own tree names a repository outside Maven Central,
+   * and the generator needs only Beam's core, its vendored Guava and Joda-Time (Jackson and
+   * slf4j come with Spark).
+   */
+  val beamReference: Seq[ModuleID] = Seq(
+    "org.apache.beam" % "beam-sdks-java-nexmark" % "2.76.0",
+    "org.apache.beam" % "beam-sdks-java-core" % "2.76.0",
+    "org.apache.beam" % "beam-vendor-guava-32_1_2-jre" % "0.1",
+    "joda-time" % "joda-time" % "2.14.0").map(module => (module % Test).intransitive())
+
   // Spark on Java 17 and later needs these to reach JDK internals (the list Spark's launcher adds).
   val sparkJavaFlags = Seq(
     "-XX:+IgnoreUnrecognizedVMOptions",
@@ -105,7 +118,8 @@ object SparkLineProjects extends AutoPlugin {
           "org.scalatest" %% "scalatest" % scalatestVersion % Test,
           // An in-process HDFS for the checkpoint-store test. Intransitive: its only dependencies
           // are the Hadoop client jars, which Spark brings in that same release.
-          ("org.apache.hadoop" % "hadoop-client-minicluster" % line.hadoop % Test).intransitive()),
+          ("org.apache.hadoop" % "hadoop-client-minicluster" % line.hadoop % Test).intransitive()) ++
+          beamReference,
         javacOptions ++= Seq("--release", line.javaRelease),
         scalacOptions ++= Seq(
           "-release",

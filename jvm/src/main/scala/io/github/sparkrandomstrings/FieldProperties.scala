@@ -2,7 +2,6 @@ package io.github.sparkrandomstrings
 
 import java.util.Locale
 
-import org.apache.commons.text.similarity.LevenshteinDistance
 import org.apache.spark.sql.types.DataType
 
 /**
@@ -79,14 +78,7 @@ private[sparkrandomstrings] object FieldProperties {
   final case class Given(option: String, value: String)
 
   /** The entry of `known` nearest to `name`, case-insensitive, if near enough to be a typo. */
-  def closest(name: String, known: Seq[String]): Option[String] =
-    if (known.isEmpty) None
-    else {
-      val lower = name.toLowerCase(Locale.ROOT)
-      val distance = LevenshteinDistance.getDefaultInstance
-      val (best, edits) = known.map(k => k -> distance.apply(lower, k.toLowerCase(Locale.ROOT)).intValue).minBy(_._2)
-      if (edits <= math.max(2, best.length / 3)) Some(best) else None
-    }
+  def closest(name: String, known: Seq[String]): Option[String] = Suggestions.closest(name, known)
 
   /** The properties given to one column, checked against the ones its type and kind allow. */
   final class Properties(path: Seq[String], val dataType: DataType, properties: Map[String, Given]) {

@@ -1,8 +1,5 @@
 package io.github.sparkrandomstrings
 
-import java.util.Locale
-
-import org.apache.commons.text.similarity.LevenshteinDistance
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap
 import org.apache.spark.sql.types.StructType
@@ -95,7 +92,7 @@ object SourceOptions {
     }
     val (fieldOptions, sourceOptions) = written.partition { case (name, _) => FieldOptions.isFieldOption(name) }
     val options = CaseInsensitiveMap(sourceOptions)
-    rejectUnknownNames(options.originalMap.keys)
+    Suggestions.rejectUnknown(ShortName, Names, InternalNames, options.originalMap.keys)
     if (schema.isEmpty) {
       fieldOptions.keys.toSeq.sorted.headOption.foreach { name =>
         throw new IllegalArgumentException(
@@ -141,10 +138,10 @@ object SourceOptions {
     val duplicateFraction = real(DUPLICATE_FRACTION, DuplicateFractionRange)
     val maxDuplicateDistance = long(MAX_DUPLICATE_DISTANCE, MaxDuplicateDistanceRange)
     val maxOutOfOrderMs = long(MAX_OUT_OF_ORDER_MS, MaxOutOfOrderMsRange)
-    val timestampColumn = options.get(TIMESTAMP_COLUMN).map(boolean(TIMESTAMP_COLUMN, _))
+    val timestampColumn = options.get(TIMESTAMP_COLUMN).map(Suggestions.boolean(TIMESTAMP_COLUMN, _))
     val startTimestamp = long(START_TIMESTAMP, StartTimestampRange)
     val rateProfile = options.get(RATE_PROFILE).map(RateProfile.parse)
-    val realTime = options.get(REAL_TIME).map(boolean(REAL_TIME, _))
+    val realTime = options.get(REAL_TIME).map(Suggestions.boolean(REAL_TIME, _))
     val clock = options.get(MANUAL_CLOCK).map(StreamClock.manual(MANUAL_CLOCK, _))
 
     // The rules about which options were given: a stored definition has every value, so only
@@ -212,40 +209,4 @@ object SourceOptions {
   /** The options of the random strings' own columns, which a declared schema replaces. */
   private val StringOptions: Seq[String] =
     Seq(MIN_LENGTH, MAX_LENGTH, CHARSET, ALPHABET, DISTINCT_VALUES, VALUE_DISTRIBUTION, ZIPF_EXPONENT, TIMESTAMP_COLUMN)
-
-  /** The value of boolean option `name` given as `text`: true or false, case-insensitive. */
-  private def boolean(name: String, text: String): Boolean =
-    text.trim.toLowerCase(Locale.ROOT) match {
-      case "true" => true
-      case "false" => false
-      case _ =>
-        throw new IllegalArgumentException(
-          s"Invalid value '$text' for option '$name'. Allowed: true or false (case-insensitive).")
-    }
-
-  private def rejectUnknownNames(names: Iterable[String]): Unit = {
-    val known = (Names ++ InternalNames).map(_.toLowerCase(Locale.ROOT)).toSet
-    names.find(n => !known.contains(n.toLowerCase(Locale.ROOT))).foreach { unknown =>
-      val hint = if (unknown.equalsIgnoreCase("path")) {
-        " This source makes its own rows and reads no path: call load() without one."
-      } else {
-        closest(unknown).map(c => s" Did you mean '$c'?").getOrElse("")
-      }
-      throw new IllegalArgumentException(
-        s"Unknown option '$unknown' for the $ShortName source." +
-          s"$hint Known options (case-insensitive): ${Names.mkString(", ")}.")
-    }
-  }
-
-  /**
-   * The known option nearest to `name` by Levenshtein distance (Commons Text's, which Spark's
-   * own suggestions use), if it is near enough to be a typo.
-   */
-  private def closest(name: String): Option[String] = {
-    val lower = name.toLowerCase(Locale.ROOT)
-    val distance = LevenshteinDistance.getDefaultInstance
-    val (best, edits) = Names.map(n => n -> distance.apply(lower, n.toLowerCase(Locale.ROOT)).intValue)
-      .minBy(_._2)
-    if (edits <= math.max(2, best.length / 3)) Some(best) else None
-  }
 }

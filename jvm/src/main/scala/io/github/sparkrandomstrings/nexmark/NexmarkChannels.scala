@@ -1,0 +1,54 @@
+package io.github.sparkrandomstrings.nexmark
+
+/**
+ * A bid's `channel` and `url`, which Flink's generator adds to Beam's bid. Flink draws them as
+ * here, but its URLs come from unseeded randoms; ours are pure functions of the channel, so they
+ * replay: the URL of hot channel `i` (Google, Facebook, Baidu, Apple) is drawn from
+ * `Random(-1 - i)`, and that of `channel-<n>` from `Random(n)`, which also decides, with
+ * probability 9/10 as Flink's does, whether it ends with `&channel_id=<|reverse(n)|>`.
+ *
+ * A bid's channel is an index here: 0 to 3 the hot channels, 4 + n `channel-<n>`.
+ */
+object NexmarkChannels {
+  val HotChannels: Seq[String] = Seq("Google", "Facebook", "Baidu", "Apple")
+  val HotChannelsRatio: Int = 2
+  val ChannelsNumber: Int = 10000
+
+  private def baseUrl(random: JavaRandom): String = {
+    val parts = Seq.fill(3) {
+      val length = 3 + random.nextInt(2)
+      val part = new StringBuilder
+      for (_ <- 0 until length) part += (if (random.nextInt(13) == 0) '_' else ('a' + random.nextInt(26)).toChar)
+      part.toString
+    }
+    "https://www.nexmark.com/" + parts.mkString("/") + "/item.htm?query=1"
+  }
+
+  private def seeded(seed: Long): JavaRandom = {
+    val random = new JavaRandom
+    random.reseed(seed)
+    random
+  }
+
+  /** The URL of channel index `index`. */
+  def url(index: Int): String =
+    if (index < HotChannels.length) baseUrl(seeded(-1L - index))
+    else {
+      val n = index - HotChannels.length
+      val random = seeded(n)
+      val base = baseUrl(random)
+      if (random.nextInt(10) > 0) base + "&channel_id=" + math.abs(Integer.reverse(n)) else base
+    }
+
+  def name(index: Int): String =
+    if (index < HotChannels.length) HotChannels(index) else s"channel-${index - HotChannels.length}"
+
+  /** Every channel's name and URL as bytes, made once per JVM (about 600 KB). */
+  lazy val Names: Array[Array[Byte]] = Array.tabulate(HotChannels.length + ChannelsNumber)(i => AsciiText.bytesOf(name(i)))
+  lazy val Urls: Array[Array[Byte]] = Array.tabulate(HotChannels.length + ChannelsNumber)(i => AsciiText.bytesOf(url(i)))
+
+  /** Draws a bid's channel index from the event's random, after Beam's fields. */
+  def draw(random: JavaRandom): Int =
+    if (random.nextInt(HotChannelsRatio) > 0) random.nextInt(HotChannels.length)
+    else HotChannels.length + random.nextInt(ChannelsNumber)
+}
