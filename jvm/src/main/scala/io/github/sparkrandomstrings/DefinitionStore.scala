@@ -1,19 +1,13 @@
 package io.github.sparkrandomstrings
 
-import java.io.{FileNotFoundException, IOException}
-import java.nio.charset.StandardCharsets
 import java.security.SecureRandom
 
-import scala.io.{Codec, Source}
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.{ChecksumException, FileAlreadyExistsException, FileSystem, Path}
 import org.apache.spark.sql.SparkSession
-
-import io.github.sparkrandomstrings.SparkCheckpointFiles.CheckpointFileManager
 
 /**
  * Keeps a stream's [[StreamDefinition]] in the source's metadata folder of the checkpoint (the
@@ -38,10 +32,9 @@ import io.github.sparkrandomstrings.SparkCheckpointFiles.CheckpointFileManager
  * the options follow ([[StreamDefinition.validate]], with the options' messages), is refused as
  * corrupt.
  *
- * The file is written once, when the query first starts, and whole: through Spark's
- * `CheckpointFileManager.createAtomic`, as Spark writes its own offset and commit logs, so each
- * checkpoint store (local, HDFS, object stores) writes it the way that store makes atomic. The
- * first definition written wins: a start that finds the file already there reads it back.
+ * The file is written once, when the query first starts, and whole ([[MetadataFile]]: through
+ * Spark's `CheckpointFileManager.createAtomic`, as Spark writes its own offset and commit logs).
+ * The first definition written wins: a start that finds the file already there reads it back.
  *
  * A checkpoint whose offset log already holds batches but whose file is gone is refused: a new
  * seed would replay other rows under the old offsets.
@@ -50,17 +43,11 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
   import DefinitionStore._
   import RandomStrings._
 
-  private val folder = new Path(metadataPath)
-  private val file = new Path(folder, FileName)
-
-  /** Writes, as Spark writes its own logs. */
-  private lazy val files: CheckpointFileManager = SparkCheckpointFiles.CheckpointFileManager.create(folder, hadoopConf)
-
-  /** Reads, through Hadoop's FileSystem: it checks a checksum where the store keeps one (.crc). */
-  private def fs: FileSystem = file.getFileSystem(hadoopConf)
+  private val file =
+    new MetadataFile(metadataPath, FileName, hadoopConf, holds = "the seed and start time of the stream")
 
   /** Where the definition lives, for messages. */
-  def location: String = file.toString
+  def location: String = file.location
 
   /**
    * The stream's definition: the stored one, checked against `options`, or on the first start
@@ -72,84 +59,23 @@ final class DefinitionStore(metadataPath: String, hadoopConf: Configuration) {
         StreamDefinition.checkRestart(stored, options.definition(stored.startTimeMs, () => stored.seed), location)
         stored
       case None =>
-        refuseIfBatchesExist()
+        file.refuseIfBatchesExist()
         store(options.definition(nowMs, drawSeed))
     }
 
   /** The stored definition, if the file exists. */
-  def read(): Option[StreamDefinition] = {
-    if (!fs.exists(file)) return None
-    val text =
-      try {
-        val in = fs.open(file)
-        try Source.fromInputStream(in)(Codec.UTF8).mkString
-        finally in.close()
-      } catch {
-        case e: ChecksumException =>
-          corrupt("its content does not match the checksum in its .crc file", e)
-      }
-    Some(parse(text))
-  }
+  def read(): Option[StreamDefinition] = file.read().map(parse)
 
-  private def corrupt(why: String, cause: Throwable = null): Nothing =
-    throw new IllegalStateException(
-      s"The source metadata file $location is corrupt or truncated ($why). It holds the seed " +
-        "and start time of the stream in this checkpoint, without which its batches cannot be " +
-        "replayed. Restore the file, or start the query with a new checkpoint location.",
-      cause)
+  private def corrupt(why: String, cause: Throwable = null): Nothing = file.corrupt(why, cause)
 
   /**
    * Stores `definition` unless a definition is stored already, and returns the stored one: the
    * first writer's, if two starts race.
    */
   private[sparkrandomstrings] def store(definition: StreamDefinition): StreamDefinition = {
-    files.mkdirs(folder)
-    val temporaryBefore = temporaryFiles()
-    val out = files.createAtomic(file, false)
-    try out.write(render(definition).getBytes(StandardCharsets.UTF_8))
-    catch {
-      case NonFatal(e) =>
-        out.cancel()
-        throw e
-    }
-    try {
-      out.close()
-      definition
-    } catch {
-      // Another start stored its definition first (or, in a race of three, removed the
-      // temporary file this one left): the stored one is the stream's.
-      case _: FileAlreadyExistsException | _: FileNotFoundException if fs.exists(file) =>
-        (temporaryFiles() -- temporaryBefore).foreach(files.delete)
-        read().getOrElse(throw new IOException(s"Could not write the source metadata to $location"))
-    }
-  }
-
-  /** The temporary files `createAtomic` writes beside the file before it renames one into place. */
-  private def temporaryFiles(): Set[Path] =
-    files.list(folder).map(_.getPath).filter { path =>
-      path.getName.startsWith(s".$FileName.") && path.getName.endsWith(".tmp")
-    }.toSet
-
-  /**
-   * The source's metadata folder is `<checkpoint>/sources/<n>`; if the checkpoint's offset log
-   * beside it already holds batches, the stream started before and its definition is lost.
-   */
-  private def refuseIfBatchesExist(): Unit = {
-    val sources = folder.getParent
-    if (sources == null || sources.getName != "sources" || sources.getParent == null) return
-    val offsetLog = new Path(sources.getParent, "offsets")
-    val batches =
-      if (!files.exists(offsetLog)) Seq.empty
-      else files.list(offsetLog).toSeq.map(_.getPath.getName).filter(_.forall(Character.isDigit))
-    if (batches.nonEmpty) {
-      val last = batches.map(BigInt(_)).max
-      throw new IllegalStateException(
-        s"The source metadata file $location is missing, but the checkpoint's offset log " +
-          s"$offsetLog already holds ${batches.size} batches (the last is batch $last). The file " +
-          "holds the seed and start time of the stream in this checkpoint; without it a restart " +
-          "would replay other rows under the same offsets. Restore the file, or start the query " +
-          "with a new checkpoint location.")
-    }
+    val text = render(definition)
+    val stored = file.store(text)
+    if (stored == text) definition else parse(stored)
   }
 
   private def parse(text: String): StreamDefinition = {

@@ -9,7 +9,7 @@ import org.apache.spark.sql.execution.{LeafExecNode, LogicalRDD, SparkPlan, Spar
 import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
 
 /**
- * The physical scan of one batch: hands the rows of a [[RandomStringsRDD]] on as they are made.
+ * The physical scan of one batch: hands the rows of a [[OffsetRowsRDD]] on as they are made.
  *
  * Spark plans a V1 source's batch (a `LogicalRDD`) as `RDDScanExec`, which copies every row into
  * a new `UnsafeRow`, since a foreign RDD's rows may be in any format. Ours are `UnsafeRow`s
@@ -19,10 +19,11 @@ import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
  */
 private[sparkrandomstrings] final case class RandomStringsScanExec(
     output: Seq[Attribute],
-    rows: RDD[InternalRow])
+    rows: RDD[InternalRow],
+    sourceName: String)
     extends LeafExecNode {
 
-  override def nodeName: String = s"Scan ${RandomStrings.ShortName}"
+  override def nodeName: String = s"Scan $sourceName"
 
   override lazy val metrics: Map[String, SQLMetric] =
     Map("numOutputRows" -> SQLMetrics.createMetric(sparkContext, "number of output rows"))
@@ -38,7 +39,7 @@ private[sparkrandomstrings] final case class RandomStringsScanExec(
       preservesPartitioning = true)
   }
 
-  /** As in `explain()`: the node and its four columns. */
+  /** As in `explain()`: the node and its columns. */
   override def simpleString(maxFields: Int): String = nodeName + output.mkString("[", ",", "]")
 }
 
@@ -51,8 +52,8 @@ private[sparkrandomstrings] final case class RandomStringsScanExec(
 private[sparkrandomstrings] object RandomStringsScanStrategy extends SparkStrategy {
 
   override def apply(plan: LogicalPlan): Seq[SparkPlan] = plan match {
-    case batch: LogicalRDD if batch.rdd.isInstanceOf[RandomStringsRDD] =>
-      RandomStringsScanExec(batch.output, batch.rdd) :: Nil
+    case batch: LogicalRDD if batch.rdd.isInstanceOf[OffsetRowsRDD] =>
+      RandomStringsScanExec(batch.output, batch.rdd, batch.rdd.asInstanceOf[OffsetRowsRDD].stream.sourceName) :: Nil
     case _ => Nil
   }
 

@@ -25,7 +25,7 @@ import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeRowWriter
  * `timestamp` column, takes the plain path: the same writers, called directly, exactly 0.1.0's
  * rows.
  */
-final class RowGenerator(definition: StreamDefinition) {
+final class RowGenerator(definition: StreamDefinition) extends RowMaker {
   private val shape = definition.shape
   private val profile = definition.rateProfile.orNull
   private val originMs = definition.eventTimeOriginMs
@@ -47,7 +47,7 @@ final class RowGenerator(definition: StreamDefinition) {
   writer.zeroOutNullBytes()
 
   /** The row at `offset`, its columns in the schema's order. Valid until the next call. */
-  def row(offset: Long): UnsafeRow = if (plain) plainRow(offset) else shapedRow(offset)
+  override def row(offset: Long): UnsafeRow = if (plain) plainRow(offset) else shapedRow(offset)
 
   /** A row of (value, ts, offset, length), fresh and in order: exactly 0.1.0's, in as few steps. */
   private def plainRow(offset: Long): UnsafeRow = {

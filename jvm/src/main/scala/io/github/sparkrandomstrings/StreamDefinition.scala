@@ -33,7 +33,13 @@ final case class StreamDefinition(
     timestampColumn: Boolean = false,
     startTimestamp: Option[Long] = None,
     rateProfile: Option[RateProfile] = None,
-    declared: Option[DeclaredSchema] = None) {
+    declared: Option[DeclaredSchema] = None)
+    extends OffsetRows {
+
+  override def sourceName: String = RandomStrings.ShortName
+
+  /** Each row is made by a [[RowGenerator]] of this definition. */
+  override def newRowMaker(): RowMaker = new RowGenerator(this)
 
   /** How many rows exist at wall-clock time `nowMs`: by the rate or the profile, from the first start. */
   def rowsAvailableAt(nowMs: Long): Long = rateProfile match {

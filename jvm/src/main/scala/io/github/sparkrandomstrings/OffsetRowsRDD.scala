@@ -10,13 +10,13 @@ private[sparkrandomstrings] final case class SlicePartition(index: Int, offsets:
 
 /**
  * One batch of rows, made on the executors: each partition generates its own slice of the
- * batch's offsets from the [[StreamDefinition]] it carries. Nothing is made on the driver, and
- * nothing at all until a task runs, so planning a batch (or planning it again after a restart)
- * costs nothing.
+ * batch's offsets from the [[OffsetRows]] it carries (a [[StreamDefinition]], or the Nexmark
+ * events'). Nothing is made on the driver, and nothing at all until a task runs, so planning a
+ * batch (or planning it again after a restart) costs nothing.
  */
-private[sparkrandomstrings] final class RandomStringsRDD(
+private[sparkrandomstrings] final class OffsetRowsRDD(
     sc: SparkContext,
-    definition: StreamDefinition,
+    val stream: OffsetRows,
     offsets: OffsetRange,
     numSlices: Int)
     extends RDD[InternalRow](sc, Nil) {
@@ -26,13 +26,13 @@ private[sparkrandomstrings] final class RandomStringsRDD(
 
   override def compute(split: Partition, context: TaskContext): Iterator[InternalRow] = {
     val offsets = split.asInstanceOf[SlicePartition].offsets
-    val generator = new RowGenerator(definition)
+    val maker = stream.newRowMaker()
     val rows = new Iterator[InternalRow] {
       private var offset = offsets.from
       override def hasNext: Boolean = offset < offsets.until
       override def next(): InternalRow = {
         if (!hasNext) throw new NoSuchElementException(s"the slice $offsets is exhausted")
-        val row = generator.row(offset)
+        val row = maker.row(offset)
         offset += 1
         row
       }

@@ -1,0 +1,26 @@
+package io.github.sparkrandomstrings
+
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow
+
+/**
+ * A stream whose every row is a pure function of its offset: what a batch's partitions carry to
+ * the executors ([[OffsetRowsRDD]]), each making its own slice there with its own [[RowMaker]].
+ * The random strings' [[StreamDefinition]] is one; the Nexmark events' stream is another.
+ */
+private[sparkrandomstrings] trait OffsetRows extends Serializable {
+
+  /** The short name of the source whose rows these are, as plans and messages show it. */
+  def sourceName: String
+
+  /** A maker of rows for one partition: it may reuse its row, so one maker serves one thread. */
+  def newRowMaker(): RowMaker
+}
+
+/**
+ * Makes the row at any offset, in Spark's binary row format, which the batch scan hands on
+ * without a copy ([[RandomStringsScanExec]]); the row it returns may be overwritten by the next
+ * call.
+ */
+private[sparkrandomstrings] trait RowMaker {
+  def row(offset: Long): UnsafeRow
+}
