@@ -20,22 +20,22 @@ private[sparkrandomstrings] final case class InterleavedPartition(
     until: Long)
     extends InputPartition
 
-/** Makes each task's reader, on the executor, from the definition and the clock it carries. */
-private[sparkrandomstrings] final class InterleavedReaderFactory(definition: StreamDefinition, clock: StreamClock)
+/** Makes each task's reader, on the executor, from the stream and the clock it carries. */
+private[sparkrandomstrings] final class InterleavedReaderFactory(rows: OffsetRows, clock: StreamClock)
     extends PartitionReaderFactory {
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] =
-    new InterleavedReader(definition, partition.asInstanceOf[InterleavedPartition], clock)
+    new InterleavedReader(rows, partition.asInstanceOf[InterleavedPartition], clock)
 }
 
 /**
  * Reads one [[InterleavedPartition]]: its rows in offset order, each made on the executor by
- * the [[RowGenerator]] from (definition, offset), as the V1 source's partitions make theirs.
+ * the stream's [[RowMaker]], as the V1 source's partitions make theirs.
  *
  * Two ways to read, one position:
  *  - a micro-batch (`next`): every row of the partition's range, which all exist already (the
  *    batch's end was chosen from the clock);
  *  - real-time mode ([[nextBy]], which each Spark line's `nextWithTimeout` calls, see
- *    [[TimedRead]]): the next row once it comes to exist ([[StreamDefinition.existsAtMs]]),
+ *    [[TimedRead]]): the next row once it comes to exist ([[OffsetRows.existsAtMs]]),
  *    blocking until then, with that moment as its arrival time; or, if it does not exist by the
  *    batch's deadline (or the stream has ended), nothing, once the deadline has passed. The
  *    thread parks until the moment it waits for: it neither spins nor polls. Spark ends the
@@ -45,12 +45,12 @@ private[sparkrandomstrings] final class InterleavedReaderFactory(definition: Str
  * partition's end in real-time mode.
  */
 private[sparkrandomstrings] final class InterleavedReader(
-    definition: StreamDefinition,
+    rows: OffsetRows,
     partition: InterleavedPartition,
     clock: StreamClock)
     extends PartitionReader[InternalRow] with TimedRead {
 
-  private val generator = new RowGenerator(definition)
+  private val maker = rows.newRowMaker()
   private val step = partition.numPartitions.toLong
   private var nextOffset = partition.from
   private var current: InternalRow = _
@@ -73,7 +73,7 @@ private[sparkrandomstrings] final class InterleavedReader(
    * makes it current. Otherwise waits until the deadline and answers false.
    */
   def nextBy(deadlineMs: Long): Boolean = {
-    val existsAt = if (nextOffset >= partition.until) Long.MaxValue else definition.existsAtMs(nextOffset)
+    val existsAt = if (nextOffset >= partition.until) Long.MaxValue else rows.existsAtMs(nextOffset)
     if (existsAt > deadlineMs) {
       waitUntil(deadlineMs)
       false
@@ -92,7 +92,7 @@ private[sparkrandomstrings] final class InterleavedReader(
   override def close(): Unit = ()
 
   private def handOn(existsAt: Long): Unit = {
-    current = generator.row(nextOffset)
+    current = maker.row(nextOffset)
     currentArrivalMs = existsAt
     nextOffset = RowClock.saturatedAdd(nextOffset, step)
   }

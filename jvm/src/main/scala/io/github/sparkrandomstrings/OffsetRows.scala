@@ -12,6 +12,12 @@ private[sparkrandomstrings] trait OffsetRows extends Serializable {
   /** The short name of the source whose rows these are, as plans and messages show it. */
   def sourceName: String
 
+  /** How many rows exist at wall-clock time `nowMs` (epoch ms), before any end of the stream. */
+  def rowsAvailableAt(nowMs: Long): Long
+
+  /** When the row at `offset` comes to exist (epoch ms): the moment [[rowsAvailableAt]] first counts it. */
+  def existsAtMs(offset: Long): Long
+
   /** A maker of rows for one partition: it may reuse its row, so one maker serves one thread. */
   def newRowMaker(): RowMaker
 }

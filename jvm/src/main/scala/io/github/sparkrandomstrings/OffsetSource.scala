@@ -25,8 +25,7 @@ import io.github.sparkrandomstrings.SparkOffsets.LongOffset
  *
  * Design, method by method:
  *  - [[getOffset]] / [[latestOffset]]: the offset of the last row that exists now
- *    ([[lastExisting]]: by the clock, since the stream first started, capped at the stream's
- *    end); `latestOffset` also honours the read limit (the most rows per trigger), and under
+ *    (by the clock, since the stream first started, capped at the stream's end); `latestOffset` also honours the read limit (the most rows per trigger), and under
  *    `Trigger.AvailableNow` the end fixed by [[prepareForTriggerAvailableNow]]. No rows exist
  *    yet: `None` / `null`.
  *  - [[getBatch]]: plans the rows (start, end] as an RDD whose partitions make their own
@@ -50,6 +49,7 @@ import io.github.sparkrandomstrings.SparkOffsets.LongOffset
  * @param rows          what each partition makes its rows from
  * @param bound         how many rows the stream has; None: endless
  * @param maxPerTrigger the most rows one batch reads, if limited
+ * @param clock         where the source reads the time (a test's manual clock, or the system's)
  */
 abstract class OffsetSource(
     spark: SparkSession,
@@ -57,6 +57,7 @@ abstract class OffsetSource(
     rows: OffsetRows,
     bound: Option[Long],
     maxPerTrigger: Option[Long],
+    clock: StreamClock,
     numPartitions: Int)
     extends Source with SupportsTriggerAvailableNow with ReportsSourceMetrics with Logging {
 
@@ -67,14 +68,14 @@ abstract class OffsetSource(
   @volatile private var lastCommitted: Long = NoOffset
   @volatile private var stopped = false
 
-  /** How many rows exist now, by the clock (before the stream's end caps them). */
-  protected def rowsExisting(): Long
-
   /** Metrics of the source's own, reported after the offsets. */
   protected def ownMetrics: Seq[(String, String)] = Nil
 
   /** The offset of the last row that exists now (by the clock and the end); NoOffset if none. */
-  private def lastExisting(): Long = bound.fold(rowsExisting())(math.min(rowsExisting(), _)) - 1
+  private def lastExisting(): Long = {
+    val existing = rows.rowsAvailableAt(clock.nowMs())
+    bound.fold(existing)(math.min(existing, _)) - 1
+  }
 
   /** The offset of the last row that the query may read now; NoOffset when there is none. */
   private def lastAvailable(): Long = availableNowEnd.getOrElse(lastExisting())

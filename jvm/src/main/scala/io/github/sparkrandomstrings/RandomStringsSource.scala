@@ -24,11 +24,10 @@ final class RandomStringsSource private[sparkrandomstrings] (
       definition,
       options.totalRows,
       options.maxRowsPerTrigger,
+      options.clock,
       numPartitions) {
 
   override def schema: StructType = definition.schema
-
-  override protected def rowsExisting(): Long = definition.rowsAvailableAt(options.clock.nowMs())
 
   override protected def ownMetrics: Seq[(String, String)] = Seq("seed" -> definition.seed.toString)
 

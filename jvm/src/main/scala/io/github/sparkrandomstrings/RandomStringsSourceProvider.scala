@@ -70,7 +70,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
  *    repeat`. Not with `rowsPerSecond`.
  *  - `realTime` (e.g. true, default: false): reads the stream through Spark's DSv2 streaming
  *    interfaces, which real-time mode (`Trigger.RealTime`, Spark 4.1+) needs: each partition
- *    hands its rows on as they come to exist ([[RandomStringsStream]]). Micro-batch triggers read
+ *    hands its rows on as they come to exist ([[OffsetRowsStream]]). Micro-batch triggers read
  *    it too (not with `maxRowsPerTrigger` in real-time mode). Refused at `load()` before Spark 4.1.
  *    Its offsets are per partition, so `numPartitions` is then fixed for the checkpoint.
  *
@@ -160,7 +160,7 @@ class RandomStringsSourceProvider extends StreamSourceProvider with TableProvide
 
   /**
    * DSv2: the table Spark reads a stream from if it reports `MICRO_BATCH_READ`, which it does
-   * with `realTime=true` only ([[RandomStringsTable]]); otherwise Spark uses [[createSource]].
+   * with `realTime=true` only ([[OffsetRowsTable]]); otherwise Spark uses [[createSource]].
    */
   override def getTable(schema: StructType, partitioning: Array[Transform], properties: JMap[String, String]): Table = {
     val parameters = properties.asScala.toMap
@@ -168,7 +168,18 @@ class RandomStringsSourceProvider extends StreamSourceProvider with TableProvide
     // strings' two. A declared schema is any other, or any with `fields.` options.
     val declared = parameters.keys.exists(FieldOptions.isFieldOption) ||
       (schema != RandomStrings.Schema && schema != RandomStrings.TimestampSchema)
-    new RandomStringsTable(SourceOptions.parse(parameters, if (declared) Some(schema) else None))
+    val options = SourceOptions.parse(parameters, if (declared) Some(schema) else None)
+    new OffsetRowsTable(ShortName, options.schema, options.realTime, (spark, checkpoint) => {
+      val definition = DefinitionStore.atStart(spark, checkpoint, options)
+      val numPartitions = options.partitionsIn(spark)
+      new OffsetRowsStream(
+        definition,
+        options.totalRows,
+        options.maxRowsPerTrigger.map(RandomStrings.MAX_ROWS_PER_TRIGGER -> _),
+        options.clock,
+        numPartitions,
+        s"$ShortName[${RandomStrings.REAL_TIME}=true, seed=${definition.seed}, numPartitions=$numPartitions]")
+    })
   }
 }
 

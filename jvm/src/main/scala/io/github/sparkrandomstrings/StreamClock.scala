@@ -2,7 +2,7 @@ package io.github.sparkrandomstrings
 
 /**
  * Where every part of the source reads the time: when a stream first starts, how many rows exist
- * ([[RandomStringsSource]], [[RandomStringsStream]]) and when a real-time read's row comes to exist
+ * ([[OffsetSource]], [[OffsetRowsStream]]) and when a real-time read's row comes to exist
  * ([[InterleavedReader]]). It is the system clock, except in tests that name a [[ManualClock]]
  * with the internal option `_manualClock`. It travels to the executors inside the reader factory.
  */
@@ -21,7 +21,7 @@ private[sparkrandomstrings] object StreamClock {
 
   /**
    * The manual clock registered under `name`, looked up where it is read (in this JVM). Real-time
-   * mode, which Spark times by the system clock, refuses it ([[RandomStringsStream.checkRealTime]]),
+   * mode, which Spark times by the system clock, refuses it ([[OffsetRowsStream.checkRealTime]]),
    * so no reader waits on it.
    */
   final case class Manual(name: String) extends StreamClock {

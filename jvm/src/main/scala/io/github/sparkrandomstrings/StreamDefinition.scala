@@ -42,7 +42,7 @@ final case class StreamDefinition(
   override def newRowMaker(): RowMaker = new RowGenerator(this)
 
   /** How many rows exist at wall-clock time `nowMs`: by the rate or the profile, from the first start. */
-  def rowsAvailableAt(nowMs: Long): Long = rateProfile match {
+  override def rowsAvailableAt(nowMs: Long): Long = rateProfile match {
     case None => RowClock.rowsAvailable(nowMs - startTimeMs, rowsPerSecond)
     case Some(profile) => profile.rowsAvailable(nowMs - startTimeMs)
   }
@@ -52,7 +52,7 @@ final case class StreamDefinition(
    * which [[rowsAvailableAt]] counts it. A real-time read hands the row on then, and reports it
    * as the row's arrival time. Saturates at Long.MaxValue.
    */
-  def existsAtMs(offset: Long): Long = RowClock.saturatedAdd(
+  override def existsAtMs(offset: Long): Long = RowClock.saturatedAdd(
     startTimeMs,
     rateProfile match {
       case None => RowClock.existsAfterMs(offset, rowsPerSecond)

@@ -88,6 +88,7 @@ object Nexmark {
   // The source's own.
   val NUM_PARTITIONS = "numPartitions"
   val MAX_EVENTS_PER_TRIGGER = "maxEventsPerTrigger"
+  val REAL_TIME: String = io.github.sparkrandomstrings.RandomStrings.REAL_TIME
 
   /** Internal, for tests: a [[io.github.sparkrandomstrings.ManualClock]]'s name, as the strings source takes it. */
   val MANUAL_CLOCK: String = io.github.sparkrandomstrings.RandomStrings.MANUAL_CLOCK
@@ -111,7 +112,7 @@ object Nexmark {
     OUT_OF_ORDER_GROUP_SIZE)
 
   /** Every option this source takes, in the order the documentation lists them. */
-  val Names: Seq[String] = EventNames ++ Seq(NUM_EVENTS, NUM_PARTITIONS, MAX_EVENTS_PER_TRIGGER)
+  val Names: Seq[String] = EventNames ++ Seq(NUM_EVENTS, NUM_PARTITIONS, MAX_EVENTS_PER_TRIGGER, REAL_TIME)
 
   /** The options tests use and users never see. */
   val InternalNames: Seq[String] = Seq(MANUAL_CLOCK)

@@ -15,6 +15,7 @@ import io.github.sparkrandomstrings.{StreamClock, Suggestions, Whole}
  * @param numEvents     how many events the stream has; None: endless (`numEvents` 0)
  * @param numPartitions partitions per batch, if set; else the session's default parallelism
  * @param maxEventsPerTrigger the most events one micro-batch reads, if set
+ * @param realTime      whether the stream is read through Spark's DSv2 interfaces, as real-time mode needs
  * @param clock         where the source reads the time (a test's manual clock, or the system's)
  */
 final case class NexmarkOptions(
@@ -22,6 +23,7 @@ final case class NexmarkOptions(
     numEvents: Option[Long],
     numPartitions: Option[Int],
     maxEventsPerTrigger: Option[Long],
+    realTime: Boolean,
     clock: StreamClock) {
 
   def partitionsIn(spark: SparkSession): Int = numPartitions.getOrElse(spark.sparkContext.defaultParallelism)
@@ -92,6 +94,7 @@ object NexmarkOptions {
       },
       numPartitions = int(NUM_PARTITIONS, NumPartitionsRange),
       maxEventsPerTrigger = long(MAX_EVENTS_PER_TRIGGER, MaxEventsPerTriggerRange),
+      realTime = options.get(REAL_TIME).exists(Suggestions.boolean(REAL_TIME, _)),
       clock = options.get(MANUAL_CLOCK).map(StreamClock.manual(MANUAL_CLOCK, _)).getOrElse(StreamClock.System))
   }
 }

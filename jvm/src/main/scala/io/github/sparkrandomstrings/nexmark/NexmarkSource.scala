@@ -22,12 +22,10 @@ final class NexmarkSource private[nexmark] (
       stream,
       options.numEvents,
       options.maxEventsPerTrigger,
+      options.clock,
       numPartitions) {
 
   override def schema: StructType = Nexmark.Schema
-
-  override protected def rowsExisting(): Long =
-    stream.eventsExistingAt(options.clock.nowMs(), options.numEvents.getOrElse(NexmarkStream.EndlessCap))
 
   override protected def ownMetrics: Seq[(String, String)] = Seq("startTimeMs" -> stream.startTimeMs.toString)
 

@@ -1,11 +1,24 @@
 package io.github.sparkrandomstrings.nexmark
 
-import org.apache.spark.sql.SQLContext
+import java.util.{Map => JMap}
+
+import scala.jdk.CollectionConverters._
+
+import org.apache.spark.sql.{SQLContext, SparkSession}
+import org.apache.spark.sql.connector.catalog.{Table, TableProvider}
+import org.apache.spark.sql.connector.expressions.Transform
 import org.apache.spark.sql.execution.streaming.Source
 import org.apache.spark.sql.sources.{DataSourceRegister, StreamSourceProvider}
 import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import io.github.sparkrandomstrings.{RandomStringsExtensions, RandomStringsScanStrategy}
+import io.github.sparkrandomstrings.{
+  OffsetRowsStream,
+  OffsetRowsTable,
+  RandomStringsExtensions,
+  RandomStringsScanStrategy,
+  RealTimeMode
+}
 
 /**
  * The events of the Nexmark benchmark (persons, auctions and bids of an online auction house),
@@ -39,13 +52,18 @@ import io.github.sparkrandomstrings.{RandomStringsExtensions, RandomStringsScanS
  *  - `numPartitions` (default: the session's default parallelism): partitions per batch, each
  *    making its own slice of events on an executor;
  *  - `maxEventsPerTrigger` (default: no limit): the most events one micro-batch reads.
+ *  - `realTime` (default: false): reads the stream through Spark's DSv2 streaming interfaces,
+ *    which real-time mode (`Trigger.RealTime`, Spark 4.1+) needs: each partition hands its events
+ *    on as they come to exist ([[OffsetRowsStream]]); micro-batch triggers read it too (not with
+ *    `maxEventsPerTrigger` in real-time mode). Refused at `load()` before Spark 4.1. Its offsets
+ *    are per partition, so `numPartitions` is then fixed for the checkpoint.
  *
  * Events come to exist at the wall clock their timestamps say, counted from the stream's first
  * start (as Beam's rate-limited source emits them), or as fast as the cluster allows with
  * `Trigger.AvailableNow`. The checkpoint keeps the configuration and the first start
  * ([[NexmarkStore]]); a restart that changes them is refused.
  */
-class NexmarkSourceProvider extends StreamSourceProvider with DataSourceRegister {
+class NexmarkSourceProvider extends StreamSourceProvider with TableProvider with DataSourceRegister {
 
   override def shortName(): String = Nexmark.ShortName
 
@@ -55,8 +73,9 @@ class NexmarkSourceProvider extends StreamSourceProvider with DataSourceRegister
       schema: Option[StructType],
       providerName: String,
       parameters: Map[String, String]): (String, StructType) = {
-    NexmarkOptions.parse(parameters)
+    val options = NexmarkOptions.parse(parameters)
     schema.foreach(refuseSchema)
+    if (options.realTime) RealTimeMode.requireAvailable()
     val spark = sqlContext.sparkSession
     if (!RandomStringsExtensions.configuredOn(spark.sparkContext)) RandomStringsScanStrategy.addTo(spark)
     (Nexmark.ShortName, Nexmark.Schema)
@@ -70,9 +89,37 @@ class NexmarkSourceProvider extends StreamSourceProvider with DataSourceRegister
       parameters: Map[String, String]): Source = {
     val options = NexmarkOptions.parse(parameters)
     val spark = sqlContext.sparkSession
-    val stream = new NexmarkStore(metadataPath, spark.sparkContext.hadoopConfiguration)
+    new NexmarkSource(spark, atStart(spark, metadataPath, options), options, options.partitionsIn(spark))
+  }
+
+  /** The stream a query starts: read back from its checkpoint, or fixed now (the first start). */
+  private def atStart(spark: SparkSession, metadataPath: String, options: NexmarkOptions): NexmarkStream =
+    new NexmarkStore(metadataPath, spark.sparkContext.hadoopConfiguration)
       .loadOrCreate(options.config, options.clock.nowMs())
-    new NexmarkSource(spark, stream, options, options.partitionsIn(spark))
+
+  /** DSv2: the table's schema, always Flink's Nexmark table. */
+  override def inferSchema(options: CaseInsensitiveStringMap): StructType = Nexmark.Schema
+
+  /** Spark passes a user-specified schema on only after `sourceSchema` has accepted it. */
+  override def supportsExternalMetadata(): Boolean = true
+
+  /**
+   * DSv2: the table Spark reads a stream from if it reports `MICRO_BATCH_READ`, which it does
+   * with `realTime=true` only ([[OffsetRowsTable]]); otherwise Spark uses [[createSource]].
+   */
+  override def getTable(schema: StructType, partitioning: Array[Transform], properties: JMap[String, String]): Table = {
+    val options = NexmarkOptions.parse(properties.asScala.toMap)
+    new OffsetRowsTable(Nexmark.ShortName, Nexmark.Schema, options.realTime, (spark, checkpoint) => {
+      val stream = atStart(spark, checkpoint, options)
+      val numPartitions = options.partitionsIn(spark)
+      new OffsetRowsStream(
+        stream,
+        options.numEvents,
+        options.maxEventsPerTrigger.map(Nexmark.MAX_EVENTS_PER_TRIGGER -> _),
+        options.clock,
+        numPartitions,
+        s"${Nexmark.ShortName}[${Nexmark.REAL_TIME}=true, numPartitions=$numPartitions]")
+    })
   }
 
   private def refuseSchema(schema: StructType): Unit =

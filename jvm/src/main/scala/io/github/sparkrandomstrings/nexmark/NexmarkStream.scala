@@ -16,8 +16,12 @@ final case class NexmarkStream(config: NexmarkConfig, startTimeMs: Long) extends
 
   @transient private lazy val timeline = new NexmarkTimeline(config)
 
-  /** How many events exist at wall-clock time `nowMs`, at most `cap`. */
-  def eventsExistingAt(nowMs: Long, cap: Long): Long = timeline.eventsWithin(nowMs - startTimeMs, cap)
+  /** How many events exist at wall-clock time `nowMs`: those whose timestamps have come. */
+  override def rowsAvailableAt(nowMs: Long): Long =
+    timeline.eventsWithin(nowMs - startTimeMs, NexmarkStream.EndlessCap)
+
+  /** When event `offset` comes to exist: its timestamp's distance from event 0's, after the first start. */
+  override def existsAtMs(offset: Long): Long = startTimeMs + timeline.timestampMs(offset)
 
   override def newRowMaker(): RowMaker = new NexmarkRows(config)
 }

@@ -13,10 +13,10 @@ import org.apache.spark.sql.connector.read.streaming.{
 import org.apache.spark.sql.connector.read.streaming.SupportsRealTimeRead.RecordStatus
 
 /**
- * The real-time side of [[RandomStringsStream]] (Spark 4.1 and later): Spark plans each
+ * The real-time side of [[OffsetRowsStream]] (Spark 4.1 and later): Spark plans each
  * real-time batch from its start alone, and merges the readers' final positions into its end.
  */
-private[sparkrandomstrings] trait RealTimeMode extends SupportsRealTimeMode { self: RandomStringsStream =>
+private[sparkrandomstrings] trait RealTimeMode extends SupportsRealTimeMode { self: OffsetRowsStream =>
 
   override def prepareForRealTimeMode(): Unit = checkRealTime()
 

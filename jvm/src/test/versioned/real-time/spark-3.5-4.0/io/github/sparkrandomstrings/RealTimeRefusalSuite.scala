@@ -14,6 +14,13 @@ class RealTimeRefusalSuite extends SparkSessionSuite {
       "Spark 4.1 or later. Remove 'realTime' to read the stream with micro-batch triggers, or run on a later Spark.")
   }
 
+  test("the nexmark source's realTime=true fails at load() the same way") {
+    val error = intercept[IllegalArgumentException] {
+      spark.readStream.format("nexmark").option("realTime", "true").load()
+    }
+    assert(error.getMessage.startsWith(s"Option 'realTime' is true, but this is Spark $SPARK_VERSION"))
+  }
+
   test("realTime=false reads the V1 source as before") {
     val df = spark.readStream.format(RandomStrings.ShortName).option("realTime", "false").load()
     assert(df.isStreaming && df.schema == RandomStrings.Schema)

@@ -13,10 +13,11 @@ import org.apache.spark.sql.connector.read.streaming.{
 }
 
 /**
- * The `InMemoryRandomStrings` stream read with `realTime=true`: Spark's DSv2 `MicroBatchStream`,
- * which real-time mode needs (on Spark 4.1 and later [[RealTimeMode]] adds its side, and the
- * readers' [[TimedRead]] theirs). The rows are the V1 source's, row for row: a row is a pure
- * function of (definition, offset), whichever interface reads it.
+ * A stream of this jar read with `realTime=true`: Spark's DSv2 `MicroBatchStream`, which
+ * real-time mode needs (on Spark 4.1 and later [[RealTimeMode]] adds its side, and the readers'
+ * [[TimedRead]] theirs). The rows are the V1 source's ([[OffsetSource]]), row for row: a row is a
+ * pure function of the stream's definition and its offset ([[OffsetRows]]), whichever interface
+ * reads it. The random strings and the Nexmark events are both read through it.
  *
  * Offsets are per partition ([[InterleavedOffset]]): partition p of n reads the offsets
  * congruent to p modulo n, so in real-time mode each partition hands its rows on as they come
@@ -26,8 +27,8 @@ import org.apache.spark.sql.connector.read.streaming.{
  *    by `maxRowsPerTrigger` through the read limit); [[planInputPartitions]] reads from each
  *    partition's start to its end.
  *  - Real-time mode: each batch reads open-ended from its start; the readers' final positions
- *    are merged into the batch's end ([[merged]]). `maxRowsPerTrigger` is refused there: a
- *    real-time batch reads each row as it comes to exist.
+ *    are merged into the batch's end ([[merged]]). A limit of rows per trigger is refused
+ *    there: a real-time batch reads each row as it comes to exist.
  *
  * Restart: the definition is fixed in the checkpoint, as the V1 source's is, and the offsets
  * are in Spark's offset log, so a re-executed batch reads exactly the rows it read before.
@@ -35,14 +36,20 @@ import org.apache.spark.sql.connector.read.streaming.{
  *
  * Driver state is O(n) in the partitions, whatever the rate or run time.
  *
- * @param definition    the stream's definition, as fixed in (or read back from) the checkpoint
- * @param options       the options the query was started with
+ * @param rows          the stream's rows, as its checkpoint fixes them
+ * @param bound         how many rows the stream has; None: endless
+ * @param maxPerTrigger the most rows one micro-batch reads, if limited, and its option's name
+ * @param clock         where the stream reads the time
  * @param numPartitions the partitions of every batch (n)
+ * @param description   what progress reports show of the stream
  */
-private[sparkrandomstrings] final class RandomStringsStream(
-    val definition: StreamDefinition,
-    options: SourceOptions,
-    val numPartitions: Int)
+private[sparkrandomstrings] final class OffsetRowsStream(
+    val rows: OffsetRows,
+    bound: Option[Long],
+    maxPerTrigger: Option[(String, Long)],
+    clock: StreamClock,
+    val numPartitions: Int,
+    description: String)
     extends MicroBatchStream
     with SupportsAdmissionControl
     with SupportsTriggerAvailableNow
@@ -52,11 +59,11 @@ private[sparkrandomstrings] final class RandomStringsStream(
   /** Under Trigger.AvailableNow, how many rows the query reads: its frontier. */
   @volatile private var availableNowEnd: Option[Long] = None
 
-  /** The offset the stream ends at: `totalRows`, or never. */
-  private val endOfStream: Long = options.totalRows.getOrElse(Long.MaxValue)
+  /** The offset the stream ends at: its bound, or never. */
+  private val endOfStream: Long = bound.getOrElse(Long.MaxValue)
 
-  /** How many rows exist now (by the clock and totalRows): the frontier of what can be read. */
-  private def rowsExisting(): Long = math.min(definition.rowsAvailableAt(options.clock.nowMs()), endOfStream)
+  /** How many rows exist now (by the clock and the bound): the frontier of what can be read. */
+  private def rowsExisting(): Long = math.min(rows.rowsAvailableAt(clock.nowMs()), endOfStream)
 
   private def rowsAvailable(): Long = availableNowEnd.getOrElse(rowsExisting())
 
@@ -68,7 +75,7 @@ private[sparkrandomstrings] final class RandomStringsStream(
   override def latestOffset(): StreamOffset = InterleavedOffset.start(numPartitions).advancedTo(rowsAvailable())
 
   override def getDefaultReadLimit: ReadLimit =
-    options.maxRowsPerTrigger.fold(ReadLimit.allAvailable())(ReadLimit.maxRows)
+    maxPerTrigger.fold(ReadLimit.allAvailable())(limit => ReadLimit.maxRows(limit._2))
 
   /**
    * The end of the next micro-batch: every partition forward to the rows available now, or to
@@ -87,7 +94,7 @@ private[sparkrandomstrings] final class RandomStringsStream(
 
   override def prepareForTriggerAvailableNow(): Unit = {
     // A bounded stream is available as a whole; an endless one up to what exists now.
-    val end = if (options.totalRows.isDefined) endOfStream else rowsExisting()
+    val end = if (bound.isDefined) endOfStream else rowsExisting()
     logInfo(s"Trigger.AvailableNow: reading the rows before offset $end")
     availableNowEnd = Some(end)
   }
@@ -99,7 +106,7 @@ private[sparkrandomstrings] final class RandomStringsStream(
     }
   }
 
-  override def createReaderFactory(): PartitionReaderFactory = new InterleavedReaderFactory(definition, options.clock)
+  override def createReaderFactory(): PartitionReaderFactory = new InterleavedReaderFactory(rows, clock)
 
   override def commit(end: StreamOffset): Unit = ()
 
@@ -129,13 +136,13 @@ private[sparkrandomstrings] final class RandomStringsStream(
 
   /** Called when a real-time query starts: refuses what a real-time batch cannot honour. */
   private[sparkrandomstrings] def checkRealTime(): Unit = {
-    options.maxRowsPerTrigger.foreach { max =>
+    maxPerTrigger.foreach { case (option, max) =>
       throw new IllegalArgumentException(
-        s"Option '${RandomStrings.MAX_ROWS_PER_TRIGGER}' is $max, but this query runs in real-time mode, " +
+        s"Option '$option' is $max, but this query runs in real-time mode, " +
           s"whose batches read each row as it comes to exist and have no row limit. Remove " +
-          s"'${RandomStrings.MAX_ROWS_PER_TRIGGER}', or run the query with a micro-batch trigger.")
+          s"'$option', or run the query with a micro-batch trigger.")
     }
-    options.clock match {
+    clock match {
       case StreamClock.Manual(name) =>
         throw new IllegalArgumentException(
           s"Option '${RandomStrings.MANUAL_CLOCK}' is $name, but this query runs in real-time mode, whose " +
@@ -145,6 +152,5 @@ private[sparkrandomstrings] final class RandomStringsStream(
     }
   }
 
-  override def toString: String =
-    s"${RandomStrings.ShortName}[${RandomStrings.REAL_TIME}=true, seed=${definition.seed}, numPartitions=$numPartitions]"
+  override def toString: String = description
 }
