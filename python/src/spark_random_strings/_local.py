@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import sys
 import time
 from collections.abc import Iterator, Mapping
+from types import FrameType
 from typing import TYPE_CHECKING
 
 from spark_random_strings._reader import configure_spark_with_random_strings
@@ -111,6 +113,22 @@ class StopRequest:
         while not self._requested and (left := deadline - time.monotonic()) > 0:
             time.sleep(min(left, self.STEP_S))
         return self._requested
+
+
+@contextlib.contextmanager
+def first_interrupt_sets(stop: StopRequest) -> Iterator[None]:
+    """While inside: the first Ctrl-C sets ``stop`` for a clean stop; a second one interrupts."""
+
+    def on_interrupt(signum: int, frame: FrameType | None) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def stop_between_batches(query: StreamingQuery, patience_s: float = 10.0) -> None:

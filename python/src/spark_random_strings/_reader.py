@@ -226,8 +226,20 @@ def _keyword(row: SourceOption) -> str:
 def _jar_stream(
     spark: SparkSession, given: dict[str, str], schema: str | StructType | None = None
 ) -> DataFrame:
+    return jar_stream(spark, FORMAT, given, schema, "; or read the Python data source (engine='python')")
+
+
+def jar_stream(
+    spark: SparkSession,
+    source: str,
+    given: dict[str, str],
+    schema: str | StructType | None = None,
+    otherwise: str = "",
+) -> DataFrame:
+    """The jar's source ``source`` read with options ``given``: raises ``SourceNotFoundError``
+    saying how to add the jar (and ``otherwise``, what else to do) if the session does not have it."""
     try:
-        reader = spark.readStream.format(FORMAT).options(**given)
+        reader = spark.readStream.format(source).options(**given)
         df = (reader if schema is None else reader.schema(schema)).load()
         # Spark Connect analyses a plan only when asked: asking for the schema makes a bad
         # option fail here, as it does on a classic session.
@@ -236,10 +248,10 @@ def _jar_stream(
         if "[DATA_SOURCE_NOT_FOUND]" not in str(error):
             raise
         raise SourceNotFoundError(
-            f"This Spark session has no {FORMAT} source: its jar is not on the class path. "
+            f"This Spark session has no {source} source: its jar is not on the class path. "
             "Build the session with configure_spark_with_random_strings(SparkSession.builder...), "
             f"run spark-submit with --jars {jar_path()}, or, for Spark Connect, start the "
-            "server with that --jars; or read the Python data source (engine='python')."
+            f"server with that --jars{otherwise}."
         ) from None
     return df
 

@@ -5,7 +5,9 @@
 ``spark-random-strings write --total-rows N --format parquet --output PATH`` writes exactly N
 rows to files through a checkpointed streaming query, resumable after an interruption;
 ``spark-random-strings demo`` counts the strings by length, batch by batch (``make demo`` runs
-it). Each starts a local Spark session with the bundled jar. Every source option is a flag;
+it); ``spark-random-strings nexmark`` shows the Nexmark benchmark's events batch by batch, or with
+``--output`` writes exactly ``--num-events`` of them to files. Each starts a local Spark session
+with the bundled jar. Every source option is a flag;
 ``stream`` and ``write`` also take typed columns: ``--schema DDL`` and a repeatable
 ``--field PATH.PROPERTY=VALUE``.
 """
@@ -13,16 +15,14 @@ it). Each starts a local Spark session with the bundled jar. Every source option
 from __future__ import annotations
 
 import argparse
-import contextlib
 import difflib
-import signal
 import sys
-from collections.abc import Callable, Iterator
-from types import FrameType
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from rich.console import Console
 
+from spark_random_strings._cli_nexmark import add_nexmark_flags, open_nexmark, run_nexmark
 from spark_random_strings._cli_options import (
     UsageError,
     add_schema_flags,
@@ -30,7 +30,7 @@ from spark_random_strings._cli_options import (
     open_stream,
     parsed,
 )
-from spark_random_strings._local import StopRequest
+from spark_random_strings._local import StopRequest, first_interrupt_sets
 from spark_random_strings._reader import ENGINES, JVM_SPEEDUP, pyspark_line
 from spark_random_strings._real_time_stream import BATCH_DURATION_S, real_time_cores
 
@@ -197,7 +197,20 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"stop after this many seconds (default: {DEMO_SECONDS:g})",
     )
 
+    nexmark = commands.add_parser(
+        "nexmark",
+        help="the Nexmark benchmark's events, shown or written to files",
+        description="Stream the Nexmark benchmark's events (Apache Beam's generator, every field "
+        "equal) through a local Spark and show each batch's events by kind, or with --output write "
+        "exactly --num-events of them to files. Flags are Beam's NexmarkConfiguration options. "
+        "Ctrl-C stops it.",
+    )
+    add_nexmark_flags(nexmark)
+    nexmark.add_argument("--verbose", action="store_true", help="show Spark's own log (default: silent)")
+    nexmark.set_defaults(run=run_nexmark, parser=nexmark, open=open_nexmark, real_time=False)
+
     for command in (stream, write, demo):
+        command.set_defaults(open=open_stream)
         command.add_argument(
             "--engine",
             choices=ENGINES,
@@ -212,22 +225,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-@contextlib.contextmanager
-def _first_interrupt_sets(stop: StopRequest) -> Iterator[None]:
-    """While inside: the first Ctrl-C sets ``stop`` for a clean stop; a second one interrupts."""
-
-    def on_interrupt(signum: int, frame: FrameType | None) -> None:
-        if stop.is_set():
-            raise KeyboardInterrupt
-        stop.set()
-
-    previous = signal.signal(signal.SIGINT, on_interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 def _run_stream(args: argparse.Namespace, strings: DataFrame, console: Console) -> int:
     from spark_random_strings._rate_profile import parse_rate_profile
     from spark_random_strings._stream import stream_to_terminal
@@ -237,7 +234,7 @@ def _run_stream(args: argparse.Namespace, strings: DataFrame, console: Console) 
     if args.real_time:
         from spark_random_strings._real_time_stream import stream_in_real_time
 
-        with _first_interrupt_sets(stop):
+        with first_interrupt_sets(stop):
             summary = stream_in_real_time(
                 strings,
                 console=console,
@@ -252,7 +249,7 @@ def _run_stream(args: argparse.Namespace, strings: DataFrame, console: Console) 
         return 0
     # load() has checked the profile already: parsing it again cannot fail.
     profile = None if args.rate_profile is None else parse_rate_profile(args.rate_profile)
-    with _first_interrupt_sets(stop):
+    with first_interrupt_sets(stop):
         summary = stream_to_terminal(
             strings,
             console=console,
@@ -271,7 +268,7 @@ def _run_demo(args: argparse.Namespace, strings: DataFrame, console: Console) ->
     from spark_random_strings._demo import count_by_length
 
     stop = StopRequest()
-    with _first_interrupt_sets(stop):
+    with first_interrupt_sets(stop):
         rows, summary = count_by_length(strings, duration_s=args.duration, stop=stop, console=console)
     # Not markup: the source's description is in brackets.
     console.print(summary, soft_wrap=True, markup=False)
@@ -298,7 +295,7 @@ def _run_write(args: argparse.Namespace, strings: DataFrame, console: Console) -
     output = args.output.rstrip("/") or "/"
     stop = StopRequest()
     try:
-        with _first_interrupt_sets(stop):
+        with first_interrupt_sets(stop):
             summary = write_files(
                 strings,
                 total_rows=args.total_rows,
@@ -388,7 +385,8 @@ def main(argv: list[str] | None = None) -> int:
     spark = None
     console = Console(highlight=False)
     try:
-        parsed(args)  # the source's checks, before Spark starts
+        if run is not run_nexmark:
+            parsed(args)  # the source's checks, before Spark starts
         if args.real_time:
             _check_real_time(args, command)
         if run is _run_demo:  # what it shows, before Spark takes its few seconds to start
@@ -396,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
         spark = local_session(
             PROG, cores=cores, log_level="WARN" if args.verbose else "OFF", silent_jvm=not args.verbose
         )
-        return run(args, open_stream(spark, args), console)
+        return run(args, args.open(spark, args), console)
     except UsageError as error:
         command.error(str(error))
     except KeyboardInterrupt:

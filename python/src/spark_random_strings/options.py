@@ -268,29 +268,77 @@ class SourceOption:
         return f"{self.option.help} (default: {self.option.default})"
 
 
-def _rows() -> tuple[SourceOption, ...]:
-    rows = []
-    for keyword, hint in get_type_hints(SourceKeywords, include_extras=True).items():
-        optional, option = get_args(hint)
-        (kind,) = (t for t in get_args(optional) if t is not type(None))
-        rows.append(SourceOption(keyword, kind, option))
-    return tuple(rows)
+class OptionTable:
+    """A source's options under their Python keywords, from a ``TypedDict`` of keywords whose
+    every hint is ``Annotated[<type> | None, Option(...)]`` (as
+    [`SourceKeywords`][spark_random_strings.options.SourceKeywords]): what turns keywords into the
+    source's options, and the source's messages back into keywords. Each source of the package has
+    one.
+    """
 
+    def __init__(self, keywords: type) -> None:
+        rows = []
+        for keyword, hint in get_type_hints(keywords, include_extras=True).items():
+            optional, option = get_args(hint)
+            (kind,) = (t for t in get_args(optional) if t is not type(None))
+            rows.append(SourceOption(keyword, kind, option))
+        #: Every option, in the order the documentation lists them.
+        self.rows: tuple[SourceOption, ...] = tuple(rows)
+        self.by_keyword = {row.keyword: row for row in self.rows}
+        self.by_name = {row.name: row for row in self.rows}
+        # An option the source's messages name: 'rowsPerSecond' or option 'rowsPerSecond', but not
+        # a value that happens to be spelt like one (Invalid value 'seed' for option 'charset').
+        names = "|".join(map(re.escape, self.by_name))
+        self._named = re.compile(r"(?:\b[Oo]ption )?(?<!value )'(" + names + r")'")
+
+    def renamed(self, message: str, name: Callable[[SourceOption], str]) -> str:
+        """The source's ``message`` with each option it names called ``name(row)`` instead."""
+        return self._named.sub(lambda match: name(self.by_name[match.group(1)]), message)
+
+    def first_named(self, message: str) -> SourceOption | None:
+        """The option the source's ``message`` names first (the one it is about), if any."""
+        match = self._named.search(message)
+        return None if match is None else self.by_name[match.group(1)]
+
+    def options(self, keywords: Mapping[str, object], caller: str) -> dict[str, str]:
+        """The source options that ``keywords`` give, by option name; ``None`` leaves the default.
+
+        Raises:
+            TypeError: a keyword is unknown (the nearest known one is suggested), or its value has
+                the wrong Python type. Ranges are the source's to check, at ``load()``.
+        """
+        options: dict[str, str] = {}
+        for keyword, value in keywords.items():
+            row = self.by_keyword.get(keyword)
+            if row is None:
+                near = difflib.get_close_matches(keyword, self.by_keyword, n=1)
+                hint = f" Did you mean {near[0]!r}?" if near else ""
+                raise TypeError(
+                    f"{caller}() got an unexpected keyword argument {keyword!r}.{hint} "
+                    f"Known: {', '.join(self.by_keyword)}."
+                )
+            if value is None:
+                continue
+            # bool is a subclass of int, but True is no row count; a float keyword takes an int too.
+            accepted = (int, float) if row.kind is float else row.kind
+            if not isinstance(value, accepted) or isinstance(value, bool) != (row.kind is bool):
+                raise TypeError(
+                    f"{caller}: {keyword} must be {row.kind.__name__} or None, "
+                    f"got {type(value).__name__} {value!r}"
+                )
+            options[row.name] = _text(value)
+        return options
+
+
+_TABLE = OptionTable(SourceKeywords)
 
 #: Every source option, in the order the documentation lists them.
-OPTIONS: tuple[SourceOption, ...] = _rows()
-
-_BY_KEYWORD = {row.keyword: row for row in OPTIONS}
+OPTIONS: tuple[SourceOption, ...] = _TABLE.rows
 
 #: Every option name, in the documentation's order.
 NAMES = tuple(row.name for row in OPTIONS)
 #: The options tests use and users never see: accepted, but not listed in ``NAMES``.
 INTERNAL_NAMES = (MANUAL_CLOCK,)
-
-_BY_NAME = {row.name: row for row in OPTIONS}
-# An option the source's messages name: 'rowsPerSecond' or option 'rowsPerSecond', but not a
-# value that happens to be spelt like one (Invalid value 'seed' for option 'charset').
-_NAMED = re.compile(r"(?:\b[Oo]ption )?(?<!value )'(" + "|".join(map(re.escape, _BY_NAME)) + r")'")
 
 
 def renamed(message: str, name: Callable[[SourceOption], str]) -> str:
@@ -301,19 +349,18 @@ def renamed(message: str, name: Callable[[SourceOption], str]) -> str:
         >>> renamed("Invalid value '-5' for option 'rowsPerSecond': out of range.", lambda row: row.keyword)
         "Invalid value '-5' for rows_per_second: out of range."
     """
-    return _NAMED.sub(lambda match: name(_BY_NAME[match.group(1)]), message)
+    return _TABLE.renamed(message, name)
 
 
 def first_named(message: str) -> SourceOption | None:
     """The option the source's ``message`` names first (the one it is about), if any."""
-    match = _NAMED.search(message)
-    return None if match is None else _BY_NAME[match.group(1)]
+    return _TABLE.first_named(message)
 
 
 def default(name: str) -> int | float | str | None:
     """The value the source takes for option ``name`` when it is not given, as the option's
     Python type (``None``: no value, see the table)."""
-    row = _BY_NAME[name]
+    row = _TABLE.by_name[name]
     return None if row.option.value is None else row.kind(row.option.value)
 
 
@@ -332,24 +379,4 @@ def source_options(keywords: Mapping[str, object], caller: str = "read_random_st
         TypeError: a keyword is unknown (the nearest known one is suggested), or its value has
             the wrong Python type. Ranges are the source's to check, at ``load()``.
     """
-    options: dict[str, str] = {}
-    for keyword, value in keywords.items():
-        row = _BY_KEYWORD.get(keyword)
-        if row is None:
-            near = difflib.get_close_matches(keyword, _BY_KEYWORD, n=1)
-            hint = f" Did you mean {near[0]!r}?" if near else ""
-            raise TypeError(
-                f"{caller}() got an unexpected keyword argument {keyword!r}.{hint} "
-                f"Known: {', '.join(_BY_KEYWORD)}."
-            )
-        if value is None:
-            continue
-        # bool is a subclass of int, but True is no row count; a float keyword takes an int too.
-        accepted = (int, float) if row.kind is float else row.kind
-        if not isinstance(value, accepted) or isinstance(value, bool) != (row.kind is bool):
-            raise TypeError(
-                f"{caller}: {keyword} must be {row.kind.__name__} or None, "
-                f"got {type(value).__name__} {value!r}"
-            )
-        options[row.name] = _text(value)
-    return options
+    return _TABLE.options(keywords, caller)
