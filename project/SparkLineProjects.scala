@@ -16,6 +16,9 @@ object SparkLineProjects extends AutoPlugin {
     lazy val sparkLines: SparkLine.Lines = SparkLine.read(new File("spark-lines.txt").getAbsoluteFile)
 
     lazy val sparkJarsDir = taskKey[File]("Folder holding the pyspark Spark runtime jars to compile and test against")
+
+    lazy val testClasspathFile =
+      taskKey[File]("Writes the test class path (with Beam's Nexmark jar) to target/test-classpath.txt, for make bench")
   }
   import autoImport._
 
@@ -142,6 +145,12 @@ object SparkLineProjects extends AutoPlugin {
           // What released versions made, which ReleasedStreamsSuite replays.
           s"-Dspark-random-strings.fixtures=${(ThisBuild / baseDirectory).value / "tests" / "fixtures"}",
         Test / parallelExecution := false,
+        // `make bench` runs Beam's Nexmark generator beside ours in a plain java on this class path.
+        testClasspathFile := {
+          val file = target.value / "test-classpath.txt"
+          IO.write(file, (Test / fullClasspath).value.files.map(_.getAbsolutePath).mkString(java.io.File.pathSeparator))
+          file
+        },
         Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD"),
         Compile / packageBin / packageOptions += Package.ManifestAttributes(
           "Spark-Version" -> line.spark,

@@ -144,6 +144,8 @@ final class NexmarkGenerator(config: NexmarkConfig) {
    * Beam's `nextExtra`: text making the event's size `desiredAverage` bytes on average, made as
    * `nextExactString` makes it: one `nextInt()` per 6 characters, each `'a' + rnd % 26` with
    * Java's signed remainder (so a negative draw gives characters below `a`), then `rnd /= 26`.
+   * Three characters at a time: those of `rnd % 26^3` come from a table ([[ExtraTriples]]), then
+   * those of `rnd / 26^3` (truncated division composes, so they are the same characters).
    */
   private def nextExtra(currentSize: Int, desiredAverage: Int): Unit = {
     val extra = event.extra
@@ -152,19 +154,19 @@ final class NexmarkGenerator(config: NexmarkConfig) {
       val average = desiredAverage - currentSize
       val delta = java.lang.Math.round(average * 0.2).toInt
       val size = average - delta + (if (delta == 0) 0 else random.nextInt(2 * delta))
-      val buffer = extra.reserve(size)
-      var rnd = 0
-      var left = 0
+      val buffer = extra.reserve(size + 6) // a last draw writes all six of its characters
       var at = 0
       while (at < size) {
-        if (left == 0) {
-          rnd = random.nextInt()
-          left = 6
-        }
-        buffer(at) = ('a' + rnd % 26).toByte
-        rnd /= 26
-        left -= 1
-        at += 1
+        val rnd = random.nextInt()
+        val low = (rnd % Triple + TripleOffset) * 3
+        val high = ((rnd / Triple) % Triple + TripleOffset) * 3
+        buffer(at) = ExtraTriples(low)
+        buffer(at + 1) = ExtraTriples(low + 1)
+        buffer(at + 2) = ExtraTriples(low + 2)
+        buffer(at + 3) = ExtraTriples(high)
+        buffer(at + 4) = ExtraTriples(high + 1)
+        buffer(at + 5) = ExtraTriples(high + 2)
+        at += 6
       }
       extra.setLength(size)
     }
@@ -186,6 +188,25 @@ object NexmarkGenerator {
   private val HotBidderRatio = 100L
   private val MinStringLength = 3
   private val DotCom = AsciiText.bytesOf(".com")
+
+  private val Triple = 26 * 26 * 26
+  private val TripleOffset = Triple - 1
+
+  /**
+   * The three characters `nextExactString` makes of each remainder `v` of a draw by 26^3
+   * (-17575 to 17575), at `(v + 17575) * 3`: `'a' + v % 26`, `'a' + (v / 26) % 26`,
+   * `'a' + (v / 676) % 26`, with Java's signed arithmetic.
+   */
+  private val ExtraTriples: Array[Byte] = {
+    val table = new Array[Byte]((2 * TripleOffset + 1) * 3)
+    for (v <- -TripleOffset to TripleOffset) {
+      val at = (v + TripleOffset) * 3
+      table(at) = ('a' + v % 26).toByte
+      table(at + 1) = ('a' + (v / 26) % 26).toByte
+      table(at + 2) = ('a' + (v / 676) % 26).toByte
+    }
+    table
+  }
 
   /** The last person made by event `eventId` (base 0): this one's, if it makes a person. */
   def lastBase0PersonId(eventId: Long): Long = {
