@@ -49,7 +49,9 @@ class NexmarkGeneratorSuite extends AnyFunSuite {
       hotBiddersRatio = 1, numActivePeople = 5, numInFlightAuctions = 3),
     "large sizes and a window of 2^31 - 1 people" -> NexmarkConfig(avgPersonByteSize = 4000, avgAuctionByteSize = 1,
       avgBidByteSize = 2000, numActivePeople = Int.MaxValue, numInFlightAuctions = Int.MaxValue),
-    "out-of-order groups of 7" -> NexmarkConfig(outOfOrderGroupSize = 7),
+    // Groups of 10 at 100 events/s: 953 % 10 = 3 shuffles each group (953 % 7 = 1 would not),
+    // and 10 ms apart, the shuffled events' times differ.
+    "out-of-order groups of 10" -> NexmarkConfig(firstEventRate = 100, nextEventRate = 100, outOfOrderGroupSize = 10),
     "Beam's 100 generators' spacing" -> NexmarkConfig(numEventGenerators = 100),
     "one event per second" -> NexmarkConfig(firstEventRate = 1, nextEventRate = 1))
 
@@ -57,6 +59,35 @@ class NexmarkGeneratorSuite extends AnyFunSuite {
     test(s"events of $name equal Beam's, from 0 and far out") {
       assertSameAsBeam(config, 20000)
       assertSameAsBeamAt(config, Seq(123456L, 7654321L, 98765432101L))
+    }
+  }
+
+  test("the Python twin's fixture still holds Beam's events, and ours equal them (tests/fixtures/nexmark)") {
+    val fixture = new java.io.File(sys.props("spark-random-strings.fixtures"), "nexmark/beam-2.76.0-events.jsonl")
+    val mapper = new com.fasterxml.jackson.databind.ObjectMapper()
+    val lines = scala.io.Source.fromFile(fixture, "UTF-8").getLines().toList
+    assert(lines.size >= 100)
+    lines.foreach { text =>
+      val json = mapper.readTree(text)
+      val options = json.get("config")
+      val config = NexmarkOptions.parse(
+        Nexmark.EventNames.flatMap(name => Option(options.get(name)).map(name -> _.asText)).toMap).config
+      assert(options.size == Nexmark.EventNames.count(name => options.has(name)), s"unknown options in $text")
+      val number = json.get("number").asLong
+      val kind = json.get("type").asText
+      val fields = json.get(kind)
+      def f(name: String): String = fields.get(name).asText
+      val body = kind match {
+        case "person" =>
+          Seq("id", "name", "emailAddress", "creditCard", "city", "state", "dateTime", "extra").map(f).mkString("|")
+        case "auction" =>
+          Seq("id", "itemName", "description", "initialBid", "reserve", "dateTime", "expires", "seller", "category",
+            "extra").map(f).mkString("|")
+        case _ => Seq("auction", "bidder", "price", "dateTime", "extra").map(f).mkString("|")
+      }
+      val fromFixture = s"${json.get("eventTimestamp").asLong} ${json.get("watermark").asLong} $kind $body"
+      assert(BeamReference.line(BeamReference.generator(config, number).nextEvent()) == fromFixture, text)
+      assert(BeamReference.line(new NexmarkGenerator(config).event(number)) == fromFixture, text)
     }
   }
 
