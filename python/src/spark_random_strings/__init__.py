@@ -18,6 +18,10 @@ checkpoint, so that a test can assert exactly what the query read.
 Where no jar can be added (a Spark Connect server one does not control), ``read_random_strings``
 reads the same stream from a Python data source (Spark 4.0+) whose code travels with the client:
 ``engine="python"``, or ``"auto"``, the default, when the session has no jar.
+
+[`read_nexmark`][spark_random_strings.read_nexmark] reads the jar's second source, ``nexmark``: the
+Nexmark benchmark's events, identical to Apache Beam's reference generator
+([`spark_random_strings.nexmark`][spark_random_strings.nexmark]).
 """
 
 from __future__ import annotations
@@ -39,12 +43,14 @@ from spark_random_strings._reader import (
     configure_spark_with_random_strings,
     read_random_strings,
 )
+from spark_random_strings.nexmark import NexmarkKeywords, nexmark_views, read_nexmark
 from spark_random_strings.options import FORMAT, PYTHON_FORMAT
 
 __all__ = [
     "FORMAT",
     "PYTHON_FORMAT",
     "Engine",
+    "NexmarkKeywords",
     "SlowerEngineWarning",
     "SourceNotFoundError",
     "SparkBuild",
@@ -55,6 +61,8 @@ __all__ = [
     "expected_rows",
     "installed_spark",
     "jar_path",
+    "nexmark_views",
+    "read_nexmark",
     "read_random_strings",
     "stream_definition",
 ]

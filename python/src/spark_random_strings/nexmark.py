@@ -173,8 +173,9 @@ def read_nexmark(spark: SparkSession, **options: Unpack[NexmarkKeywords]) -> Dat
 def nexmark_views(events: DataFrame) -> NexmarkViews:
     """Split the ``nexmark`` stream into Flink's ``person``, ``auction`` and ``bid`` views.
 
-    Each view is its struct's columns, with ``dateTime`` the event's time and a watermark 4 s
-    behind it (Flink's ``WATERMARK FOR dateTime AS dateTime - INTERVAL '4' SECOND``).
+    Each view is its struct's columns, in its order, with the table's ``dateTime`` (the event's
+    time) in the struct's own and a watermark 4 s behind it (Flink's ``WATERMARK FOR dateTime AS
+    dateTime - INTERVAL '4' SECOND``).
     """
     from pyspark.sql import functions as f
     from pyspark.sql.types import StructType
@@ -182,12 +183,12 @@ def nexmark_views(events: DataFrame) -> NexmarkViews:
     def view(event_type: int, struct: str) -> DataFrame:
         kind = events.schema[struct].dataType
         assert isinstance(kind, StructType), f"{struct} is a struct of the nexmark source's schema"
-        fields = [name for name in kind.fieldNames() if name != "dateTime"]
-        columns = [f.col(f"{struct}.{name}").alias(name) for name in fields]
-        at = fields.index("extra")  # Flink's views keep dateTime before extra
-        selected = events.where(f.col("event_type") == event_type).select(
-            *columns[:at], f.col("dateTime"), *columns[at:]
-        )
+        # Flink's views take the table's dateTime (the watermarked column) where the struct has its own.
+        columns = [
+            f.col("dateTime") if name == "dateTime" else f.col(f"{struct}.{name}").alias(name)
+            for name in kind.fieldNames()
+        ]
+        selected = events.where(f.col("event_type") == event_type).select(*columns)
         return selected.withWatermark("dateTime", WATERMARK_DELAY)
 
     return NexmarkViews(view(0, "person"), view(1, "auction"), view(2, "bid"))
