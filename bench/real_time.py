@@ -139,11 +139,17 @@ def _trigger_ms(query: StreamingQuery, after: int, patience_s: float) -> list[in
 
 
 def measure_latency(
-    spark: SparkSession, rate: int, batch_s: float | None, settings: LatencySettings, batches: int
+    spark: SparkSession,
+    rate: int,
+    batch_s: float | None,
+    settings: LatencySettings,
+    batches: int,
+    df: DataFrame | None = None,
 ) -> LatencyRun:
     """One run: start the query, warm it up, reset the sink, and measure a window of whole
     batches (``batches`` real-time batches of ``batch_s`` seconds; with ``batch_s`` None, the
-    default micro-batch trigger over ``settings.micro_batch_window_s``)."""
+    default micro-batch trigger over ``settings.micro_batch_window_s``). The query is ``df``, or
+    else this source's ``stream`` at ``rate``."""
     name = f"bench-latency-{next(_names)}"
     if batch_s is not None:
         window_s = batches * batch_s
@@ -157,7 +163,7 @@ def measure_latency(
     patience_s = 2 * (batch_s or settings.batch_s) + 30
     with tempfile.TemporaryDirectory() as checkpoint:
         query = start_measured(
-            stream(spark, rate),
+            stream(spark, rate) if df is None else df,
             name=name,
             checkpoint=checkpoint,
             real_time=None if batch_s is None else f"{round(batch_s * 1000)} milliseconds",

@@ -23,8 +23,9 @@ import org.apache.spark.sql.{ForeachWriter, Row}
  *
  * The measurements are kept in the JVM that runs the tasks, under `name`: read them with
  * [[LatencySink.summary]] from the driver in local mode (a cluster's executors keep their own).
- * Rows need the column that holds each row's offset ([[StreamDefinition.offsetColumn]]): the
- * random strings' `offset`, or, with a declared schema, a column of kind `offset`. Latencies are counted in buckets of 0.1 ms up to 60 s (the
+ * Rows need what says when each came to exist ([[MeasuredStream]]): for the random strings, the
+ * column that holds each row's offset ([[StreamDefinition.offsetColumn]]: `offset`, or, with a
+ * declared schema, a column of kind `offset`); for the Nexmark events, `dateTime`. Latencies are counted in buckets of 0.1 ms up to 60 s (the
  * percentiles are the bucket's upper edge; the maximum is exact).
  *
  * It also times the gaps between batches: a batch's gap is the time from the last of its rows to
@@ -36,21 +37,14 @@ import org.apache.spark.sql.{ForeachWriter, Row}
  * @param checkpoint the query's checkpoint location (the source is its first: `sources/0`)
  */
 final class LatencySink(name: String, checkpoint: String) extends ForeachWriter[Row] {
-  @transient private var definition: StreamDefinition = _
+  @transient private var measured: MeasuredStream = _
   @transient private var latencies: LatencySink.Latencies = _
   @transient private var batch = 0L
-  @transient private var offsetColumn: String = _
 
   override def open(partitionId: Long, epochId: Long): Boolean = {
-    if (definition == null) {
-      definition = LatencySink.definitionOf(name, checkpoint)
-      offsetColumn = definition.offsetColumn.getOrElse(throw new IllegalArgumentException(
-        s"LatencySink $name measures each row from the moment its offset came to exist, and the stream's " +
-          s"schema (${definition.schema.toDDL}) has no column of the rows' offsets. Declare one: a BIGINT " +
-          "column with the option fields.<column>.kind=offset."))
-    }
+    if (measured == null) measured = LatencySink.measuredOf(name, checkpoint)
     latencies = LatencySink.latenciesOf(name)
-    if (definition.declared.isDefined) latencies.showDeclared(offsetColumn)
+    measured.declaredOffset.foreach(latencies.showDeclared)
     batch = epochId
     true
   }
@@ -58,8 +52,7 @@ final class LatencySink(name: String, checkpoint: String) extends ForeachWriter[
   override def process(row: Row): Unit = {
     val now = Instant.now()
     val nowMicros = now.getEpochSecond * 1000000L + now.getNano / 1000L
-    val offset = row.getAs[Long](offsetColumn)
-    latencies.record(nowMicros - definition.existsAtMs(offset) * 1000L, nowMicros, batch, row)
+    latencies.record(nowMicros - measured.existsAtMs(row) * 1000L, nowMicros, batch, row)
   }
 
   override def close(errorOrNull: Throwable): Unit = ()
@@ -89,37 +82,47 @@ object LatencySink {
    * query's definition is fixed in its checkpoint, and so is the query's id: a checkpoint made
    * anew at the same path has a new id, and is read again.
    */
-  private val definitions = new ConcurrentHashMap[String, (String, StreamDefinition)]()
+  private val definitions = new ConcurrentHashMap[String, (String, MeasuredStream)]()
 
   /** How many times this JVM's sinks have read a checkpoint's definition. */
   private val reads = new AtomicLong()
 
   private[sparkrandomstrings] def definitionReads: Long = reads.get()
 
-  /** The definition in `checkpoint`, read once for each query (by its id) that runs on it. */
-  private def definitionOf(name: String, checkpoint: String): StreamDefinition =
-    definitionOf(name, checkpoint, Option(TaskContext.get()).flatMap(t => Option(t.getLocalProperty(QueryIdProperty))))
+  /** The stream in `checkpoint`, read once for each query (by its id) that runs on it. */
+  private def measuredOf(name: String, checkpoint: String): MeasuredStream =
+    measuredOf(name, checkpoint, Option(TaskContext.get()).flatMap(t => Option(t.getLocalProperty(QueryIdProperty))))
 
-  /** [[definitionOf]] for the query `query`; None (not a streaming query's task): read each time. */
-  private[sparkrandomstrings] def definitionOf(
+  /** [[measuredOf]] for the query `query`; None (not a streaming query's task): read each time. */
+  private[sparkrandomstrings] def measuredOf(
       name: String,
       checkpoint: String,
-      query: Option[String]): StreamDefinition =
+      query: Option[String]): MeasuredStream =
     query match {
-      case None => readDefinition(name, checkpoint)
+      case None => readMeasured(name, checkpoint)
       case Some(id) =>
         // The tasks of a query's first batch open at once: one reads, the others wait for it.
         definitions.compute(
           checkpoint,
-          (_: String, known: (String, StreamDefinition)) =>
-            if (known != null && known._1 == id) known else (id, readDefinition(name, checkpoint)))._2
+          (_: String, known: (String, MeasuredStream)) =>
+            if (known != null && known._1 == id) known else (id, readMeasured(name, checkpoint)))._2
     }
 
-  private def readDefinition(name: String, checkpoint: String): StreamDefinition = {
+  /** The definition in `checkpoint`, for the random strings' tests. */
+  private[sparkrandomstrings] def definitionOf(name: String, checkpoint: String, query: Option[String]): StreamDefinition =
+    measuredOf(name, checkpoint, query) match {
+      case MeasuredStream.Strings(definition, _) => definition
+      case other => throw new IllegalStateException(s"LatencySink $name: $checkpoint holds $other")
+    }
+
+  private def readMeasured(name: String, checkpoint: String): MeasuredStream = {
     reads.incrementAndGet()
-    val store = new DefinitionStore(s"${checkpoint.stripSuffix("/")}/sources/0", new Configuration())
-    store.read().getOrElse(throw new IllegalStateException(
-      s"LatencySink $name: the checkpoint $checkpoint holds no ${RandomStrings.ShortName} definition at sources/0"))
+    val folder = s"${checkpoint.stripSuffix("/")}/sources/0"
+    new DefinitionStore(folder, new Configuration()).read().map(MeasuredStream.strings(name, _))
+      .orElse(new nexmark.NexmarkStore(folder, new Configuration()).read().map(MeasuredStream.nexmark(name, _)))
+      .getOrElse(throw new IllegalStateException(
+        s"LatencySink $name: the checkpoint $checkpoint holds no ${RandomStrings.ShortName} definition and no " +
+          s"${nexmark.Nexmark.ShortName} stream at sources/0"))
   }
 
   /**

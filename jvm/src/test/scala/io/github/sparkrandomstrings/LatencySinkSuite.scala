@@ -97,6 +97,25 @@ class LatencySinkSuite extends AnyFunSuite with TestDirectories {
     }
   }
 
+  test("on a nexmark checkpoint a sink measures each event from its dateTime's place after the first start") {
+    withTempDir { dir =>
+      val folder = new File(dir, "checkpoint/sources/0").getPath
+      val stored = new nexmark.NexmarkStore(folder, new Configuration())
+        .loadOrCreate(nexmark.NexmarkConfig.Default, nowMs = 1700000000000L)
+      val measured = LatencySink.measuredOf("n", new File(dir, "checkpoint").getPath, None)
+      assert(measured == MeasuredStream.Nexmark(stored))
+      val schema = org.apache.spark.sql.types.StructType.fromDDL("dateTime TIMESTAMP")
+      val event = new org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema(
+        Array[Any](new java.sql.Timestamp(nexmark.NexmarkConfig.BaseTimeMs + 2500L)),
+        schema)
+      assert(measured.existsAtMs(event) == 1700000002500L)
+      val shuffled = intercept[IllegalArgumentException] {
+        MeasuredStream.nexmark("n", stored.copy(config = stored.config.copy(outOfOrderGroupSize = 10L)))
+      }
+      assert(shuffled.getMessage.contains("this stream's outOfOrderGroupSize is 10"))
+    }
+  }
+
   test("a sink finds each row's offset in the column the definition makes of the rows' offsets") {
     def declared(ddl: String, fields: (String, String)*): StreamDefinition =
       SourceOptions.parse(Map("seed" -> "1") ++ fields, Some(StructType.fromDDL(ddl))).definition(0L, () => 0L)
