@@ -4,6 +4,7 @@ Spark or at ``load()`` with the keyword's name; and the ``nexmark`` command show
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -155,3 +156,12 @@ def test_the_nexmark_command_refuses_a_bad_flag_naming_it() -> None:
         "spark-random-strings nexmark: error: argument --rate-unit: invalid value 'PER_HOUR'. Allowed: "
         "PER_SECOND or PER_MINUTE (case-insensitive). (see spark-random-strings nexmark --help)"
     )
+
+
+def test_the_nexmark_guides_option_table_lists_each_option_with_its_default_and_help() -> None:
+    guide = (Path(__file__).parent.parent / "docs" / "nexmark.md").read_text()
+    options = guide.split("## Options")[1].split("\n## ")[0]
+    rows = re.findall(r"^\| `(\w+)` \| ([^|]+) \| ([^|]+) \|$", options, re.M)
+    assert [(name, default.strip(), help.strip()) for name, default, help in rows] == [
+        (row.name, row.option.default, row.option.help) for row in NEXMARK_OPTIONS.rows
+    ]
