@@ -119,10 +119,13 @@ def test_jar_path_rejects_what_is_not_a_spark_version() -> None:
 
 
 @pytest.mark.parametrize(("line", "scala"), SUPPORTED)
-def test_each_jar_registers_the_short_name(line: str, scala: str) -> None:
+def test_each_jar_registers_both_short_names(line: str, scala: str) -> None:
     with zipfile.ZipFile(jar_path(line, scala)) as jar:
         services = jar.read("META-INF/services/org.apache.spark.sql.sources.DataSourceRegister").decode()
-    assert services.strip() == "io.github.sparkrandomstrings.RandomStringsSourceProvider"
+    assert services.split() == [
+        "io.github.sparkrandomstrings.RandomStringsSourceProvider",
+        "io.github.sparkrandomstrings.nexmark.NexmarkSourceProvider",
+    ]
 
 
 def test_configure_appends_the_jar_and_extensions_and_keeps_what_is_set() -> None:
