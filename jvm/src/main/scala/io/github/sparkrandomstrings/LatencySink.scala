@@ -109,7 +109,10 @@ object LatencySink {
     }
 
   /** The definition in `checkpoint`, for the random strings' tests. */
-  private[sparkrandomstrings] def definitionOf(name: String, checkpoint: String, query: Option[String]): StreamDefinition =
+  private[sparkrandomstrings] def definitionOf(
+      name: String,
+      checkpoint: String,
+      query: Option[String]): StreamDefinition =
     measuredOf(name, checkpoint, query) match {
       case MeasuredStream.Strings(definition, _) => definition
       case other => throw new IllegalStateException(s"LatencySink $name: $checkpoint holds $other")

@@ -169,17 +169,21 @@ class RandomStringsSourceProvider extends StreamSourceProvider with TableProvide
     val declared = parameters.keys.exists(FieldOptions.isFieldOption) ||
       (schema != RandomStrings.Schema && schema != RandomStrings.TimestampSchema)
     val options = SourceOptions.parse(parameters, if (declared) Some(schema) else None)
-    new OffsetRowsTable(ShortName, options.schema, options.realTime, (spark, checkpoint) => {
-      val definition = DefinitionStore.atStart(spark, checkpoint, options)
-      val numPartitions = options.partitionsIn(spark)
-      new OffsetRowsStream(
-        definition,
-        options.totalRows,
-        options.maxRowsPerTrigger.map(RandomStrings.MAX_ROWS_PER_TRIGGER -> _),
-        options.clock,
-        numPartitions,
-        s"$ShortName[${RandomStrings.REAL_TIME}=true, seed=${definition.seed}, numPartitions=$numPartitions]")
-    })
+    new OffsetRowsTable(
+      ShortName,
+      options.schema,
+      options.realTime,
+      (spark, checkpoint) => {
+        val definition = DefinitionStore.atStart(spark, checkpoint, options)
+        val numPartitions = options.partitionsIn(spark)
+        new OffsetRowsStream(
+          definition,
+          options.totalRows,
+          options.maxRowsPerTrigger.map(RandomStrings.MAX_ROWS_PER_TRIGGER -> _),
+          options.clock,
+          numPartitions,
+          s"$ShortName[${RandomStrings.REAL_TIME}=true, seed=${definition.seed}, numPartitions=$numPartitions]")
+      })
   }
 }
 

@@ -47,8 +47,8 @@ final class JavaRandom {
 }
 
 private object JavaRandom {
-  val Multiplier: Long = 0x5deece66dL
-  val Addend: Long = 0xbL
+  val Multiplier: Long = 0x5DEECE66DL
+  val Addend: Long = 0xBL
   val Mask: Long = (1L << 48) - 1
   val DoubleUnit: Double = 1.0 / (1L << 53)
 }

@@ -44,8 +44,10 @@ object NexmarkChannels {
     if (index < HotChannels.length) HotChannels(index) else s"channel-${index - HotChannels.length}"
 
   /** Every channel's name and URL as bytes, made once per JVM (about 600 KB). */
-  lazy val Names: Array[Array[Byte]] = Array.tabulate(HotChannels.length + ChannelsNumber)(i => AsciiText.bytesOf(name(i)))
-  lazy val Urls: Array[Array[Byte]] = Array.tabulate(HotChannels.length + ChannelsNumber)(i => AsciiText.bytesOf(url(i)))
+  lazy val Names: Array[Array[Byte]] =
+    Array.tabulate(HotChannels.length + ChannelsNumber)(i => AsciiText.bytesOf(name(i)))
+  lazy val Urls: Array[Array[Byte]] =
+    Array.tabulate(HotChannels.length + ChannelsNumber)(i => AsciiText.bytesOf(url(i)))
 
   /** Draws a bid's channel index from the event's random, after Beam's fields. */
   def draw(random: JavaRandom): Int =

@@ -83,8 +83,10 @@ object NexmarkOptions {
       hotSellersRatio = int(HOT_SELLERS_RATIO, RatioRange).getOrElse(defaults.hotSellersRatio),
       hotBiddersRatio = int(HOT_BIDDERS_RATIO, RatioRange).getOrElse(defaults.hotBiddersRatio),
       numActivePeople = int(NUM_ACTIVE_PEOPLE, NumActivePeopleRange).getOrElse(defaults.numActivePeople),
-      numInFlightAuctions = int(NUM_IN_FLIGHT_AUCTIONS, NumInFlightAuctionsRange).getOrElse(defaults.numInFlightAuctions),
-      outOfOrderGroupSize = long(OUT_OF_ORDER_GROUP_SIZE, OutOfOrderGroupSizeRange).getOrElse(defaults.outOfOrderGroupSize))
+      numInFlightAuctions =
+        int(NUM_IN_FLIGHT_AUCTIONS, NumInFlightAuctionsRange).getOrElse(defaults.numInFlightAuctions),
+      outOfOrderGroupSize =
+        long(OUT_OF_ORDER_GROUP_SIZE, OutOfOrderGroupSizeRange).getOrElse(defaults.outOfOrderGroupSize))
 
     NexmarkOptions(
       config = config,

@@ -109,17 +109,21 @@ class NexmarkSourceProvider extends StreamSourceProvider with TableProvider with
    */
   override def getTable(schema: StructType, partitioning: Array[Transform], properties: JMap[String, String]): Table = {
     val options = NexmarkOptions.parse(properties.asScala.toMap)
-    new OffsetRowsTable(Nexmark.ShortName, Nexmark.Schema, options.realTime, (spark, checkpoint) => {
-      val stream = atStart(spark, checkpoint, options)
-      val numPartitions = options.partitionsIn(spark)
-      new OffsetRowsStream(
-        stream,
-        options.numEvents,
-        options.maxEventsPerTrigger.map(Nexmark.MAX_EVENTS_PER_TRIGGER -> _),
-        options.clock,
-        numPartitions,
-        s"${Nexmark.ShortName}[${Nexmark.REAL_TIME}=true, numPartitions=$numPartitions]")
-    })
+    new OffsetRowsTable(
+      Nexmark.ShortName,
+      Nexmark.Schema,
+      options.realTime,
+      (spark, checkpoint) => {
+        val stream = atStart(spark, checkpoint, options)
+        val numPartitions = options.partitionsIn(spark)
+        new OffsetRowsStream(
+          stream,
+          options.numEvents,
+          options.maxEventsPerTrigger.map(Nexmark.MAX_EVENTS_PER_TRIGGER -> _),
+          options.clock,
+          numPartitions,
+          s"${Nexmark.ShortName}[${Nexmark.REAL_TIME}=true, numPartitions=$numPartitions]")
+      })
   }
 
   private def refuseSchema(schema: StructType): Unit =

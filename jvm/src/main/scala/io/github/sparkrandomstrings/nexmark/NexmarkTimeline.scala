@@ -10,6 +10,7 @@ package io.github.sparkrandomstrings.nexmark
  * shuffles) and its watermark (the timestamp of its group's first number).
  */
 final class NexmarkTimeline(config: NexmarkConfig) extends Serializable {
+
   /** Microseconds between events in each step of the rate (Beam's `interEventDelayUs`). */
   val delaysUs: Array[Long] = {
     val unit = config.rateUnit

@@ -41,14 +41,25 @@ class NexmarkGeneratorSuite extends AnyFunSuite {
   }
 
   private val configurations = Seq(
-    "a square wave" -> NexmarkConfig(firstEventRate = 1000, nextEventRate = 50000, rateShape = RateShape.Square,
+    "a square wave" -> NexmarkConfig(
+      firstEventRate = 1000,
+      nextEventRate = 50000,
+      rateShape = RateShape.Square,
       ratePeriodSec = 10),
     "a sine wave" -> NexmarkConfig(firstEventRate = 1000, nextEventRate = 50000, ratePeriodSec = 10),
     "rates per minute" -> NexmarkConfig(firstEventRate = 120, nextEventRate = 6000, rateUnit = RateUnit.PerMinute),
-    "hot ratios of 1, few people and auctions" -> NexmarkConfig(hotAuctionRatio = 1, hotSellersRatio = 1,
-      hotBiddersRatio = 1, numActivePeople = 5, numInFlightAuctions = 3),
-    "large sizes and a window of 2^31 - 1 people" -> NexmarkConfig(avgPersonByteSize = 4000, avgAuctionByteSize = 1,
-      avgBidByteSize = 2000, numActivePeople = Int.MaxValue, numInFlightAuctions = Int.MaxValue),
+    "hot ratios of 1, few people and auctions" -> NexmarkConfig(
+      hotAuctionRatio = 1,
+      hotSellersRatio = 1,
+      hotBiddersRatio = 1,
+      numActivePeople = 5,
+      numInFlightAuctions = 3),
+    "large sizes and a window of 2^31 - 1 people" -> NexmarkConfig(
+      avgPersonByteSize = 4000,
+      avgAuctionByteSize = 1,
+      avgBidByteSize = 2000,
+      numActivePeople = Int.MaxValue,
+      numInFlightAuctions = Int.MaxValue),
     // Groups of 10 at 100 events/s: 953 % 10 = 3 shuffles each group (953 % 7 = 1 would not),
     // and 10 ms apart, the shuffled events' times differ.
     "out-of-order groups of 10" -> NexmarkConfig(firstEventRate = 100, nextEventRate = 100, outOfOrderGroupSize = 10),
@@ -81,7 +92,16 @@ class NexmarkGeneratorSuite extends AnyFunSuite {
         case "person" =>
           Seq("id", "name", "emailAddress", "creditCard", "city", "state", "dateTime", "extra").map(f).mkString("|")
         case "auction" =>
-          Seq("id", "itemName", "description", "initialBid", "reserve", "dateTime", "expires", "seller", "category",
+          Seq(
+            "id",
+            "itemName",
+            "description",
+            "initialBid",
+            "reserve",
+            "dateTime",
+            "expires",
+            "seller",
+            "category",
             "extra").map(f).mkString("|")
         case _ => Seq("auction", "bidder", "price", "dateTime", "extra").map(f).mkString("|")
       }

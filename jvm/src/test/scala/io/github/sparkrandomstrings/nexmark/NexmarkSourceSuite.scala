@@ -37,8 +37,14 @@ class NexmarkSourceSuite extends SparkSessionSuite {
 
   test("an AvailableNow run reads every event of numEvents exactly once, each the generator's, over 3 partitions") {
     withTempDir { dir =>
-      val options = Map("numEvents" -> "5000", "numPartitions" -> "3", "maxEventsPerTrigger" -> "1700",
-        "avgBidByteSize" -> "40", "firstEventRate" -> "1000", "nextEventRate" -> "20000", "ratePeriodSec" -> "4")
+      val options = Map(
+        "numEvents" -> "5000",
+        "numPartitions" -> "3",
+        "maxEventsPerTrigger" -> "1700",
+        "avgBidByteSize" -> "40",
+        "firstEventRate" -> "1000",
+        "nextEventRate" -> "20000",
+        "ratePeriodSec" -> "4")
       val df = reader(options).load()
       assert(df.schema == Nexmark.Schema)
       val rows = collectAvailableNow(df, new File(dir, "c"))
@@ -57,7 +63,10 @@ class NexmarkSourceSuite extends SparkSessionSuite {
       val clock = ManualClock.register("nexmark-steps", startMs = 1700000000000L)
       try {
         val provider = new NexmarkSourceProvider
-        val parameters = Map("_manualClock" -> "nexmark-steps", "numEvents" -> "0", "firstEventRate" -> "2000",
+        val parameters = Map(
+          "_manualClock" -> "nexmark-steps",
+          "numEvents" -> "0",
+          "firstEventRate" -> "2000",
           "nextEventRate" -> "2000")
         val source = provider.createSource(spark.sqlContext, dir.getPath, None, Nexmark.ShortName, parameters)
         // 500 µs apart, event n's timestamp is n * 500 / 1000 ms (rounded down, as Beam's): at the

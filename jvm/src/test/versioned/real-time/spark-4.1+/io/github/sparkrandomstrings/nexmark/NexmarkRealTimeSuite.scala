@@ -18,8 +18,13 @@ class NexmarkRealTimeSuite extends SparkSessionSuite {
   test("a real-time query hands on each partition's events in order, none before it exists, each Beam's event") {
     withTempDir { dir =>
       val checkpoint = new File(dir, "checkpoint")
-      val options = Map("realTime" -> "true", "numEvents" -> "0", "numPartitions" -> "2", "firstEventRate" -> "1000",
-        "nextEventRate" -> "1000", "avgBidByteSize" -> "40")
+      val options = Map(
+        "realTime" -> "true",
+        "numEvents" -> "0",
+        "numPartitions" -> "2",
+        "firstEventRate" -> "1000",
+        "nextEventRate" -> "1000",
+        "avgBidByteSize" -> "40")
       val query = spark.readStream.format(Nexmark.ShortName).options(options).load()
         .writeStream.foreach(new KeepingWriter("nexmark")).outputMode(OutputMode.Update())
         .trigger(Trigger.RealTime("500 milliseconds"))
