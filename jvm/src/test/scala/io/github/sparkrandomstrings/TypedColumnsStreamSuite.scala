@@ -2,14 +2,11 @@ package io.github.sparkrandomstrings
 
 import java.io.File
 
-import scala.collection.mutable
-
-import org.apache.spark.sql.{DataFrame, Row}
+import org.apache.spark.sql.Row
 import org.apache.spark.sql.catalyst.encoders.ExpressionEncoder
-import org.apache.spark.sql.streaming.Trigger
 import org.apache.spark.sql.types.StructType
 
-class TypedColumnsStreamSuite extends SparkSessionSuite {
+class TypedColumnsStreamSuite extends SparkSessionSuite with AvailableNowQueries {
   import RandomStrings.ShortName
 
   private val Ddl = "id BIGINT NOT NULL, user_id INT NOT NULL, amount DECIMAL(10,2), status STRING NOT NULL, " +
@@ -30,16 +27,6 @@ class TypedColumnsStreamSuite extends SparkSessionSuite {
 
   private def reader(options: Map[String, String]) =
     spark.readStream.format(ShortName).schema(Ddl).options(options)
-
-  private def collectAvailableNow(df: DataFrame, checkpoint: File): Seq[Row] = {
-    val rows = mutable.ArrayBuffer.empty[Row]
-    val collect: (DataFrame, Long) => Unit = (batch, _) => rows.synchronized(rows ++= batch.collect())
-    val query = df.writeStream.foreachBatch(collect).trigger(Trigger.AvailableNow())
-      .option("checkpointLocation", checkpoint.getPath).start()
-    query.awaitTermination(120000L)
-    query.exception.foreach(e => throw e)
-    rows.synchronized(rows.toList)
-  }
 
   /** The rows the generator makes for the definition stored in `checkpoint`, as Spark's Rows. */
   private def generated(checkpoint: File, offsets: Seq[Long]): Seq[Row] = {

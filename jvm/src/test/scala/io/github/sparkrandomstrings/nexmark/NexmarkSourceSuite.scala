@@ -2,28 +2,15 @@ package io.github.sparkrandomstrings.nexmark
 
 import java.io.File
 
-import scala.collection.mutable
-
-import org.apache.spark.sql.{DataFrame, Row}
+import org.apache.spark.sql.Row
 import org.apache.spark.sql.catalyst.encoders.ExpressionEncoder
-import org.apache.spark.sql.streaming.Trigger
 
-import io.github.sparkrandomstrings.{ManualClock, SparkSessionSuite}
+import io.github.sparkrandomstrings.{AvailableNowQueries, ManualClock, SparkSessionSuite}
 
 /** The `nexmark` source through Spark: its rows, its clock, its checkpoint and its refusals. */
-class NexmarkSourceSuite extends SparkSessionSuite {
+class NexmarkSourceSuite extends SparkSessionSuite with AvailableNowQueries {
 
   private def reader(options: Map[String, String]) = spark.readStream.format(Nexmark.ShortName).options(options)
-
-  private def collectAvailableNow(df: DataFrame, checkpoint: File): Seq[Row] = {
-    val rows = mutable.ArrayBuffer.empty[Row]
-    val collect: (DataFrame, Long) => Unit = (batch, _) => rows.synchronized(rows ++= batch.collect())
-    val query = df.writeStream.foreachBatch(collect).trigger(Trigger.AvailableNow())
-      .option("checkpointLocation", checkpoint.getPath).start()
-    query.awaitTermination(120000L)
-    query.exception.foreach(e => throw e)
-    rows.synchronized(rows.toList)
-  }
 
   /** Events `numbers` of `config`, as Spark's Rows of the source's schema. */
   private def generated(config: NexmarkConfig, numbers: Seq[Long]): Seq[Row] = {
