@@ -99,29 +99,20 @@ def run_nexmark(args: argparse.Namespace, events: DataFrame, console: Console) -
     """Show the events batch by batch, or write them with ``--output``."""
     from spark_random_strings._local import StopRequest, first_interrupt_sets
 
-    stop = StopRequest()
-    if args.output is not None:
-        from spark_random_strings._write import Interrupted, write_files
-
-        output = args.output.rstrip("/") or "/"
-        total = 100_000 if args.num_events is None else args.num_events
-        try:
-            with first_interrupt_sets(stop):
-                summary = write_files(
-                    events,
-                    total_rows=total,
-                    file_format=args.file_format,
-                    output=output,
-                    checkpoint=args.checkpoint or f"{output}/_checkpoint",
-                    console=console,
-                    stop=stop,
-                )
-        except Interrupted as interrupted:
-            console.print(str(interrupted), soft_wrap=True)
-            return 130
-        console.print(summary.replace(" rows", " events"), soft_wrap=True)
-        return 0
     num_events = 100_000 if args.num_events is None else args.num_events
+    if args.output is not None:
+        from spark_random_strings._write import write_command
+
+        return write_command(
+            events,
+            total_rows=num_events,
+            file_format=args.file_format,
+            output=args.output,
+            checkpoint=args.checkpoint,
+            console=console,
+            unit="events",
+        )
+    stop = StopRequest()
     with first_interrupt_sets(stop):
         events_read, summary = show_batches(
             events, num_events=num_events or None, duration_s=args.duration, stop=stop, console=console

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-from spark_random_strings._local import StopRequest, stop_between_batches
+from spark_random_strings._local import StopRequest, first_interrupt_sets, stop_between_batches
 from spark_random_strings._progress import StreamPosition, current_position, first_position
 
 if TYPE_CHECKING:
@@ -24,6 +24,39 @@ _SINK_FILE = re.compile(rf"part-\d{{5,}}-{_UUID}-c\d{{3,}}\..+")
 
 class Interrupted(Exception):
     """The write stopped before all rows were written; the same command resumes it."""
+
+
+def write_command(
+    df: DataFrame,
+    *,
+    total_rows: int,
+    file_format: str,
+    output: str,
+    checkpoint: str | None,
+    console: Console,
+    unit: str = "rows",
+) -> int:
+    """What ``write`` and ``nexmark --output`` run: ``write_files`` until done or Ctrl-C (the first
+    stops between batches), its summary printed with the rows called ``unit``; the exit status
+    (130 when interrupted)."""
+    output = output.rstrip("/") or "/"
+    stop = StopRequest()
+    try:
+        with first_interrupt_sets(stop):
+            summary = write_files(
+                df,
+                total_rows=total_rows,
+                file_format=file_format,
+                output=output,
+                checkpoint=checkpoint or f"{output}/_checkpoint",
+                console=console,
+                stop=stop,
+            )
+    except Interrupted as interrupted:
+        console.print(str(interrupted).replace(" rows", f" {unit}"), soft_wrap=True)
+        return 130
+    console.print(summary.replace(" rows", f" {unit}"), soft_wrap=True)
+    return 0
 
 
 def write_files(

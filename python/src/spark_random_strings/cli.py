@@ -290,26 +290,16 @@ def _demo_heading(args: argparse.Namespace) -> str:
 
 
 def _run_write(args: argparse.Namespace, strings: DataFrame, console: Console) -> int:
-    from spark_random_strings._write import Interrupted, write_files
+    from spark_random_strings._write import write_command
 
-    output = args.output.rstrip("/") or "/"
-    stop = StopRequest()
-    try:
-        with first_interrupt_sets(stop):
-            summary = write_files(
-                strings,
-                total_rows=args.total_rows,
-                file_format=args.file_format,
-                output=output,
-                checkpoint=args.checkpoint or f"{output}/_checkpoint",
-                console=console,
-                stop=stop,
-            )
-    except Interrupted as interrupted:
-        console.print(str(interrupted), soft_wrap=True)
-        return 130
-    console.print(summary, soft_wrap=True)
-    return 0
+    return write_command(
+        strings,
+        total_rows=args.total_rows,
+        file_format=args.file_format,
+        output=args.output,
+        checkpoint=args.checkpoint,
+        console=console,
+    )
 
 
 def _check_real_time(args: argparse.Namespace, command: argparse.ArgumentParser) -> None:
