@@ -63,6 +63,38 @@ def test_the_benchmarks_smoke_run_reports_every_pipeline_target_curve_typed_sche
     assert (tmp_path / "benchmarks.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     _assert_typed_section(report.split("## Typed columns")[1].split("## Real-time mode")[0])
     _assert_real_time_section(report.split("## Real-time mode")[1])
+    _assert_nexmark_report((tmp_path / "benchmarks-nexmark.md").read_text())
+
+
+def _assert_nexmark_report(report: str) -> None:
+    """The smoke run's Nexmark report: its targets, Beam's generator and ours on the same events,
+    each query's throughput, and q0 to q2's latency at both rates."""
+    targets = report.split("## Targets")[1].split("## ")[0]
+    assert re.search(
+        r"^\| Nexmark generator events/s per core >= 3x Beam 2\.76\.0's, on the same events \| [\d.]+x \| "
+        r"(yes|\*\*no\*\*) \|$",
+        targets,
+        re.M,
+    )
+    assert re.search(
+        r"^\| Nexmark q0 real-time p99 <= 5 ms at 10,000 events/s, one partition, ", targets, re.M
+    )
+    assert "Same events: yes, every round's checksums equal." in report
+    for generator in ("Beam 2.76.0", "ours", "ours, and Spark's rows written"):
+        assert re.search(rf"^\| {re.escape(generator)} \| [\d,]+ \| [\d,]+ \| [\d.]+x \|$", report, re.M), (
+            generator
+        )
+    for query in ("q0", "q1", "q2", "q5 counts", "q7"):
+        row = re.search(rf"^\| {query} \| ([\d,]+) \| ([\d,]+) \|$", report, re.M)
+        assert row and _number(row.group(1)) > 0, query
+    for query in ("q0", "q1", "q2"):
+        for rate in ("10,000", "1,000,000"):
+            assert re.search(
+                rf"^\| {query} \| {rate} \| 1 \| [\d,]+ \| [\d.]+ \| [\d.]+ \| ", report, re.M
+            ), (
+                query,
+                rate,
+            )
 
 
 def _assert_typed_section(section: str) -> None:

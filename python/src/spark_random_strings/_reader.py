@@ -11,10 +11,10 @@ from spark_random_strings._source_options import parse_options, python_real_time
 from spark_random_strings.options import (
     FORMAT,
     NUM_PARTITIONS,
-    OPTIONS,
     PYTHON_FORMAT,
     SourceKeywords,
     SourceOption,
+    keyword_args,
     renamed,
     source_options,
 )
@@ -320,8 +320,4 @@ def default_parallelism(spark: SparkSession) -> int:
 
 
 # The docstring's "Keyword Args" section: one entry per row of the option table.
-_KEYWORD_ARGS = "".join(
-    f"        {row.keyword} ({row.kind.__name__}): the option ``{row.name}``: {row.described}.\n"
-    for row in OPTIONS
-)
-read_random_strings.__doc__ = (read_random_strings.__doc__ or "").rstrip() + "\n" + _KEYWORD_ARGS
+read_random_strings.__doc__ = (read_random_strings.__doc__ or "").rstrip() + "\n" + keyword_args()

@@ -155,6 +155,8 @@ def read_nexmark(spark: SparkSession, **options: Unpack[NexmarkKeywords]) -> Dat
         pyspark.errors.IllegalArgumentException: a value is out of range; the message names the
             keyword, the value and what is allowed.
         SourceNotFoundError: the session does not have the package's jar.
+
+    Keyword Args:
     """
     from pyspark.errors import IllegalArgumentException
 
@@ -168,6 +170,10 @@ def read_nexmark(spark: SparkSession, **options: Unpack[NexmarkKeywords]) -> Dat
         raise IllegalArgumentException(
             message=NEXMARK_OPTIONS.renamed(str(error), lambda row: row.keyword)
         ) from None
+
+
+# The docstring's "Keyword Args" section: one entry per row of the option table.
+read_nexmark.__doc__ = (read_nexmark.__doc__ or "").rstrip() + "\n" + NEXMARK_OPTIONS.keyword_args()
 
 
 def nexmark_views(events: DataFrame) -> NexmarkViews:

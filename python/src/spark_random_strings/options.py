@@ -291,6 +291,13 @@ class OptionTable:
         names = "|".join(map(re.escape, self.by_name))
         self._named = re.compile(r"(?:\b[Oo]ption )?(?<!value )'(" + names + r")'")
 
+    def keyword_args(self) -> str:
+        """A docstring's "Keyword Args" entries: one per option, its keyword, type, name and help."""
+        return "".join(
+            f"        {row.keyword} ({row.kind.__name__}): the option ``{row.name}``: {row.described}.\n"
+            for row in self.rows
+        )
+
     def renamed(self, message: str, name: Callable[[SourceOption], str]) -> str:
         """The source's ``message`` with each option it names called ``name(row)`` instead."""
         return self._named.sub(lambda match: name(self.by_name[match.group(1)]), message)
@@ -339,6 +346,11 @@ OPTIONS: tuple[SourceOption, ...] = _TABLE.rows
 NAMES = tuple(row.name for row in OPTIONS)
 #: The options tests use and users never see: accepted, but not listed in ``NAMES``.
 INTERNAL_NAMES = (MANUAL_CLOCK,)
+
+
+def keyword_args() -> str:
+    """``read_random_strings``'s "Keyword Args" entries, one per option."""
+    return _TABLE.keyword_args()
 
 
 def renamed(message: str, name: Callable[[SourceOption], str]) -> str:
