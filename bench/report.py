@@ -364,22 +364,46 @@ def typed_lines(typed: TypedResults) -> list[str]:
     ]
 
 
-def write_typed_report(out: Path, typed: TypedResults, *, smoke: bool, info: dict[str, str]) -> bool:
-    """`run_bench.py --typed-only`: the typed-columns section alone, in benchmarks-typed.md."""
+def write_section_report(
+    out: Path,
+    filename: str,
+    *,
+    title: str,
+    made_by: str,
+    smoke: bool,
+    info: dict[str, str],
+    targets: list[tuple[str, str, bool]],
+    lines: list[str],
+) -> bool:
+    """A section's report on its own (``filename`` in ``out``): its title, who made it, the machine,
+    its targets and its ``lines``; whether every target was met."""
     out.mkdir(parents=True, exist_ok=True)
-    targets = typed_targets(typed)
-    lines = [
-        "# Benchmarks: typed columns",
+    text = [
+        f"# {title}",
         "",
-        "Made by `run_bench.py --typed-only`"
-        + (" in its smoke mode (tiny batches: these numbers say nothing about speed)" if smoke else "")
-        + "; `make bench` runs this section with the rest.",
+        made_by
+        + (" in its smoke mode (tiny runs: these numbers say nothing about speed)" if smoke else "")
+        + ".",
         "",
         *machine_and_targets(info, targets),
-        *typed_lines(typed),
+        *lines,
     ]
-    (out / "benchmarks-typed.md").write_text("\n".join(lines))
+    (out / filename).write_text("\n".join(text))
     return all(met for _, _, met in targets)
+
+
+def write_typed_report(out: Path, typed: TypedResults, *, smoke: bool, info: dict[str, str]) -> bool:
+    """`run_bench.py --typed-only`: the typed-columns section alone, in benchmarks-typed.md."""
+    return write_section_report(
+        out,
+        "benchmarks-typed.md",
+        title="Benchmarks: typed columns",
+        made_by="Made by `run_bench.py --typed-only`; `make bench` runs this section with the rest",
+        smoke=smoke,
+        info=info,
+        targets=typed_targets(typed),
+        lines=typed_lines(typed),
+    )
 
 
 def _plot(

@@ -11,6 +11,8 @@ strings:
   python        a pure-Python DataSourceStreamReader doing the same job (bench/python_source.py)
   python twin   this source's Python data source (engine="python"): the same rows as ours, made
                 with numpy in the Python workers
+The Nexmark section (bench/nexmark.py) writes its own report, benchmarks-nexmark.md: the
+`nexmark` source's generator against Apache Beam's, and the Nexmark queries' throughput.
 And, in a section of its own (bench/typed_columns.py), one schema of typed columns made by this
 source, by dbldatagen, by hand-written Spark SQL on rate-micro-batch and by this source's Python
 data source, in batches of the same size, timed the same way.
@@ -38,13 +40,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import nexmark
 import python_source
 import real_time
 import typed_columns
 from driver_facts import heap_after_gc_mb, machine
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
-from report import Run, TypedResults, write_real_time_report, write_report, write_typed_report
+from report import (
+    Run,
+    TypedResults,
+    write_real_time_report,
+    write_report,
+    write_section_report,
+    write_typed_report,
+)
 
 from spark_random_strings import Engine, read_random_strings
 from spark_random_strings._local import local_session, stop_between_batches
@@ -289,8 +299,23 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="run only the typed-columns section, into benchmarks-typed.md in --out (not benchmarks.md)",
     )
+    parser.add_argument(
+        "--nexmark-only",
+        action="store_true",
+        help="run only the Nexmark section, into benchmarks-nexmark.md in --out",
+    )
+    parser.add_argument(
+        "--nexmark-classpath",
+        type=Path,
+        default=None,
+        help="the file holding the default line's test class path (with Beam's Nexmark jar), which sbt's "
+        "testClasspathFile writes (default: the one under jvm/lines/ for the installed pyspark's line)",
+    )
     args = parser.parse_args(argv)
     settings = SMOKE if args.smoke else FULL
+    nexmark_settings = nexmark.SMOKE if args.smoke else nexmark.FULL
+    if args.nexmark_classpath is None:
+        args.nexmark_classpath = nexmark.default_classpath_file()
     latency_settings = real_time.SMOKE if args.smoke else real_time.FULL
     # The Python reader's workers run this interpreter, which has pyarrow.
     os.environ["PYSPARK_PYTHON"] = sys.executable
@@ -306,6 +331,17 @@ def main(argv: list[str] | None = None) -> int:
             spark.stop()
         met = write_real_time_report(args.out, results, smoke=args.smoke, info=info)
         return 0 if met or args.smoke else 1
+    if args.nexmark_only:
+        try:
+            nexmark_only = nexmark.run_nexmark_section(spark, args.nexmark_classpath, nexmark_settings)
+            info = machine(spark)
+        finally:
+            spark.stop()
+        return (
+            0
+            if write_nexmark_report(args.out, nexmark_only, smoke=args.smoke, info=info) or args.smoke
+            else 1
+        )
     if args.typed_only:
         try:
             typed = typed_section(spark, settings)
@@ -374,9 +410,13 @@ def main(argv: list[str] | None = None) -> int:
 
         # Latency to a foreach sink, real-time mode against micro-batch: bench/real_time.py.
         latency = real_time.run_real_time_section(spark, latency_settings)
+
+        # The Nexmark source: its generator against Beam's, and the queries: bench/nexmark.py.
+        nexmark_results = nexmark.run_nexmark_section(spark, args.nexmark_classpath, nexmark_settings)
         info = machine(spark)
     finally:
         spark.stop()
+    nexmark_met = write_nexmark_report(args.out, nexmark_results, smoke=args.smoke, info=info)
 
     targets_met = write_report(
         args.out,
@@ -395,7 +435,24 @@ def main(argv: list[str] | None = None) -> int:
         real_time=latency,
         minutes=(time.monotonic() - started) / 60,
     )
-    return 0 if targets_met or args.smoke else 1
+    return 0 if (targets_met and nexmark_met) or args.smoke else 1
+
+
+def write_nexmark_report(
+    out: Path, results: nexmark.NexmarkResults, *, smoke: bool, info: dict[str, str]
+) -> bool:
+    """The Nexmark section's report, benchmarks-nexmark.md; whether its targets were met."""
+    return write_section_report(
+        out,
+        "benchmarks-nexmark.md",
+        title="Benchmarks: Nexmark",
+        made_by="Made by `make bench` (or `run_bench.py --nexmark-only`); bench/nexmark.py says how each "
+        "figure is measured",
+        smoke=smoke,
+        info=info,
+        targets=nexmark.nexmark_targets(results),
+        lines=nexmark.nexmark_lines(results),
+    )
 
 
 if __name__ == "__main__":

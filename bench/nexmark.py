@@ -1,0 +1,298 @@
+"""`make bench`'s Nexmark section: the `nexmark` source's generator against Apache Beam's, and the
+Nexmark queries' throughput in micro-batch, on this machine.
+
+The generator: Beam's own (`beam-sdks-java-nexmark`, the tests' dependency, never the jar's) and
+ours, in one plain `java` process with the optimising JIT, on one core, over the same 2,000,000
+default events per round, rounds alternating (NexmarkGeneratorBench, on the test class path that
+`make bench` exports from sbt). Each round reads every field of every event into a checksum: the
+two generators' checksums must be equal, or the section fails. Ours is measured twice: making the
+events, and making them and writing Spark's rows.
+
+The queries: each of q0, q1, q2, q5 (its streamable part, the counts) and q7 reads a bounded
+stream (all events exist at once under Trigger.AvailableNow) in batches of BATCH_EVENTS events into
+the noop sink; its rate is the events of the batches after the first over the time Spark spent
+on them (`triggerExecution`). Repetitions interleave the queries in a rotating order.
+
+The latency: q0, q1 and q2 in real-time mode, one partition, at 10,000 and 1,000,000 events/s,
+each event measured from the moment it comes to exist to the jar's LatencySink (a `foreach` sink)
+as bench/real_time.py measures the random strings: a warm-up batch, then a window of whole
+batches of LATENCY_BATCH_S seconds, with the gaps between batches.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import real_time
+from pyspark.sql import DataFrame, SparkSession
+from report import LatencyRun, LatencySettings
+
+from spark_random_strings import nexmark_queries
+from spark_random_strings.nexmark import read_nexmark
+
+#: The generator's target: events per second per core, against Beam's in the same run.
+GENERATOR_TARGET = 3.0
+GENERATOR_MAIN = "io.github.sparkrandomstrings.nexmark.NexmarkGeneratorBench"
+#: The queries measured, as nexmark_queries names them.
+QUERIES: dict[str, Callable[[DataFrame], DataFrame]] = {
+    "q0": nexmark_queries.q0,
+    "q1": nexmark_queries.q1,
+    "q2": nexmark_queries.q2,
+    "q5 counts": nexmark_queries.q5_counts,
+    "q7": nexmark_queries.q7,
+}
+
+
+#: The rates the latency is measured at, events per second.
+LATENCY_RATES = (10_000, 1_000_000)
+#: The latency target: real-time q0's p99 at the low rate, in ms.
+LATENCY_TARGET_MS = 5.0
+
+
+def _q2_timed(events: DataFrame) -> DataFrame:
+    """q2 (Flink's: the bids on auctions whose id is a multiple of 123, their auction and price)
+    with each bid's dateTime kept, which the sink measures an event from."""
+    return events.where("event_type = 2 AND bid.auction % 123 = 0").selectExpr(
+        "bid.auction AS auction", "bid.price AS price", "dateTime"
+    )
+
+
+@dataclass(frozen=True)
+class NexmarkSettings:
+    generator_events: int
+    generator_rounds: int
+    generator_warmup: int
+    batch_events: int
+    batches: int
+    repetitions: int
+    latency: LatencySettings
+
+
+FULL = NexmarkSettings(
+    2_000_000, 5, 2, 1_000_000, 4, 3, LatencySettings(10.0, 2, 1, 10.0, 2, 0.0, 0.0, repetitions=2)
+)
+SMOKE = NexmarkSettings(
+    20_000, 1, 0, 10_000, 2, 1, LatencySettings(0.5, 2, 1, 0.5, 2, 0.0, 0.0, repetitions=1)
+)
+
+
+@dataclass
+class NexmarkResults:
+    settings: NexmarkSettings
+    #: Events per second, per round: "beam", "ours", "ours+rows".
+    generator: dict[str, list[float]]
+    #: Whether every round's checksums of Beam's and ours were equal.
+    same_events: bool
+    #: Events per second, per repetition, by query.
+    queries: dict[str, list[float]] = field(default_factory=dict)
+    #: Real-time runs, per repetition, by (query, rate).
+    latency: dict[tuple[str, int], list[LatencyRun]] = field(default_factory=dict)
+
+    @property
+    def speedup(self) -> float:
+        return statistics.median(self.generator["ours"]) / statistics.median(self.generator["beam"])
+
+
+def default_classpath_file() -> Path:
+    """The test class path that sbt's testClasspathFile wrote for the installed pyspark's line."""
+    import pyspark
+
+    line = ".".join(pyspark.__version__.split(".")[:2])
+    found = sorted(
+        (Path(__file__).resolve().parent.parent / "jvm" / "lines").glob(
+            f"spark-{line}_*/target/test-classpath.txt"
+        )
+    )
+    if not found:
+        raise SystemExit(
+            f"No test class path for Spark {line} under jvm/lines: run `make bench`, or sbt's "
+            "<line>/testClasspathFile, first (it holds Beam's Nexmark jar, which the section runs)."
+        )
+    return found[-1]
+
+
+def run_generators(classpath: str, settings: NexmarkSettings) -> tuple[dict[str, list[float]], bool]:
+    """Beam's generator and ours, in a `java` of their own: each round's events/s, and whether
+    the two made the same events in every round."""
+    done = subprocess.run(
+        [
+            "java",
+            "-Xmx2g",
+            "-XX:ActiveProcessorCount=1",
+            "-cp",
+            classpath,
+            GENERATOR_MAIN,
+            str(settings.generator_events),
+            str(settings.generator_rounds),
+            str(settings.generator_warmup),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    rates: dict[str, list[float]] = {}
+    checksums: dict[tuple[str, int], int] = {}
+    for line in done.stdout.splitlines():
+        if not line.startswith("{"):
+            continue
+        run = json.loads(line)
+        rates.setdefault(run["generator"], []).append(run["events"] / run["seconds"])
+        checksums[(run["generator"], run["round"])] = run["checksum"]
+        rate = run["events"] / run["seconds"]
+        print(f"generator {run['generator']:<10} round {run['round']}: {rate:>12,.0f} events/s", flush=True)
+    same = all(checksums[("beam", r)] == checksums[("ours", r)] for r in range(settings.generator_rounds))
+    return rates, same
+
+
+def _measure(
+    spark: SparkSession, query: Callable[[DataFrame], DataFrame], settings: NexmarkSettings
+) -> float:
+    """One run of `query` over `batches` batches: events/s over the batches after the first."""
+    events = read_nexmark(
+        spark,
+        num_events=settings.batch_events * settings.batches,
+        max_events_per_trigger=settings.batch_events,
+        first_event_rate=1_000_000,
+        next_event_rate=1_000_000,
+    )
+    with tempfile.TemporaryDirectory() as checkpoint:
+        running = (
+            query(events)
+            .writeStream.format("noop")
+            .outputMode("append")
+            .option("checkpointLocation", checkpoint)
+            .trigger(availableNow=True)
+            .start()
+        )
+        running.awaitTermination()
+        error = running.exception()
+        if error is not None:
+            raise RuntimeError(f"the query failed: {error}")
+        progress = [p for p in running.recentProgress if int(p["numInputRows"]) > 0]
+    measured = progress[1:] or progress
+    rows = sum(int(p["numInputRows"]) for p in measured)
+    seconds = sum(int(p["durationMs"]["triggerExecution"]) for p in measured) / 1000
+    return rows / seconds
+
+
+def run_nexmark_section(
+    spark: SparkSession, classpath_file: Path, settings: NexmarkSettings
+) -> NexmarkResults:
+    """The generator rounds, then the queries, interleaved over the repetitions."""
+    rates, same = run_generators(classpath_file.read_text().strip(), settings)
+    results = NexmarkResults(settings=settings, generator=rates, same_events=same)
+    names = list(QUERIES)
+    for repetition in range(settings.repetitions):
+        shift = repetition % len(names)
+        for name in names[shift:] + names[:shift]:
+            rate = _measure(spark, QUERIES[name], settings)
+            results.queries.setdefault(name, []).append(rate)
+            print(f"nexmark {name:<10} repetition {repetition + 1}: {rate:>12,.0f} events/s", flush=True)
+    run_latency(spark, settings, results)
+    return results
+
+
+def run_latency(spark: SparkSession, settings: NexmarkSettings, results: NexmarkResults) -> None:
+    """q0 to q2 in real-time mode at each rate, the repetitions interleaved."""
+    timed = {"q0": nexmark_queries.q0, "q1": nexmark_queries.q1, "q2": _q2_timed}
+    latency = settings.latency
+    previous = spark.conf.get(real_time.MIN_BATCH_CONF, None)
+    spark.conf.set(real_time.MIN_BATCH_CONF, f"{round(latency.batch_s * 1000)}ms")
+    try:
+        configs = [(name, rate) for rate in LATENCY_RATES for name in timed]
+        for repetition in range(latency.repetitions):
+            shift = repetition % len(configs)
+            for name, rate in configs[shift:] + configs[:shift]:
+                events = read_nexmark(
+                    spark,
+                    real_time=True,
+                    num_events=0,
+                    num_partitions=1,
+                    first_event_rate=rate,
+                    next_event_rate=rate,
+                )
+                run = real_time.measure_latency(
+                    spark, rate, latency.batch_s, latency, latency.batches, df=timed[name](events)
+                )
+                results.latency.setdefault((name, rate), []).append(run)
+                print(
+                    f"nexmark real-time {name} at {rate:,}/s, repetition {repetition + 1}: "
+                    f"p50 {run.p50_ms:.1f} ms, p99 {run.p99_ms:.1f} ms, p99.9 {run.p999_ms:.1f} ms, "
+                    f"max {run.max_ms:.1f} ms, "
+                    f"{run.rows_per_s:,.0f} events/s",
+                    flush=True,
+                )
+    finally:
+        if previous is None:
+            spark.conf.unset(real_time.MIN_BATCH_CONF)
+        else:
+            spark.conf.set(real_time.MIN_BATCH_CONF, previous)
+
+
+def nexmark_targets(results: NexmarkResults) -> list[tuple[str, str, bool]]:
+    q0 = results.latency.get(("q0", LATENCY_RATES[0]), [])
+    p99 = statistics.median(run.p99_ms for run in q0) if q0 else float("nan")
+    return [
+        (
+            f"Nexmark q0 real-time p99 <= {LATENCY_TARGET_MS:g} ms at {LATENCY_RATES[0]:,} events/s, one "
+            f"partition, batches of {results.settings.latency.batch_s:g} s (median of the repetitions)",
+            f"{p99:.1f} ms",
+            p99 <= LATENCY_TARGET_MS,
+        ),
+        (
+            f"Nexmark generator events/s per core >= {GENERATOR_TARGET:g}x Beam 2.76.0's, on the same events",
+            f"{results.speedup:.2f}x"
+            + ("" if results.same_events else " (**the checksums differed: not the same events**)"),
+            results.speedup >= GENERATOR_TARGET and results.same_events,
+        ),
+    ]
+
+
+def nexmark_lines(results: NexmarkResults) -> list[str]:
+    """The section's tables: every round and repetition, and the medians."""
+    s = results.settings
+    gen = results.generator
+    lines = [
+        "## Nexmark",
+        "",
+        f"The generator, one core, {s.generator_events:,} default events per round "
+        f"({s.generator_warmup} warm-up rounds not shown), events/s:",
+        "",
+        "| generator | "
+        + " | ".join(f"round {i + 1}" for i in range(s.generator_rounds))
+        + " | median | vs Beam |",
+        "|---|" + "---|" * (s.generator_rounds + 2),
+    ]
+    beam = statistics.median(gen["beam"])
+    labels = {"beam": "Beam 2.76.0", "ours": "ours", "ours+rows": "ours, and Spark's rows written"}
+    for name in ("beam", "ours", "ours+rows"):
+        median = statistics.median(gen[name])
+        lines.append(
+            f"| {labels[name]} | "
+            + " | ".join(f"{rate:,.0f}" for rate in gen[name])
+            + f" | {median:,.0f} | {median / beam:.2f}x |"
+        )
+    lines += [
+        "",
+        "Same events: " + ("yes, every round's checksums equal." if results.same_events else "**no**."),
+        "",
+        f"The queries in micro-batch, batches of {s.batch_events:,} events under Trigger.AvailableNow into "
+        f"the noop sink, the {s.batches - 1} batches after the first, events/s:",
+        "",
+        "| query | " + " | ".join(f"repetition {i + 1}" for i in range(s.repetitions)) + " | median |",
+        "|---|" + "---|" * (s.repetitions + 1),
+    ]
+    for name, rates in results.queries.items():
+        lines.append(
+            f"| {name} | "
+            + " | ".join(f"{rate:,.0f}" for rate in rates)
+            + f" | {statistics.median(rates):,.0f} |"
+        )
+    lines.append("")
+    return lines
