@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 
 from spark_random_strings._nexmark_generator import AUCTION, BID, PERSON, EventFields, NexmarkEvent
+from spark_random_strings.nexmark_queries import QUERY_NAMES
 
 #: One row of a query's output.
 Row = tuple[object, ...]
@@ -299,21 +300,8 @@ def q23(events: Sequence[NexmarkEvent]) -> Answer:
     return rows
 
 
-#: Each query's answer by the query's name (``nexmark_queries.QUERIES``).
+#: Each query's answer by the query's name (``nexmark_queries.QUERIES``): the function of this
+#: module of that name.
 ANSWERS: dict[str, Callable[[Sequence[NexmarkEvent]], Answer]] = {
-    "q0": q0,
-    "q1": q1,
-    "q2": q2,
-    "q3": q3,
-    "q5": q5,
-    "q5_counts": q5_counts,
-    "q7": q7,
-    "q8": q8,
-    "q10": q10,
-    "q11": q11,
-    "q14": q14,
-    "q20": q20,
-    "q21": q21,
-    "q22": q22,
-    "q23": q23,
+    name: globals()[name] for name in QUERY_NAMES
 }

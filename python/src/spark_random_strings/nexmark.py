@@ -138,7 +138,9 @@ def read_nexmark(spark: SparkSession, **options: Unpack[NexmarkKeywords]) -> Dat
     the stream's first start, or all at once under ``Trigger.AvailableNow``.
 
     Examples:
-        >>> events = read_nexmark(spark, num_events=1_000_000, first_event_rate=50_000)  # doctest: +SKIP
+        >>> events = read_nexmark(
+        ...     spark, num_events=1_000_000, first_event_rate=50_000, next_event_rate=50_000
+        ... )  # doctest: +SKIP
         >>> person, auction, bid = nexmark_views(events)  # doctest: +SKIP
 
     Args:

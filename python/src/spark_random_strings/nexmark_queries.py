@@ -7,7 +7,7 @@ computes and where this one differs. Times are Spark ``TIMESTAMP`` columns; wher
 time's calendar fields (the hour, the day), they are taken in UTC, as Flink's ``TIMESTAMP(3)``
 holds the generator's epoch milliseconds, whatever the session's time zone.
 
-    events = read_nexmark(spark, num_events=1_000_000, first_event_rate=50_000)
+    events = read_nexmark(spark, num_events=1_000_000, first_event_rate=50_000, next_event_rate=50_000)
     q7(events).writeStream.format("noop").start()
 
 Every windowed query closes a window (or a session) once Nexmark's watermark, 4 s behind the
@@ -346,6 +346,23 @@ def q14(events: DataFrame) -> DataFrame:
     )
 
 
+def _joined_auction() -> list[Column]:
+    """The columns q20 and q23 take from the auction (aliased ``A``) they join, in Flink's order."""
+    from pyspark.sql import functions as f
+
+    return [
+        f.col("A.itemName"),
+        f.col("A.description"),
+        f.col("A.initialBid"),
+        f.col("A.reserve"),
+        f.col("A.dateTime").alias("auction_dateTime"),
+        f.col("A.expires"),
+        f.col("A.seller"),
+        f.col("A.category"),
+        f.col("A.extra").alias("auction_extra"),
+    ]
+
+
 def q20(events: DataFrame) -> DataFrame:
     """Expand bid with auction: every bid on an auction in category 10, with the auction's
     fields (Flink's q20).
@@ -371,15 +388,7 @@ def q20(events: DataFrame) -> DataFrame:
         "B.url",
         f.col("B.dateTime").alias("bid_dateTime"),
         f.col("B.extra").alias("bid_extra"),
-        "A.itemName",
-        "A.description",
-        "A.initialBid",
-        "A.reserve",
-        f.col("A.dateTime").alias("auction_dateTime"),
-        "A.expires",
-        "A.seller",
-        "A.category",
-        f.col("A.extra").alias("auction_extra"),
+        *_joined_auction(),
     )
 
 
@@ -459,34 +468,27 @@ def q23(events: DataFrame) -> DataFrame:
         "P.city",
         "P.state",
         f.col("P.extra").alias("person_extra"),
-        "A.itemName",
-        "A.description",
-        "A.initialBid",
-        "A.reserve",
-        f.col("A.dateTime").alias("auction_dateTime"),
-        "A.expires",
-        "A.seller",
-        "A.category",
-        f.col("A.extra").alias("auction_extra"),
+        *_joined_auction(),
     )
 
 
-#: Each query of this module by its name, ``q5_counts`` included (``q5_hot_items`` ranks its
-#: batches).
-QUERIES = {
-    "q0": q0,
-    "q1": q1,
-    "q2": q2,
-    "q3": q3,
-    "q5": q5,
-    "q5_counts": q5_counts,
-    "q7": q7,
-    "q8": q8,
-    "q10": q10,
-    "q11": q11,
-    "q14": q14,
-    "q20": q20,
-    "q21": q21,
-    "q22": q22,
-    "q23": q23,
-}
+#: The queries of this module, ``q5_counts`` included (``q5_hot_items`` ranks its batches).
+QUERY_NAMES = (
+    "q0",
+    "q1",
+    "q2",
+    "q3",
+    "q5",
+    "q5_counts",
+    "q7",
+    "q8",
+    "q10",
+    "q11",
+    "q14",
+    "q20",
+    "q21",
+    "q22",
+    "q23",
+)
+#: Each query of this module by its name.
+QUERIES = {name: globals()[name] for name in QUERY_NAMES}
