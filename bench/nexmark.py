@@ -262,7 +262,7 @@ def nexmark_lines(results: NexmarkResults) -> list[str]:
     lines = [
         "## Nexmark",
         "",
-        f"The generator, one core, {s.generator_events:,} default events per round "
+        f"The generator, on one thread, {s.generator_events:,} default events per round "
         f"({s.generator_warmup} warm-up rounds not shown), events/s:",
         "",
         "| generator | "
