@@ -1,7 +1,7 @@
 package io.github.sparkrandomstrings.nexmark
 
 /** How the event rate changes between `firstEventRate` and `nextEventRate` (Beam's `RateShape`). */
-sealed abstract class RateShape(val name: String, steps: Int) extends Serializable {
+sealed abstract class RateShape(val name: String, val steps: Int) extends Serializable {
 
   /** Each step's length in seconds, so that the steps together last `ratePeriodSec` (rounded up). */
   def stepLengthSec(ratePeriodSec: Int): Int = (ratePeriodSec + steps - 1) / steps

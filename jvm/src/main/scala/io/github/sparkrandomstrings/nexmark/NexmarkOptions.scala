@@ -87,6 +87,7 @@ object NexmarkOptions {
         int(NUM_IN_FLIGHT_AUCTIONS, NumInFlightAuctionsRange).getOrElse(defaults.numInFlightAuctions),
       outOfOrderGroupSize =
         long(OUT_OF_ORDER_GROUP_SIZE, OutOfOrderGroupSizeRange).getOrElse(defaults.outOfOrderGroupSize))
+    checkRatePeriod(config, options.get(RATE_PERIOD_SEC))
 
     NexmarkOptions(
       config = config,
@@ -98,5 +99,25 @@ object NexmarkOptions {
       maxEventsPerTrigger = long(MAX_EVENTS_PER_TRIGGER, MaxEventsPerTriggerRange),
       realTime = options.get(REAL_TIME).exists(Suggestions.boolean(REAL_TIME, _)),
       clock = options.get(MANUAL_CLOCK).map(StreamClock.manual(MANUAL_CLOCK, _)).getOrElse(StreamClock.System))
+  }
+
+  /**
+   * Refuses a rate period whose steps are all shorter than the time between two events: Beam
+   * counts the events of one cycle of the steps and divides by it.
+   */
+  private def checkRatePeriod(config: NexmarkConfig, written: Option[String]): Unit = {
+    val delays = new NexmarkTimeline(config).delaysUs
+    val shape = config.rateShape
+    val stepSec = shape.stepLengthSec(config.ratePeriodSec)
+    val shortest = delays.min
+    if (delays.length > 1 && stepSec * 1000000L < shortest) {
+      val leastStepSec = (shortest + 999999L) / 1000000L
+      val least = (leastStepSec - 1L) * shape.steps + 1L
+      throw new IllegalArgumentException(
+        s"Invalid value '${written.getOrElse(config.ratePeriodSec.toString)}' for option '$RATE_PERIOD_SEC': too " +
+          s"short for these rates. Each of the ${shape.name} shape's ${shape.steps} steps lasts $stepSec s, and " +
+          s"events are at least $shortest µs apart, so no step would hold an event. Allowed: a whole number " +
+          s"from $least to ${Int.MaxValue}, or higher rates.")
+    }
   }
 }
