@@ -19,12 +19,12 @@ from spark_random_strings._columns import columns_declared, columns_of, schema_o
 from spark_random_strings._ddl import to_schema
 from spark_random_strings._declared_schema import DeclaredSchema
 from spark_random_strings._field_options import PREFIX, is_field_option
-from spark_random_strings._field_properties import closest
 from spark_random_strings._manual_clock import ManualClock, manual
 from spark_random_strings._option_range import Real, Whole, java_sort_key, java_trim
 from spark_random_strings._rate_profile import RateProfile, parse_rate_profile
 from spark_random_strings._stream_definition import RowShape, StreamDefinition, validate
 from spark_random_strings._string_values import STRING_VALUE_OPTIONS, StringValues, distribution_error
+from spark_random_strings._suggestions import boolean, reject_unknown
 from spark_random_strings.options import (
     ALPHABET,
     CHARSET,
@@ -147,7 +147,7 @@ def parse_options(parameters: Mapping[str, str], schema: object = None) -> Sourc
     converted = None if schema is None else to_schema(schema)  # where Spark reads it: at .schema()
     field_parameters = [(name, value) for name, value in parameters.items() if is_field_option(name)]
     parameters = {name: value for name, value in parameters.items() if not is_field_option(name)}
-    _reject_unknown_names(parameters)
+    reject_unknown(FORMAT, NAMES, INTERNAL_NAMES, parameters)
     if converted is None:
         named = sorted((name for name, _ in field_parameters), key=java_sort_key)
         if named:
@@ -212,12 +212,12 @@ def parse_options(parameters: Mapping[str, str], schema: object = None) -> Sourc
     max_distance = whole(MAX_DUPLICATE_DISTANCE, MAX_DUPLICATE_DISTANCE_RANGE)
     max_out_of_order_ms = whole(MAX_OUT_OF_ORDER_MS, MAX_OUT_OF_ORDER_MS_RANGE)
     timestamp_text = text(TIMESTAMP_COLUMN)
-    timestamp_column = None if timestamp_text is None else _boolean(TIMESTAMP_COLUMN, timestamp_text)
+    timestamp_column = None if timestamp_text is None else boolean(TIMESTAMP_COLUMN, timestamp_text)
     start_timestamp = whole(START_TIMESTAMP, START_TIMESTAMP_RANGE)
     profile_text = text(RATE_PROFILE)
     rate_profile = None if profile_text is None else parse_rate_profile(profile_text)
     real_time_text = text(REAL_TIME)
-    real_time = None if real_time_text is None else _boolean(REAL_TIME, real_time_text)
+    real_time = None if real_time_text is None else boolean(REAL_TIME, real_time_text)
     clock_text = text(MANUAL_CLOCK)
     clock = None if clock_text is None else manual(MANUAL_CLOCK, clock_text)
 
@@ -298,36 +298,3 @@ def python_real_time_error() -> ValueError:
         f"implement its real-time interfaces. Read the jar's source (engine='jvm') with '{REAL_TIME}', "
         f"or remove '{REAL_TIME}'."
     )
-
-
-def _boolean(name: str, text: str) -> bool:
-    """A boolean option's value: true or false, case-insensitive."""
-    value = {"true": True, "false": False}.get(java_trim(text).lower())
-    if value is None:
-        raise ValueError(
-            f"Invalid value '{text}' for option '{name}'. Allowed: true or false (case-insensitive)."
-        )
-    return value
-
-
-def _reject_unknown_names(parameters: Mapping[str, str]) -> None:
-    known = {name.lower() for name in NAMES + INTERNAL_NAMES}
-    for unknown in parameters:
-        if unknown.lower() in known:
-            continue
-        if unknown.lower() == "path":
-            hint = " This source makes its own rows and reads no path: call load() without one."
-        else:
-            near = _closest(unknown)
-            hint = f" Did you mean '{near}'?" if near else ""
-        raise ValueError(
-            f"Unknown option '{unknown}' for the {FORMAT} source.{hint} Known options "
-            f"(case-insensitive): {', '.join(NAMES)}."
-        )
-
-
-def _closest(name: str) -> str | None:
-    """The known option nearest to ``name`` by Levenshtein distance, if near enough to be a typo
-    (the JVM source's rule, ``_field_properties.closest``: at most max(2, a third of the option's
-    length) edits)."""
-    return closest(name, NAMES)
