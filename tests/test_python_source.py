@@ -383,6 +383,59 @@ def test_through_a_connect_server_without_the_jar_or_the_package_auto_reads_the_
     }
 
 
+NEXMARK_CLIENT = """
+import json, sys, tempfile, warnings
+from pyspark.sql import SparkSession
+from spark_random_strings import read_nexmark
+from spark_random_strings._nexmark_generator import NexmarkConfig, nexmark_events
+
+spark = SparkSession.builder.remote(sys.argv[1]).getOrCreate()
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    df = read_nexmark(spark, num_events=500, max_events_per_trigger=200, out_of_order_group_size=10)
+columns = ("event_type", "unix_millis(dateTime)", "bid.price", "unix_millis(auction.expires)", "person.name")
+query = (df.selectExpr(*columns)
+         .writeStream.format("memory").queryName("nexmark_rows").trigger(availableNow=True)
+         .option("checkpointLocation", tempfile.mkdtemp()).start())
+query.awaitTermination()
+rows = sorted(tuple(row) for row in spark.table("nexmark_rows").collect())
+twin = sorted(
+    (e.event_type, e.date_time_ms, e.bid and e.bid["price"], e.auction and e.auction["expires"],
+     e.person and e.person["name"])
+    for e in nexmark_events(NexmarkConfig(out_of_order_group_size=10), 0, 500)
+)
+print(json.dumps({
+    "warnings": [type(w.message).__name__ for w in caught],
+    "batches": [p.numInputRows for p in query.recentProgress if p.numInputRows],
+    "equal": rows == twin,
+    "auctions": sum(row[0] == 1 for row in rows),
+}))
+"""
+
+
+@pytest.mark.slow
+@needs_4_2
+@pytest.mark.xdist_group("bare_server")
+def test_through_a_connect_server_without_the_jar_or_the_package_read_nexmark_reads_the_python_source(
+    bare_server: str, tmp_path: Path
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", NEXMARK_CLIENT, bare_server],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout.splitlines()[-1]) == {
+        "warnings": ["SlowerEngineWarning"],
+        "batches": [200, 200, 100],
+        "equal": True,
+        # 3 in 50 events are auctions: 30 of the 500.
+        "auctions": 30,
+    }
+
+
 @pytest.mark.slow
 @needs_4_2
 @pytest.mark.xdist_group("bare_server")

@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
 
 from spark_random_strings._java_random import (
     INT_MAX,
@@ -25,6 +24,7 @@ from spark_random_strings._java_random import (
     java_rem,
     java_round,
 )
+from spark_random_strings._memo import memoized
 from spark_random_strings._nexmark_timeline import SHAPE_STEPS, US_PER_UNIT, nexmark_timeline
 
 #: ``event_type`` of each kind of event (Flink's Nexmark table).
@@ -332,13 +332,13 @@ def base_url(random: JavaRandom) -> str:
     return "https://www.nexmark.com/" + "/".join(parts) + "/item.htm?query=1"
 
 
-@cache
+@memoized
 def hot_url(index: int) -> str:
     """The URL of hot channel ``index`` (of ``HOT_CHANNELS``)."""
     return base_url(JavaRandom(-1 - index))
 
 
-@cache
+@memoized
 def channel_url(number: int) -> str:
     """The URL of ``channel-<number>``: nine in ten carry the channel's id, Java's
     ``Math.abs(Integer.reverse(number))``."""

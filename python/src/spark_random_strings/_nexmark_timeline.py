@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING
 
 from spark_random_strings._java_random import java_round
+from spark_random_strings._memo import memoized
 
 if TYPE_CHECKING:
     from spark_random_strings._nexmark_generator import NexmarkConfig
@@ -107,7 +107,7 @@ class NexmarkTimeline:
         return (event_number // g) * g
 
 
-@cache
+@memoized
 def nexmark_timeline(config: NexmarkConfig) -> NexmarkTimeline:
     """The timeline of ``config`` (computed once for each configuration)."""
     delays = inter_event_delays_us(config)

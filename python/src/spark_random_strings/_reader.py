@@ -20,7 +20,7 @@ from spark_random_strings.options import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from pyspark.sql import DataFrame, SparkSession
     from pyspark.sql.types import StructType
@@ -192,31 +192,55 @@ def read_random_strings(
     """
     from pyspark.errors import IllegalArgumentException
 
-    if engine not in ENGINES:
-        raise ValueError(f"read_random_strings: engine is {engine!r}; allowed: 'auto', 'jvm' or 'python'.")
     given = source_options(options)
     if fields is not None:
         given.update(flattened(fields))
     try:
-        if engine == "python":
-            return _python_stream(spark, given, schema)
-        try:
-            return _jar_stream(spark, given, schema)
-        except SourceNotFoundError:
-            if engine == "jvm" or not _has_python_sources():
-                raise
+        return engine_stream(
+            spark,
+            engine,
+            "read_random_strings",
+            jar=lambda: _jar_stream(spark, given, schema),
+            python=lambda: _python_stream(spark, given, schema),
+            fallback=f"This Spark session has no {FORMAT} jar, so read_random_strings reads the Python "
+            f"data source, which makes the same rows {JVM_SPEEDUP} slower",
+        )
     except IllegalArgumentException as error:
         # The source's message names its options; the caller wrote keywords.
         raise IllegalArgumentException(message=renamed(str(error), _keyword)) from None
+
+
+def engine_stream(
+    spark: SparkSession,
+    engine: str,
+    caller: str,
+    jar: Callable[[], DataFrame],
+    python: Callable[[], DataFrame],
+    fallback: str,
+) -> DataFrame:
+    """The stream of the ``engine`` chosen: ``jar()`` or ``python()``, or for ``"auto"`` the jar's
+    where the session has it, else the Python one with a ``SlowerEngineWarning`` that says
+    ``fallback``.
+
+    Raises:
+        ValueError: ``engine`` is none of "auto", "jvm" and "python".
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"{caller}: engine is {engine!r}; allowed: 'auto', 'jvm' or 'python'.")
+    if engine == "python":
+        return python()
+    try:
+        return jar()
+    except SourceNotFoundError:
+        if engine == "jvm" or not _has_python_sources():
+            raise
     warnings.warn(
-        f"This Spark session has no {FORMAT} jar, so read_random_strings reads the Python data "
-        f"source, which makes the same rows {JVM_SPEEDUP} slower. Put the jar on the session "
-        "(configure_spark_with_random_strings, or --jars on the server) for the jar's speed, or "
-        "pass engine='python' to choose this one.",
+        f"{fallback}. Put the jar on the session (configure_spark_with_random_strings, or --jars on "
+        "the server) for the jar's speed, or pass engine='python' to choose this one.",
         SlowerEngineWarning,
-        stacklevel=2,
+        stacklevel=3,
     )
-    return _python_stream(spark, given, schema)
+    return python()
 
 
 def _keyword(row: SourceOption) -> str:
@@ -272,6 +296,28 @@ def _has_python_sources() -> bool:
 def _python_stream(
     spark: SparkSession, given: dict[str, str], schema: str | StructType | None = None
 ) -> DataFrame:
+    def check() -> None:
+        if parse_options(given, schema).real_time:
+            raise python_real_time_error()
+
+    return python_stream(spark, PYTHON_FORMAT, given, check, schema)
+
+
+def python_stream(
+    spark: SparkSession,
+    source: str,
+    given: dict[str, str],
+    check: Callable[[], object],
+    schema: str | StructType | None = None,
+) -> DataFrame:
+    """The Python data source ``source`` read with options ``given``, once ``check()`` passes
+    them (here too, so that a bad option reads as the jar's does, not as a Python worker's
+    traceback), with the session's default parallelism for ``numPartitions`` if not given.
+
+    Raises:
+        UnsupportedSparkError: this pyspark has no Python streaming data sources (before 4.0).
+        pyspark.errors.IllegalArgumentException: ``check()`` refused an option.
+    """
     if not _has_python_sources():
         import pyspark
 
@@ -281,21 +327,18 @@ def _python_stream(
         )
     from pyspark.errors import IllegalArgumentException
 
-    from spark_random_strings._source import register
+    from spark_random_strings._source import NexmarkDataSource, RandomStringsDataSource, register
 
     try:
-        # Checked here too, so that a bad option reads as the jar's does, not as a Python
-        # worker's traceback.
-        if parse_options(given, schema).real_time:
-            raise python_real_time_error()
+        check()
     except ValueError as error:
         raise IllegalArgumentException(message=str(error)) from None
     if not any(name.lower() == NUM_PARTITIONS.lower() for name in given):
-        # The jar's source defaults to the session's default parallelism; a Python reader cannot
+        # The jar's sources default to the session's default parallelism; a Python reader cannot
         # ask the session, so it is told.
         given = {**given, NUM_PARTITIONS: str(default_parallelism(spark))}
-    register(spark)
-    reader = spark.readStream.format(PYTHON_FORMAT).options(**given)
+    register(spark, RandomStringsDataSource if source == PYTHON_FORMAT else NexmarkDataSource)
+    reader = spark.readStream.format(source).options(**given)
     return (reader if schema is None else reader.schema(schema)).load()
 
 

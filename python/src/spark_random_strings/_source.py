@@ -1,13 +1,16 @@
-"""The stream as a pyspark Python data source (Spark 4.0+), ``InMemoryRandomStringsPython`` (the
-JVM source's ``RandomStringsSourceProvider.scala``): the same rows as the jar's source, made by
-the numpy row function in the Python workers of the Spark that runs the query.
+"""The streams as pyspark Python data sources (Spark 4.0+): ``InMemoryRandomStringsPython`` (the
+JVM source's ``RandomStringsSourceProvider.scala``) and ``nexmarkPython``
+(``NexmarkSourceProvider.scala``), the same rows as the jar's sources, made in the Python workers
+of the Spark that runs the query: the random strings by the numpy row function, the Nexmark events
+by the Python twin of the generator.
 
 It needs no jar and nothing of this package on the server: :func:`register` registers the data
 source with the modules it runs pickled by value, so the code travels with the client (the only
 imports left for the server's Python are pyspark, numpy and pyarrow, which pyspark's Arrow path
 needs anyway). That is what a Spark Connect server one does not control allows.
 
-The data source class itself needs only pyspark: the reader's code (``_stream_reader``) travels
+The data source class itself needs only pyspark: the reader's code (``_stream_reader``,
+``_nexmark_reader``) travels
 inside it as bytes, unpickled only once the worker's Python is known to have numpy and pyarrow.
 So a worker Python without them (a virtual environment's packages, but the system's Python
 running the workers, say) fails at ``load()`` with a message that names that Python and what it
@@ -20,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from pyspark.sql.datasource import DataSource, DataSourceStreamReader
 
+from spark_random_strings._nexmark_options import NEXMARK_PYTHON_FORMAT
 from spark_random_strings.options import PYTHON_FORMAT
 
 if TYPE_CHECKING:
@@ -30,16 +34,11 @@ if TYPE_CHECKING:
 ROW_LIBRARIES = ("numpy", "pyarrow")
 
 
-class RandomStringsDataSource(DataSource):
-    """The ``InMemoryRandomStringsPython`` data source: the ``InMemoryRandomStrings`` stream,
-    with the same options, defaults and messages, read by Python workers."""
+class _TravellingDataSource(DataSource):
+    """A data source whose reader's code travels with it, pickled by value (:func:`register`)."""
 
-    #: ``_stream_reader``'s entry points, pickled by value (:func:`register` sets them).
+    #: The reader module's entry points, ``checked_schema`` and ``stream_reader``, pickled by value.
     implementation: bytes = b""
-
-    @classmethod
-    def name(cls) -> str:
-        return PYTHON_FORMAT
 
     def schema(self) -> StructType:
         # Spark asks for the schema at load(): the options are checked there, as the jar's are.
@@ -62,7 +61,7 @@ class RandomStringsDataSource(DataSource):
         missing = [name for name in ROW_LIBRARIES if importlib.util.find_spec(name) is None]
         if missing:
             raise RuntimeError(
-                f"The {PYTHON_FORMAT} source makes its rows with {' and '.join(ROW_LIBRARIES)} in the "
+                f"The {self.name()} source makes its rows with {' and '.join(ROW_LIBRARIES)} in the "
                 f"Python that Spark runs for Python data sources, {sys.executable} (Python "
                 f"{platform.python_version()}), which lacks {' and '.join(missing)}. Install "
                 f"{' and '.join(missing)} there, or start the session with spark.pyspark.python (or "
@@ -73,7 +72,32 @@ class RandomStringsDataSource(DataSource):
         return entry_points
 
 
-def travelling_modules() -> list[str]:
+class RandomStringsDataSource(_TravellingDataSource):
+    """The ``InMemoryRandomStringsPython`` data source: the ``InMemoryRandomStrings`` stream,
+    with the same options, defaults and messages, read by Python workers."""
+
+    @classmethod
+    def name(cls) -> str:
+        return PYTHON_FORMAT
+
+
+class NexmarkDataSource(_TravellingDataSource):
+    """The ``nexmarkPython`` data source: the ``nexmark`` stream, with the same options, defaults
+    and messages, read by Python workers."""
+
+    @classmethod
+    def name(cls) -> str:
+        return NEXMARK_PYTHON_FORMAT
+
+
+#: Each data source and the module of its reader.
+_READERS: dict[type[_TravellingDataSource], str] = {
+    RandomStringsDataSource: "_stream_reader",
+    NexmarkDataSource: "_nexmark_reader",
+}
+
+
+def travelling_modules(reader: str = "_stream_reader") -> list[str]:
     """The modules the data source runs, which travel pickled by value so that the server needs
     none of them: the reader's and every module of the package it uses, followed through the names
     each module imports (a function or class of another module makes that module travel too;
@@ -83,7 +107,7 @@ def travelling_modules() -> list[str]:
 
     package = __name__.rpartition(".")[0] + "."
     found: list[str] = []
-    todo = [__name__, package + "_stream_reader"]
+    todo = [__name__, package + reader]
     while todo:
         name = todo.pop()
         if name in found:
@@ -96,21 +120,19 @@ def travelling_modules() -> list[str]:
     return sorted(found)
 
 
-def register(spark: SparkSession) -> None:
-    """Register the Python data source with a session (classic or Spark Connect), its code
-    pickled by value so that the server's Python needs nothing of this package."""
+def register(spark: SparkSession, source: type[_TravellingDataSource] = RandomStringsDataSource) -> None:
+    """Register a Python data source (the random strings', or ``NexmarkDataSource``) with a
+    session (classic or Spark Connect), its code pickled by value so that the server's Python
+    needs nothing of this package."""
     import importlib
 
     from pyspark import cloudpickle
 
-    for name in travelling_modules():
+    reader = _READERS[source]
+    for name in travelling_modules(reader):
         cloudpickle.register_pickle_by_value(importlib.import_module(name))  # type: ignore[no-untyped-call]
-    from spark_random_strings._stream_reader import checked_schema, stream_reader
-
-    implementation = cloudpickle.dumps((checked_schema, stream_reader))  # type: ignore[no-untyped-call]
-    source = type(
-        RandomStringsDataSource.__name__,
-        (RandomStringsDataSource,),
-        {"implementation": implementation, "__module__": __name__},
-    )
-    spark.dataSource.register(source)
+    module = importlib.import_module(f"{__name__.rpartition('.')[0]}.{reader}")
+    entry_points = (module.checked_schema, module.stream_reader)
+    implementation = cloudpickle.dumps(entry_points)  # type: ignore[no-untyped-call]
+    travelling = type(source.__name__, (source,), {"implementation": implementation, "__module__": __name__})
+    spark.dataSource.register(travelling)

@@ -17,8 +17,13 @@ from spark_random_strings.options import Option, OptionTable
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
+    from spark_random_strings._reader import Engine
+
 #: The source's short name, as given to ``spark.readStream.format``.
 NEXMARK_FORMAT = "nexmark"
+#: How many times faster the jar's source makes events than the Python data source, in
+#: ``make bench`` (docs/benchmarks-nexmark.md): the "auto" warning quotes it.
+NEXMARK_JVM_SPEEDUP = "hundreds of times"
 
 #: How far Nexmark's watermark trails the event time: Flink's ``dateTime - INTERVAL '4' SECOND``.
 WATERMARK_DELAY = "4 seconds"
@@ -127,7 +132,9 @@ class NexmarkViews(NamedTuple):
     bid: DataFrame
 
 
-def read_nexmark(spark: SparkSession, **options: Unpack[NexmarkKeywords]) -> DataFrame:
+def read_nexmark(
+    spark: SparkSession, *, engine: Engine = "auto", **options: Unpack[NexmarkKeywords]
+) -> DataFrame:
     """Return a streaming DataFrame of the Nexmark benchmark's events (the ``nexmark`` source).
 
     Columns (Flink's Nexmark table): ``event_type`` (0 person, 1 auction, 2 bid), the ``person``,
@@ -137,6 +144,12 @@ def read_nexmark(spark: SparkSession, **options: Unpack[NexmarkKeywords]) -> Dat
     event's own random. Events come to exist at the wall clock their timestamps say, counted from
     the stream's first start, or all at once under ``Trigger.AvailableNow``.
 
+    Two engines make the same events. The jar's source runs on the JVM and needs the jar in the
+    session (or, for Spark Connect, on the server). The Python data source ``nexmarkPython``
+    (Spark 4.0+) needs no jar and nothing of this package on the server: its code travels with the
+    client, and the server's Python workers make the events with the Python twin of the
+    generator, about 13,000 events a second per core (docs/nexmark.md); it has no real-time mode.
+
     Examples:
         >>> events = read_nexmark(
         ...     spark, num_events=1_000_000, first_event_rate=50_000, next_event_rate=50_000
@@ -144,8 +157,12 @@ def read_nexmark(spark: SparkSession, **options: Unpack[NexmarkKeywords]) -> Dat
         >>> person, auction, bid = nexmark_views(events)  # doctest: +SKIP
 
     Args:
-        spark: a session with the package's jar
-            ([`configure_spark_with_random_strings`][spark_random_strings.configure_spark_with_random_strings]).
+        spark: a session, classic or Spark Connect; with the package's jar
+            ([`configure_spark_with_random_strings`][spark_random_strings.configure_spark_with_random_strings])
+            for the jar's source.
+        engine: ``"jvm"``: the jar's source (``nexmark``); ``"python"``: the Python data source
+            (``nexmarkPython``); ``"auto"`` (the default): the jar's where the session has it,
+            else the Python one, with a ``SlowerEngineWarning``.
         **options: the source's options, listed under "Keyword Args" from
             [`NexmarkKeywords`][spark_random_strings.nexmark.NexmarkKeywords].
 
@@ -154,19 +171,39 @@ def read_nexmark(spark: SparkSession, **options: Unpack[NexmarkKeywords]) -> Dat
 
     Raises:
         TypeError: a keyword is unknown or has the wrong Python type (raised before Spark is asked).
+        ValueError: ``engine`` is none of "auto", "jvm" and "python".
         pyspark.errors.IllegalArgumentException: a value is out of range; the message names the
             keyword, the value and what is allowed.
-        SourceNotFoundError: the session does not have the package's jar.
+        SourceNotFoundError: ``engine="jvm"``, and the session does not have the package's jar.
+        UnsupportedSparkError: ``engine="python"`` on Spark 3.5, which has no Python streaming
+            sources (or ``"auto"`` there without the jar).
 
     Keyword Args:
     """
     from pyspark.errors import IllegalArgumentException
 
-    from spark_random_strings._reader import jar_stream
+    from spark_random_strings._nexmark_options import NEXMARK_PYTHON_FORMAT, parse_nexmark_options
+    from spark_random_strings._nexmark_reader import python_real_time_error
+    from spark_random_strings._reader import engine_stream, jar_stream, python_stream
 
     given = NEXMARK_OPTIONS.options(options, "read_nexmark")
+
+    def check() -> None:
+        if parse_nexmark_options(given).real_time:
+            raise python_real_time_error()
+
     try:
-        return jar_stream(spark, NEXMARK_FORMAT, given)
+        return engine_stream(
+            spark,
+            engine,
+            "read_nexmark",
+            jar=lambda: jar_stream(
+                spark, NEXMARK_FORMAT, given, otherwise="; or read the Python data source (engine='python')"
+            ),
+            python=lambda: python_stream(spark, NEXMARK_PYTHON_FORMAT, given, check),
+            fallback=f"This Spark session has no {NEXMARK_FORMAT} jar, so read_nexmark reads the Python data "
+            f"source, which makes the same events {NEXMARK_JVM_SPEEDUP} slower",
+        )
     except IllegalArgumentException as error:
         # The source's message names its options; the caller wrote keywords.
         raise IllegalArgumentException(
