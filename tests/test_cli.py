@@ -130,7 +130,11 @@ def help_entries(help_text: str) -> dict[str, str]:
     [
         ("stream", ["--schema", "--field", "--duration", "--rows-shown"], []),
         # They refuse --real-time, and do not list it.
-        ("write", ["--schema", "--field", "--format", "--output", "--checkpoint"], ["--real-time"]),
+        (
+            "write",
+            ["--schema", "--field", "--format", "--output", "--checkpoint", "--nexmark"],
+            ["--real-time"],
+        ),
         ("demo", ["--duration"], ["--real-time"]),
     ],
 )

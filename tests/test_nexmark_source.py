@@ -4,6 +4,7 @@ Spark or at ``load()`` with the keyword's name; and the ``nexmark`` command show
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from pyspark.sql import DataFrame, SparkSession
 from helpers.support import CLI, available_now, run_child
 from spark_random_strings import read_nexmark
 from spark_random_strings._nexmark_generator import NexmarkConfig, nexmark_events
+from spark_random_strings._reader import pyspark_line
 from spark_random_strings.nexmark import NEXMARK_OPTIONS, nexmark_views
 
 PERSON = ("id", "name", "emailAddress", "creditCard", "city", "state", "dateTime", "extra")
@@ -137,6 +139,31 @@ def test_the_nexmark_command_writes_exactly_num_events_and_a_second_run_resumes_
     again = run_child([*CLI, *args])
     assert again.returncode == 0, again.stderr
     assert "(0 in this run, " in again.stdout
+
+
+@pytest.mark.skipif(pyspark_line() < (4, 2), reason="write runs the Python source under AvailableNow, 4.2+")
+def test_write_nexmark_through_the_python_engine_writes_exactly_the_twins_events(tmp_path: Path) -> None:
+    output = tmp_path / "events"
+    args = ["write", "--nexmark", "--engine", "python", "--num-events", "900", "--first-event-rate", "100000"]
+    done = run_child([*CLI, *args, "--output", str(output), "--format", "json", "--num-partitions", "2"])
+    assert done.returncode == 0, done.stderr
+    assert (
+        done.stdout.strip()
+        .splitlines()[-1]
+        .startswith(f"wrote 900 events to {output} as json (900 in this run, ")
+    )
+    written = [json.loads(line) for path in output.glob("*.json") for line in path.read_text().splitlines()]
+    twin = nexmark_events(NexmarkConfig(first_event_rate=100_000), 0, 900)
+    # Spark's JSON leaves out the null structs.
+    assert sorted((e["event_type"], e["bid"]["price"] if "bid" in e else None) for e in written) == sorted(
+        (e.event_type, e.bid and e.bid["price"]) for e in twin
+    )
+
+
+def test_write_nexmark_without_output_is_refused_naming_output() -> None:
+    done = run_child([*CLI, "write", "--nexmark", "--num-events", "10"])
+    assert done.returncode == 2
+    assert "error: the following arguments are required with write --nexmark: --output" in done.stderr
 
 
 def test_the_nexmark_command_shows_every_event_by_kind_until_the_streams_last(tmp_path: Path) -> None:

@@ -11,7 +11,8 @@ from rich.console import Console
 from rich.text import Text
 
 from spark_random_strings._cli_options import UsageError
-from spark_random_strings.nexmark import NEXMARK_FORMAT, NEXMARK_OPTIONS
+from spark_random_strings._reader import ENGINES
+from spark_random_strings.nexmark import NEXMARK_FORMAT, NEXMARK_JVM_SPEEDUP, NEXMARK_OPTIONS
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -60,6 +61,13 @@ def add_nexmark_flags(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="with --output, the query's checkpoint folder (default: PATH/_checkpoint under --output)",
     )
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="auto",
+        help=f"the jar's source (jvm); the Python data source (python: Spark 4.0+, {NEXMARK_JVM_SPEEDUP} "
+        "slower, no jar needed); or the jar's where the session has it, as here (default: auto)",
+    )
 
 
 def _keywords(args: argparse.Namespace) -> dict[str, Any]:
@@ -81,10 +89,22 @@ def open_nexmark(spark: SparkSession, args: argparse.Namespace) -> DataFrame:
     keywords = _keywords(args)
     if args.output is not None and keywords["max_events_per_trigger"] is None:
         keywords["max_events_per_trigger"] = EVENTS_PER_TRIGGER
-    from spark_random_strings._reader import jar_stream
+    from spark_random_strings._nexmark_options import NEXMARK_PYTHON_FORMAT, parse_nexmark_options
+    from spark_random_strings._reader import engine_stream, jar_stream, python_stream
 
+    given = NEXMARK_OPTIONS.options(keywords, "nexmark")
     try:
-        return jar_stream(spark, NEXMARK_FORMAT, NEXMARK_OPTIONS.options(keywords, "nexmark"))
+        return engine_stream(
+            spark,
+            args.engine,
+            "nexmark",
+            jar=lambda: jar_stream(spark, NEXMARK_FORMAT, given),
+            python=lambda: python_stream(
+                spark, NEXMARK_PYTHON_FORMAT, given, lambda: parse_nexmark_options(given)
+            ),
+            fallback=f"This Spark session has no {NEXMARK_FORMAT} jar, so the nexmark command reads the "
+            f"Python data source, which makes the same events {NEXMARK_JVM_SPEEDUP} slower",
+        )
     except IllegalArgumentException as error:
         message = str(error).strip().splitlines()[0]
         about = NEXMARK_OPTIONS.first_named(message)

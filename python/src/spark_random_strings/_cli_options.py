@@ -4,6 +4,7 @@ keywords, refused before Spark starts with the source's own message on the flag 
 from __future__ import annotations
 
 import argparse
+import difflib
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -151,3 +152,21 @@ def usage_error(message: str, schema_given: bool = False) -> UsageError:
 
 def _flag(row: SourceOption) -> str:
     return row.flag
+
+
+def unrecognized(unknown: list[str], command: argparse.ArgumentParser) -> str:
+    """argparse's error for arguments it does not know, with the closest flag of the command
+    suggested for a misspelt one (as read_random_strings suggests the closest keyword)."""
+    flags = [flag for flag in command._option_string_actions if flag.startswith("--")]
+    near = [
+        (given, close[0])
+        for given in unknown
+        if given.startswith("--")
+        and (close := difflib.get_close_matches(given.split("=", 1)[0], flags, n=1, cutoff=0.7))
+    ]
+    if len(near) == 1:
+        hint = f". Did you mean {near[0][1]}?"
+    else:
+        hint = "".join(f"; {flag} for {given.split('=', 1)[0]}" for given, flag in near)
+        hint = f". Did you mean{hint[1:]}?" if hint else ""
+    return f"unrecognized arguments: {' '.join(unknown)}{hint}"

@@ -15,7 +15,6 @@ with the bundled jar. Every source option is a flag;
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -29,6 +28,7 @@ from spark_random_strings._cli_options import (
     add_source_flags,
     open_stream,
     parsed,
+    unrecognized,
 )
 from spark_random_strings._local import StopRequest, first_interrupt_sets
 from spark_random_strings._reader import ENGINES, JVM_SPEEDUP, pyspark_line
@@ -41,6 +41,8 @@ PROG = "spark-random-strings"
 
 #: ``write``'s own defaults and requirements, where they differ from the source's.
 WRITE_ROWS_PER_TRIGGER = 100_000
+#: ``write``'s flag for the Nexmark events: the ``nexmark`` command with ``--output``.
+NEXMARK_FLAG = "--nexmark"
 #: ``demo``'s own defaults: a rate and lengths that a terminal shows well.
 DEMO_DEFAULTS: dict[str, Any] = {"rows_per_second": 50, "min_length": 1, "max_length": 8}
 DEMO_SECONDS = 20.0
@@ -180,6 +182,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--checkpoint",
         metavar="PATH",
         help="the query's checkpoint folder (default: PATH/_checkpoint under --output)",
+    )
+    write.add_argument(
+        NEXMARK_FLAG,
+        action="store_true",
+        help="write the Nexmark benchmark's events instead, exactly --num-events of them, with the "
+        "nexmark command's flags (spark-random-strings nexmark --help), as nexmark --output does "
+        "(default: the random strings)",
     )
 
     demo = commands.add_parser(
@@ -332,34 +341,24 @@ def _check_real_time(args: argparse.Namespace, command: argparse.ArgumentParser)
         )
 
 
-def _unrecognized(unknown: list[str], command: argparse.ArgumentParser) -> str:
-    """argparse's error for arguments it does not know, with the closest flag of the command
-    suggested for a misspelt one (as read_random_strings suggests the closest keyword)."""
-    flags = [flag for flag in command._option_string_actions if flag.startswith("--")]
-    near = [
-        (given, close[0])
-        for given in unknown
-        if given.startswith("--")
-        and (close := difflib.get_close_matches(given.split("=", 1)[0], flags, n=1, cutoff=0.7))
-    ]
-    if len(near) == 1:
-        hint = f". Did you mean {near[0][1]}?"
-    else:
-        hint = "".join(f"; {flag} for {given.split('=', 1)[0]}" for given, flag in near)
-        hint = f". Did you mean{hint[1:]}?" if hint else ""
-    return f"unrecognized arguments: {' '.join(unknown)}{hint}"
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run the command; return its exit status (2 for a bad flag, 130 after Ctrl-C)."""
     from spark_random_strings._local import local_session
 
-    args, unknown = build_parser().parse_known_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    nexmark_write = words[:1] == ["write"] and NEXMARK_FLAG in words
+    if nexmark_write:
+        # write --nexmark is the nexmark command writing files: its flags, and --output required.
+        words = ["nexmark", *(word for word in words[1:] if word != NEXMARK_FLAG)]
+    args, unknown = build_parser().parse_known_args(words)
     command: argparse.ArgumentParser = args.parser
+    if nexmark_write and args.output is None:
+        command.error(f"the following arguments are required with write {NEXMARK_FLAG}: --output")
     if unknown:
-        command.error(_unrecognized(unknown, command))
+        command.error(unrecognized(unknown, command))
     run: Callable[[argparse.Namespace, DataFrame, Console], int] = args.run
-    if run is _run_write and args.engine == "python" and (4, 0) <= pyspark_line() < (4, 2):
+    writes = run is _run_write or (run is run_nexmark and args.output is not None)
+    if writes and args.engine == "python" and (4, 0) <= pyspark_line() < (4, 2):
         # Spark 4.0 and 4.1 run a Python source under Trigger.AvailableNow as one batch of the
         # rows that exist at the start: none, on a first start. The write would end short.
         command.error(
