@@ -36,6 +36,7 @@ from pyspark.sql import DataFrame, SparkSession
 from report import LatencyRun, LatencySettings
 
 from spark_random_strings import nexmark_queries
+from spark_random_strings._reader import Engine
 from spark_random_strings.nexmark import read_nexmark
 
 #: The generator's target: events per second per core, against Beam's in the same run.
@@ -74,15 +75,17 @@ class NexmarkSettings:
     batches: int
     repetitions: int
     latency: LatencySettings
+    #: The Python data source's batches (engine="python"): its events are made by the Python twin.
+    python_batch_events: int
 
 
 # Batches of 250,000 events (25 s of event time): the state of q7's join holds a batch's bids
 # until the watermark passes them, in the driver's heap on a local session.
 FULL = NexmarkSettings(
-    2_000_000, 5, 2, 250_000, 5, 3, LatencySettings(10.0, 2, 1, 10.0, 2, 0.0, 0.0, repetitions=2)
+    2_000_000, 5, 2, 250_000, 5, 3, LatencySettings(10.0, 2, 1, 10.0, 2, 0.0, 0.0, repetitions=2), 25_000
 )
 SMOKE = NexmarkSettings(
-    20_000, 1, 0, 10_000, 2, 1, LatencySettings(0.5, 2, 1, 0.5, 2, 0.0, 0.0, repetitions=1)
+    20_000, 1, 0, 10_000, 2, 1, LatencySettings(0.5, 2, 1, 0.5, 2, 0.0, 0.0, repetitions=1), 1_000
 )
 
 
@@ -97,6 +100,8 @@ class NexmarkResults:
     queries: dict[str, list[float]] = field(default_factory=dict)
     #: Real-time runs, per repetition, by (query, rate).
     latency: dict[tuple[str, int], list[LatencyRun]] = field(default_factory=dict)
+    #: q0 through the Python data source, events/s per repetition.
+    python_q0: list[float] = field(default_factory=list)
 
     @property
     def speedup(self) -> float:
@@ -154,13 +159,15 @@ def run_generators(classpath: str, settings: NexmarkSettings) -> tuple[dict[str,
 
 
 def _measure(
-    spark: SparkSession, query: Callable[[DataFrame], DataFrame], settings: NexmarkSettings
+    spark: SparkSession,
+    query: Callable[[DataFrame], DataFrame],
+    settings: NexmarkSettings,
+    engine: Engine = "jvm",
 ) -> float:
     """One run of `query` over `batches` batches: events/s over the batches after the first."""
+    batch = settings.batch_events if engine == "jvm" else settings.python_batch_events
     events = read_nexmark(
-        spark,
-        num_events=settings.batch_events * settings.batches,
-        max_events_per_trigger=settings.batch_events,
+        spark, engine=engine, num_events=batch * settings.batches, max_events_per_trigger=batch
     )
     with tempfile.TemporaryDirectory() as checkpoint:
         running = (
@@ -195,6 +202,9 @@ def run_nexmark_section(
             rate = _measure(spark, QUERIES[name], settings)
             results.queries.setdefault(name, []).append(rate)
             print(f"nexmark {name:<10} repetition {repetition + 1}: {rate:>12,.0f} events/s", flush=True)
+        rate = _measure(spark, nexmark_queries.q0, settings, engine="python")
+        results.python_q0.append(rate)
+        print(f"nexmark q0 (python) repetition {repetition + 1}: {rate:>12,.0f} events/s", flush=True)
     run_latency(spark, settings, results)
     return results
 
@@ -295,7 +305,14 @@ def nexmark_lines(results: NexmarkResults) -> list[str]:
             + " | ".join(f"{rate:,.0f}" for rate in rates)
             + f" | {statistics.median(rates):,.0f} |"
         )
+    python_q0 = statistics.median(results.python_q0)
+    times = statistics.median(results.queries["q0"]) / python_q0
     lines += [
+        "",
+        f'q0 through the Python data source (`engine="python"`, the events made by the generator\'s Python '
+        f"twin in the Python workers), batches of {s.python_batch_events:,} events, events/s: "
+        + ", ".join(f"{rate:,.0f}" for rate in results.python_q0)
+        + f"; median {python_q0:,.0f}, the jar's q0 {times:,.0f} times as fast.",
         "",
         f"Real-time mode, one partition, batches of {s.latency.batch_s:g} s: from the moment each "
         "event comes to exist to the `foreach` sink (q2 keeps each bid's dateTime for it), each "

@@ -87,6 +87,10 @@ def _assert_nexmark_report(report: str) -> None:
     for query in ("q0", "q1", "q2", "q5 counts", "q7"):
         row = re.search(rf"^\| {query} \| ([\d,]+) \| ([\d,]+) \|$", report, re.M)
         assert row and _number(row.group(1)) > 0, query
+    python = re.search(
+        r"^q0 through the Python data source .* events/s: ([\d,]+); median ([\d,]+), the jar's", report, re.M
+    )
+    assert python and _number(python.group(1)) > 0
     for query in ("q0", "q1", "q2"):
         for rate in ("10,000", "1,000,000"):
             assert re.search(

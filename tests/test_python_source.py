@@ -323,6 +323,15 @@ def bare_server(bare_python: str, tmp_path_factory: pytest.TempPathFactory) -> I
         yield url
 
 
+def client_report(script: str, *args: str, cwd: Path) -> Any:
+    """What a Spark Connect client ``script`` (run with ``args``) printed last, as JSON."""
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=300, cwd=cwd
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.splitlines()[-1])
+
+
 CONNECT_CLIENT = """
 import json, sys, tempfile, warnings
 from pyspark.sql import SparkSession
@@ -364,15 +373,7 @@ def test_through_a_connect_server_without_the_jar_or_the_package_auto_reads_the_
     has_package = subprocess.run([bare_python, "-c", "import spark_random_strings"], capture_output=True)
     assert has_package.returncode == 1, "the server's Python must not have the package"
     options = {**SHAPED, "total_rows": 400, "max_rows_per_trigger": 100}
-    done = subprocess.run(
-        [sys.executable, "-c", CONNECT_CLIENT, bare_server, json.dumps(options)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=tmp_path,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert json.loads(done.stdout.splitlines()[-1]) == {
+    assert client_report(CONNECT_CLIENT, bare_server, json.dumps(options), cwd=tmp_path) == {
         "warnings": ["SlowerEngineWarning"],
         "batches": [100, 100, 100, 100],
         "equal": True,
@@ -419,15 +420,7 @@ print(json.dumps({
 def test_through_a_connect_server_without_the_jar_or_the_package_read_nexmark_reads_the_python_source(
     bare_server: str, tmp_path: Path
 ) -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", NEXMARK_CLIENT, bare_server],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=tmp_path,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert json.loads(done.stdout.splitlines()[-1]) == {
+    assert client_report(NEXMARK_CLIENT, bare_server, cwd=tmp_path) == {
         "warnings": ["SlowerEngineWarning"],
         "batches": [200, 200, 100],
         "equal": True,

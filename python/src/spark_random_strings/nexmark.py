@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 NEXMARK_FORMAT = "nexmark"
 #: How many times faster the jar's source makes events than the Python data source, in
 #: ``make bench`` (docs/benchmarks-nexmark.md): the "auto" warning quotes it.
-NEXMARK_JVM_SPEEDUP = "hundreds of times"
+NEXMARK_JVM_SPEEDUP = "about 40 times"
 
 #: How far Nexmark's watermark trails the event time: Flink's ``dateTime - INTERVAL '4' SECOND``.
 WATERMARK_DELAY = "4 seconds"
@@ -148,7 +148,8 @@ def read_nexmark(
     session (or, for Spark Connect, on the server). The Python data source ``nexmarkPython``
     (Spark 4.0+) needs no jar and nothing of this package on the server: its code travels with the
     client, and the server's Python workers make the events with the Python twin of the
-    generator, about 13,000 events a second per core (docs/nexmark.md); it has no real-time mode.
+    generator, about 15,000 events a second per core (docs/benchmarks-nexmark.md); it has no
+    real-time mode.
 
     Examples:
         >>> events = read_nexmark(
