@@ -21,7 +21,8 @@ reads the same stream from a Python data source (Spark 4.0+) whose code travels 
 
 [`read_nexmark`][spark_random_strings.read_nexmark] reads the jar's second source, ``nexmark``: the
 Nexmark benchmark's events, identical to Apache Beam's reference generator
-([`spark_random_strings.nexmark`][spark_random_strings.nexmark]).
+([`spark_random_strings.nexmark`][spark_random_strings.nexmark]); it has a Python data source
+too, with the same ``engine`` choice.
 """
 
 from __future__ import annotations
