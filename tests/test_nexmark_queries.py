@@ -7,9 +7,11 @@ The queries of one configuration run at once, in one module-scoped fixture that 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -17,13 +19,24 @@ import pytest
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as f
 from pyspark.sql.streaming.query import StreamingQuery
-from pyspark.sql.types import TimestampType
+from pyspark.sql.types import LongType, StructType, TimestampType
 
 from spark_random_strings import read_nexmark
-from spark_random_strings._nexmark_answers import ANSWERS, WATERMARK_DELAY_MS, final_watermark_ms
-from spark_random_strings._nexmark_generator import BID, NexmarkConfig, NexmarkEvent, nexmark_events
+from spark_random_strings._nexmark_answers import (
+    ANSWERS,
+    WATERMARK_DELAY_MS,
+    closing_watermark_ms,
+    final_watermark_ms,
+)
+from spark_random_strings._nexmark_generator import (
+    BID,
+    EventFields,
+    NexmarkConfig,
+    NexmarkEvent,
+    nexmark_events,
+)
 from spark_random_strings.nexmark import NEXMARK_OPTIONS, NexmarkKeywords
-from spark_random_strings.nexmark_queries import QUERIES, q5_counts, q5_hot_items
+from spark_random_strings.nexmark_queries import QUERIES, q4_average, q5_counts, q5_hot_items, q9
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("nexmark_queries")]
 
@@ -45,12 +58,19 @@ AT_A_WINDOWS_END: NexmarkKeywords = {
     "first_event_rate": 1024,
     "next_event_rate": 1024,
 }
+#: 11,989 events, whose final watermark for q4 and q9 (7.988 s, the last bid's time less 4 s) is
+#: exactly the expiry of auction 1338, which has bids.
+AT_AN_AUCTIONS_CLOSE: NexmarkKeywords = {**MINUTE, "num_events": 11_989}
 #: The queries that run on each configuration (q23's 100,000 rows on the minute would take long).
 MINUTE_QUERIES = [name for name in QUERIES if name != "q23"]
 WINDOW_QUERIES = ["q5", "q7", "q11"]
+CLOSING_QUERIES = ["q4_closing_prices", "q9"]
 SMALL: NexmarkKeywords = {**MINUTE, "num_events": 12_000}
 #: The foreachBatch run: q5_counts, each batch ranked by q5_hot_items.
 HOT_ITEMS = "q5_counts ranked by q5_hot_items"
+#: q4 as q4_average makes it of q4_closing_prices's rows: once the query has ended, a batch read
+#: of its sink's files ("q4"), and a second streaming query reading the files in complete mode.
+Q4_STREAMED = "q4_average_streamed"
 
 Row = tuple[Any, ...]
 
@@ -112,19 +132,39 @@ def run_all(spark: SparkSession, options: NexmarkKeywords, names: Sequence[str],
         )
         queries[name] = (table, sink(writer.queryName(table)).start())
 
+    # q4_closing_prices goes to Parquet files (the file sink), which q4_average then reads.
+    closing_files = str(checkpoints / "q4_closing_prices")
+
+    def memory(writer: Any) -> Any:
+        return writer.format("memory")
+
+    def files(writer: Any) -> Any:
+        return writer.format("parquet").option("path", closing_files)
+
     for name in names:
-        start(name, millis(QUERIES[name](events)), lambda writer: writer.format("memory"))
+        start(name, millis(QUERIES[name](events)), files if name == "q4_closing_prices" else memory)
     if "q5_counts" in names:
         start(HOT_ITEMS, q5_counts(events), lambda writer: writer.foreachBatch(rank))
     rows: dict[str, list[Row]] = {}
     progress = {}
-    for name, (table, query) in queries.items():
+
+    def wait(name: str, table: str, query: StreamingQuery) -> None:
         query.awaitTermination(240)
         assert not query.isActive and query.exception() is None, f"{name}: {query.exception()}"
         progress[name] = [dict(p) for p in query.recentProgress]
-        if name != HOT_ITEMS:
+        if name not in (HOT_ITEMS, "q4_closing_prices"):
             rows[name] = [tuple(row) for row in spark.table(table).collect()]
+
+    for name, (table, query) in list(queries.items()):
+        wait(name, table, query)
     rows[HOT_ITEMS] = hot_items
+    if "q4_closing_prices" in names:
+        closing = spark.read.parquet(closing_files)
+        rows["q4_closing_prices"] = [tuple(row) for row in closing.collect()]
+        rows["q4"] = [tuple(row) for row in q4_average(closing).collect()]
+        stream = spark.readStream.schema(closing.schema).parquet(closing_files)
+        start(Q4_STREAMED, q4_average(stream), lambda writer: memory(writer).outputMode("complete"))
+        wait(Q4_STREAMED, *queries[Q4_STREAMED])
     return Runs(twin_events(options), rows, progress)
 
 
@@ -136,6 +176,11 @@ def minute(spark: SparkSession, tmp_path_factory: pytest.TempPathFactory) -> Ite
 @pytest.fixture(scope="module")
 def at_a_windows_end(spark: SparkSession, tmp_path_factory: pytest.TempPathFactory) -> Runs:
     return run_all(spark, AT_A_WINDOWS_END, WINDOW_QUERIES, tmp_path_factory.mktemp("at_end"))
+
+
+@pytest.fixture(scope="module")
+def at_an_auctions_close(spark: SparkSession, tmp_path_factory: pytest.TempPathFactory) -> Runs:
+    return run_all(spark, AT_AN_AUCTIONS_CLOSE, CLOSING_QUERIES, tmp_path_factory.mktemp("at_close"))
 
 
 @pytest.fixture(scope="module")
@@ -191,6 +236,155 @@ def test_q7_writes_the_bids_at_each_closed_tumbling_windows_highest_price(minute
 
 def test_q8_writes_the_people_who_opened_an_auction_in_the_window_they_joined_in(minute: Runs) -> None:
     minute.check("q8")
+
+
+def test_q9_writes_each_closed_auction_with_its_winning_bid(minute: Runs) -> None:
+    minute.check("q9")
+
+
+def test_q4_closing_prices_are_each_closed_auctions_highest_bid_q9s_price(minute: Runs) -> None:
+    minute.check("q4_closing_prices")
+    winners = sorted((row[0], row[8], row[12]) for row in minute.rows["q9"])
+    assert sorted(minute.rows["q4_closing_prices"]) == winners
+
+
+def test_q4_average_of_the_closing_prices_files_read_once_or_streamed_in_complete_mode_is_q4(
+    minute: Runs,
+) -> None:
+    minute.check("q4")
+    assert sorted(minute.rows[Q4_STREAMED]) == sorted(ANSWERS["q4"](minute.events))
+    assert len(minute.rows["q4"]) == 5, "one row for each of Nexmark's 5 categories"
+
+
+def test_q4_average_is_a_bigint_that_drops_the_remainder_as_flinks_avg_of_a_bigint(
+    spark: SparkSession,
+) -> None:
+    closing = spark.createDataFrame(
+        [(1, 10, 3), (2, 10, 4), (3, 11, 5), (4, 12, 99), (5, 12, 100)],
+        "id bigint, category bigint, final bigint",
+    )
+    averages = q4_average(closing)
+    assert averages.schema["final"].dataType == LongType()
+    assert sorted(tuple(row) for row in averages.collect()) == [(10, 3), (11, 5), (12, 99)]
+
+
+def iso_millis(ms: int) -> str:
+    """An epoch-ms time as a streaming query's progress writes a watermark."""
+    return (EPOCH + timedelta(milliseconds=ms)).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def test_q4_and_q9_close_auctions_by_a_watermark_on_expires_and_the_bids(minute: Runs) -> None:
+    watermark = closing_watermark_ms(minute.events)
+    latest_bid = max(e.date_time_ms for e in minute.events if e.bid)
+    assert watermark == latest_bid - WATERMARK_DELAY_MS, "the bids hold the watermark here"
+    for name in CLOSING_QUERIES:
+        batches = [(p["numInputRows"], p["eventTime"]["watermark"]) for p in minute.progress[name]]
+        # Each query reads the stream twice: once for the auctions, once for the bids.
+        assert batches == [(120_000, "1970-01-01T00:00:00.000Z"), (0, iso_millis(watermark))]
+
+
+def bids_within(events: Sequence[NexmarkEvent], auction: EventFields) -> list[int]:
+    """The numbers of the bids on ``auction`` from its start to its expiry, both included."""
+    start, expires = int(auction["dateTime"]), int(auction["expires"])
+    return [
+        number
+        for number, e in enumerate(events)
+        if e.bid is not None
+        and e.bid["auction"] == auction["id"]
+        and start <= int(e.bid["dateTime"]) <= expires
+    ]
+
+
+def test_an_auction_expiring_exactly_at_the_final_watermark_is_not_written(
+    at_an_auctions_close: Runs,
+) -> None:
+    runs = at_an_auctions_close
+    watermark = closing_watermark_ms(runs.events)
+    assert runs.progress["q9"][-1]["eventTime"]["watermark"] == iso_millis(watermark)
+    auctions = [e.auction for e in runs.events if e.auction is not None]
+    at_the_watermark = {
+        a["id"] for a in auctions if a["expires"] == watermark and bids_within(runs.events, a)
+    }
+    assert at_the_watermark == {1338}, "the configuration puts an auction with bids at the boundary"
+    for name in CLOSING_QUERIES:
+        runs.check(name)
+        assert not at_the_watermark & {row[0] for row in runs.rows[name]}
+    assert max(row[6] for row in runs.rows["q9"]) < watermark
+
+
+def plant_ties(events: list[NexmarkEvent]) -> tuple[list[NexmarkEvent], dict[object, Row]]:
+    """``events`` with two bids of three closed auctions raised to a new top price, tied: the
+    first auction's at different times, the second's at one time by two bidders, the third's at
+    one time by one bidder; and the winner that the tie rule gives each (bidder, price, time,
+    extra)."""
+    watermark = closing_watermark_ms(events)
+    bids = {number: e.bid for number, e in enumerate(events) if e.bid is not None}
+    pairs: list[tuple[int, int, int]] = []
+    for e in events:
+        if e.auction is None or int(e.auction["expires"]) >= watermark:
+            continue
+        numbers = bids_within(events, e.auction)
+        if len(numbers) >= 2:
+            a, b = bids[numbers[0]], bids[numbers[1]]
+            if a["bidder"] != b["bidder"] and int(a["dateTime"]) < int(b["dateTime"]):
+                pairs.append((numbers[0], numbers[1], max(int(bids[n]["price"]) for n in numbers) + 1))
+    tied, winners = list(events), dict[object, Row]()
+    for kind, (first, second, top) in zip(("time", "bidder", "extra"), pairs, strict=False):
+        bid_a = {**bids[first], "price": top}
+        bid_b = {**bids[second], "price": top}
+        if kind != "time":
+            bid_b["dateTime"] = bid_a["dateTime"]
+        if kind == "extra":
+            bid_b["bidder"] = bid_a["bidder"]
+            assert bid_a["extra"] != bid_b["extra"]
+        tied[first] = dataclasses.replace(events[first], bid=bid_a)
+        tied[second] = dataclasses.replace(events[second], bid=bid_b, date_time_ms=int(bid_b["dateTime"]))
+        won = {
+            "time": bid_a,
+            "bidder": min(bid_a, bid_b, key=lambda bid: int(bid["bidder"])),
+            "extra": max(bid_a, bid_b, key=lambda bid: str(bid["extra"])),
+        }[kind]
+        winners[bid_a["auction"]] = (won["bidder"], top, won["dateTime"], won["extra"])
+    assert len(winners) == 3
+    return tied, winners
+
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def event_row(event: NexmarkEvent) -> tuple[Any, ...]:
+    """An event as a row of the nexmark source's schema."""
+
+    def struct(fields: EventFields | None) -> dict[str, Any] | None:
+        if fields is None:
+            return None
+        times = ("dateTime", "expires")
+        return {k: EPOCH + timedelta(milliseconds=int(v)) if k in times else v for k, v in fields.items()}
+
+    time = EPOCH + timedelta(milliseconds=event.date_time_ms)
+    return (event.event_type, struct(event.person), struct(event.auction), struct(event.bid), time)
+
+
+def test_q9_breaks_a_tie_by_the_earliest_bid_then_the_lowest_bidder_then_the_greatest_extra(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    tied, winners = plant_ties(twin_events(AT_AN_AUCTIONS_CLOSE))
+    schema: StructType = read_nexmark(spark, **AT_AN_AUCTIONS_CLOSE).schema
+    spark.createDataFrame([event_row(e) for e in tied], schema).write.parquet(str(tmp_path / "events"))
+    events = spark.readStream.schema(schema).parquet(str(tmp_path / "events"))
+    query = (
+        millis(q9(events))
+        .writeStream.format("memory")
+        .queryName("nexmark_q9_ties")
+        .trigger(availableNow=True)
+        .option("checkpointLocation", str(tmp_path / "checkpoint"))
+        .start()
+    )
+    query.awaitTermination(240)
+    assert query.exception() is None
+    rows = [tuple(row) for row in spark.table("nexmark_q9_ties").collect()]
+    assert sorted(rows, key=repr) == sorted(ANSWERS["q9"](tied), key=repr)
+    assert {row[0]: row[11:] for row in rows if row[0] in winners} == winners
 
 
 def test_q10_gives_each_bid_its_utc_day_and_minute(minute: Runs) -> None:

@@ -11,7 +11,9 @@ What Spark writes there (checked by experiment, Spark 4): the events come in one
 watermark is still at the epoch, so no row is late; a last batch without data follows, with the
 watermark moved to its final place, ``final_watermark_ms``. A window (tumbling, sliding or
 session) is written when its end is at or before that watermark (``end <= watermark``, equality
-included); a later window never is. The joins without a time bound write every match.
+included); a later window never is. The joins without a time bound write every match. q4's and
+q9's auctions, whose watermark is on ``expires``, are written when their expiry is before the
+final watermark (``expires < watermark``, equality excluded: see ``closing_watermark_ms``).
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ _Q23_PERSON = ("id", "name", "emailAddress", "creditCard", "city", "state", "ext
 _JOINED_AUCTION = (
     "itemName", "description", "initialBid", "reserve", "dateTime", "expires", "seller", "category", "extra",
 )  # fmt: skip
+#: The auction's columns, in the order of Flink's ``auction`` view (q9's ``A.*``).
+_AUCTION = ("id", *_JOINED_AUCTION)
 
 
 def _fields(events: Iterable[NexmarkEvent], kind: int) -> list[EventFields]:
@@ -84,6 +88,36 @@ def final_watermark_ms(events: Sequence[NexmarkEvent], kinds: Iterable[int]) -> 
     if not wanted <= latest.keys():
         return 0
     return min(latest[kind] for kind in wanted) - WATERMARK_DELAY_MS
+
+
+def closing_watermark_ms(events: Sequence[NexmarkEvent]) -> int:
+    """The watermark of q4's and q9's last batch, in epoch ms: the least of the bids' (the latest
+    bid's time less 4 s) and the auctions', which is on ``expires`` (the latest expiry less 4 s);
+    the epoch (0) without a bid or an auction.
+
+    An auction is written when its expiry is before this watermark, strictly: the join hands the
+    aggregation its auction side's state watermark, 1 ms behind, as ``B.dateTime <= A.expires``
+    includes a bid at the expiry itself (checked on Spark 4: an auction whose expiry is the
+    watermark is not written).
+    """
+    expiries = [_int(a, "expires") for a in _fields(events, AUCTION)]
+    bid_times = [_int(b, "dateTime") for b in _fields(events, BID)]
+    if not expiries or not bid_times:
+        return 0
+    return min(max(expiries), max(bid_times)) - WATERMARK_DELAY_MS
+
+
+def _closed_auctions(events: Sequence[NexmarkEvent]) -> list[tuple[EventFields, list[EventFields]]]:
+    """Each auction closed before the final watermark that has bids from its ``dateTime`` to its
+    ``expires``, both included, with those bids."""
+    watermark = closing_watermark_ms(events)
+    closed = {_int(a, "id"): a for a in _fields(events, AUCTION) if _int(a, "expires") < watermark}
+    bids: dict[int, list[EventFields]] = defaultdict(list)
+    for b in _fields(events, BID):
+        a = closed.get(_int(b, "auction"))
+        if a is not None and _int(a, "dateTime") <= _int(b, "dateTime") <= _int(a, "expires"):
+            bids[_int(b, "auction")].append(b)
+    return [(closed[auction], auction_bids) for auction, auction_bids in bids.items()]
 
 
 def _euros(price: int) -> Decimal:
@@ -132,6 +166,23 @@ def _q5_counts(events: Sequence[NexmarkEvent]) -> dict[int, dict[int, int]]:
                 counts[start][_int(bid, "auction")] += 1
             start -= _Q5_SLIDE_MS
     return counts
+
+
+def q4_closing_prices(events: Sequence[NexmarkEvent]) -> Answer:
+    """Each closed auction's highest bid price: id, category, final."""
+    return [
+        (a["id"], a["category"], max(_int(b, "price") for b in bids)) for a, bids in _closed_auctions(events)
+    ]
+
+
+def q4(events: Sequence[NexmarkEvent]) -> Answer:
+    """The closing prices' average per category, their sum divided by their count in integers
+    (what ``q4_average`` makes of ``q4_closing_prices``): id (the category), final."""
+    prices: dict[object, list[int]] = defaultdict(list)
+    for _, category, final in q4_closing_prices(events):
+        assert isinstance(final, int)
+        prices[category].append(final)
+    return [(category, sum(finals) // len(finals)) for category, finals in prices.items()]
 
 
 def q5_counts(events: Sequence[NexmarkEvent]) -> Answer:
@@ -191,6 +242,26 @@ def q8(events: Sequence[NexmarkEvent]) -> Answer:
         for p in _fields(events, PERSON)
         if window(p) + _TUMBLING_MS <= watermark and (p["id"], window(p)) in sellers
     ]
+
+
+def q9(events: Sequence[NexmarkEvent]) -> Answer:
+    """Each closed auction with its winning bid, the highest price, then the earliest, then the
+    lowest bidder id, then the greatest extra: the auction's columns, then auction, bidder,
+    price, bid_dateTime, bid_extra."""
+
+    def rank(b: EventFields) -> tuple[int, int, int, str]:
+        return _int(b, "price"), -_int(b, "dateTime"), -_int(b, "bidder"), _str(b, "extra")
+
+    rows: Answer = []
+    for a, bids in _closed_auctions(events):
+        won = max(bids, key=rank)
+        rows.append(
+            (
+                *(a[name] for name in _AUCTION),
+                *(won[name] for name in ("auction", "bidder", "price", "dateTime", "extra")),
+            )
+        )
+    return rows
 
 
 def q10(events: Sequence[NexmarkEvent]) -> Answer:
@@ -300,8 +371,8 @@ def q23(events: Sequence[NexmarkEvent]) -> Answer:
     return rows
 
 
-#: Each query's answer by the query's name (``nexmark_queries.QUERIES``): the function of this
-#: module of that name.
+#: Each query's answer by the query's name (``nexmark_queries.QUERIES``), and q4's (what
+#: ``q4_average`` makes of ``q4_closing_prices``): the function of this module of that name.
 ANSWERS: dict[str, Callable[[Sequence[NexmarkEvent]], Answer]] = {
-    name: globals()[name] for name in QUERY_NAMES
+    name: globals()[name] for name in (*QUERY_NAMES, "q4")
 }

@@ -18,18 +18,29 @@ the later ones never are.
 
 The stateless queries (q0, q1, q2, q10, q14, q21, q22) also run in the other output modes.
 
+q4 and q9 close auctions: the auctions carry the watermark on ``expires`` (not ``dateTime``), and
+an auction is written once the watermark has passed its expiry (``expires < watermark``), with
+its winning bid (``q9``) or its closing price (``q4_closing_prices``); ``q4_average`` then
+averages the closing prices per category, in a second step, as Flink's q4 does in one statement.
+
 Queries Spark cannot run as Flink writes them (checked on Spark 4):
 
-- **q4** (average closing price per category): an aggregation of an aggregation of a stream-stream
-  join. Append mode refuses aggregations without an event-time window
-  (``STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION``), update mode refuses the chain ("Detected
+- **q4** (average closing price per category) as one streaming query: an aggregation of an
+  aggregation of a stream-stream join. Append mode refuses the average, which has no event-time
+  key (``STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION``), update mode refuses the chain ("Detected
   pattern of possible 'correctness' issue due to global watermark"), complete mode refuses the
   join ("Inner join between two streaming DataFrames/Datasets is not supported in Complete output
-  mode").
-- **q6**, **q9**, **q18**, **q19** (the highest bid per auction, the latest bid per bidder and
-  auction, the top 10 bids per auction): ``ROW_NUMBER() OVER (PARTITION BY ...)``, which Spark
-  refuses on a stream (``NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING``); Flink's results are
-  updated (retracted) as bids come, which an append-mode sink cannot take back either.
+  mode"). Hence ``q4_closing_prices`` and ``q4_average``.
+- **q6** (each seller's average closing price over its last 10 closed auctions): the closing
+  prices are ``q4_closing_prices``'s, but their average is ``AVG(...) OVER (PARTITION BY seller
+  ORDER BY dateTime ROWS BETWEEN 10 PRECEDING AND CURRENT ROW)``, a window over rows, which Spark
+  refuses on a stream (``NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING``); a seller's last 10 span
+  batches, so no per-batch step computes it either.
+- **q18**, **q19** (the latest bid per bidder and auction, the top 10 bids per auction):
+  ``ROW_NUMBER() OVER (PARTITION BY ...)``, which Spark refuses on a stream
+  (``NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING``); Flink's results are updated (retracted) as
+  bids come, which an append-mode sink cannot take back either. (q9's ``ROW_NUMBER() ... = 1``
+  over an auction's bids has a closing time, the expiry, and is an aggregation instead.)
 - **q15**, **q16** (daily statistics): ``count(DISTINCT ...)``, which Spark refuses on a stream
   ("Distinct aggregations are not supported on streaming DataFrames/Datasets"), and a grouping by
   a day string, which append mode refuses without a watermark on it.
@@ -45,6 +56,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from spark_random_strings._nexmark_join_queries import (
+    Q3_CATEGORY,
+    Q3_STATES,
+    Q20_CATEGORY,
+    TUMBLING_WINDOW,
+    q3,
+    q4_average,
+    q4_closing_prices,
+    q7,
+    q8,
+    q9,
+    q20,
+    q23,
+)
 from spark_random_strings.nexmark import nexmark_views
 
 if TYPE_CHECKING:
@@ -56,19 +81,12 @@ EURO_RATE = "0.908"
 EURO_PRICE_TYPE = "DECIMAL(23, 3)"
 #: q2's modulus: bids on every 123rd auction.
 Q2_MODULUS = 123
-#: q3's category and states.
-Q3_CATEGORY = 10
-Q3_STATES = ("OR", "ID", "CA")
 #: q5's sliding window: its size and slide.
 Q5_WINDOW, Q5_SLIDE = "10 seconds", "2 seconds"
-#: q7's and q8's tumbling window.
-TUMBLING_WINDOW = "10 seconds"
 #: q11's session gap.
 SESSION_GAP = "10 seconds"
 #: q14's bounds on the price in euros (exclusive).
 Q14_MIN_EUROS, Q14_MAX_EUROS = 1_000_000, 50_000_000
-#: q20's category.
-Q20_CATEGORY = 10
 #: q21's channel ids of the hot channels, by lower-case name.
 Q21_CHANNEL_IDS = {"apple": "0", "google": "1", "facebook": "2", "baidu": "3"}
 #: q21's pattern: group 2 is the channel id of a url.
@@ -120,25 +138,6 @@ def q2(events: DataFrame) -> DataFrame:
 
     bid = nexmark_views(events).bid
     return bid.where(f.col("auction") % Q2_MODULUS == 0).select("auction", "price")
-
-
-def q3(events: DataFrame) -> DataFrame:
-    """Local item suggestion: the auctions in category 10 of sellers in Oregon, Idaho or
-    California, each with its seller's name, city and state (Flink's q3).
-
-    A stream-stream inner join on ``seller = id`` without a time bound, as Flink's: every auction
-    meets its seller, whenever either comes, and Spark keeps both sides' rows in its state for
-    the query's whole life.
-
-    Columns: ``name``, ``city``, ``state``, ``id`` (the auction's).
-    """
-    from pyspark.sql import functions as f
-
-    views = nexmark_views(events)
-    auction = views.auction.where(f.col("category") == Q3_CATEGORY).alias("A")
-    person = views.person.where(f.col("state").isin(*Q3_STATES)).alias("P")
-    joined = auction.join(person, f.col("A.seller") == f.col("P.id"))
-    return joined.select("P.name", "P.city", "P.state", "A.id")
 
 
 def q5_counts(events: DataFrame) -> DataFrame:
@@ -211,64 +210,6 @@ def q5(events: DataFrame) -> DataFrame:
         f.col("window.start").alias("starttime"),
         f.col("window.end").alias("endtime"),
     )
-
-
-def q7(events: DataFrame) -> DataFrame:
-    """Highest bid: the bids at the highest price of each 10 s tumbling window (Flink's q7).
-
-    As Flink's: the maximum price per window, joined back to the bids at that price whose time is
-    within the window, both ends included (``dateTime BETWEEN window_end - 10 s AND window_end``,
-    so a bid at a window's very end also meets the window before), every one of them on a tie.
-    The maximum is written when its window closes; the join's time bound, on the window's
-    ``window_time`` (which keeps the watermark), lets Spark drop older bids from its state.
-
-    Columns: ``auction``, ``bidder``, ``price``, ``dateTime``, ``extra``. Flink's statement
-    selects ``B.price, B.bidder`` into the table's ``bidder, price`` columns; here each column
-    holds what its name says.
-    """
-    from pyspark.sql import functions as f
-
-    bid = nexmark_views(events).bid
-    maxima = bid.groupBy(f.window("dateTime", TUMBLING_WINDOW)).agg(f.max("price").alias("maxprice"))
-    # window_time is the window's end less 1 µs, and carries the watermark into the join.
-    top = maxima.select(f.window_time("window").alias("window_time"), "maxprice").alias("M")
-    bids = bid.alias("B")
-    joined = bids.join(
-        top,
-        (f.col("B.price") == f.col("M.maxprice"))
-        & (f.col("B.dateTime") >= f.col("M.window_time") - f.expr("INTERVAL '9.999999' SECOND"))
-        & (f.col("B.dateTime") <= f.col("M.window_time") + f.expr("INTERVAL '0.000001' SECOND")),
-    )
-    return joined.select("B.auction", "B.bidder", "B.price", "B.dateTime", "B.extra")
-
-
-def q8(events: DataFrame) -> DataFrame:
-    """Monitor new users: the people who opened an auction in the same 10 s tumbling window in
-    which they joined (Flink's q8).
-
-    As Flink's: the people per window (grouped by id and name) joined with the sellers per window
-    on id and window; both sides are written when their window closes, and the window, a join
-    key that carries the watermark, lets Spark drop closed windows from the join's state.
-
-    Columns: ``id``, ``name``, ``stime`` (the window's start).
-    """
-    from pyspark.sql import functions as f
-
-    views = nexmark_views(events)
-    people = (
-        views.person.groupBy("id", "name", f.window("dateTime", TUMBLING_WINDOW))
-        .agg(f.count("*").alias("joined"))
-        .alias("P")
-    )
-    sellers = (
-        views.auction.groupBy("seller", f.window("dateTime", TUMBLING_WINDOW))
-        .agg(f.count("*").alias("opened"))
-        .alias("A")
-    )
-    joined = people.join(
-        sellers, (f.col("P.id") == f.col("A.seller")) & (f.col("P.window") == f.col("A.window"))
-    )
-    return joined.select("P.id", "P.name", f.col("P.window.start").alias("stime"))
 
 
 def q10(events: DataFrame) -> DataFrame:
@@ -346,52 +287,6 @@ def q14(events: DataFrame) -> DataFrame:
     )
 
 
-def _joined_auction() -> list[Column]:
-    """The columns q20 and q23 take from the auction (aliased ``A``) they join, in Flink's order."""
-    from pyspark.sql import functions as f
-
-    return [
-        f.col("A.itemName"),
-        f.col("A.description"),
-        f.col("A.initialBid"),
-        f.col("A.reserve"),
-        f.col("A.dateTime").alias("auction_dateTime"),
-        f.col("A.expires"),
-        f.col("A.seller"),
-        f.col("A.category"),
-        f.col("A.extra").alias("auction_extra"),
-    ]
-
-
-def q20(events: DataFrame) -> DataFrame:
-    """Expand bid with auction: every bid on an auction in category 10, with the auction's
-    fields (Flink's q20).
-
-    A stream-stream inner join on ``auction = id`` without a time bound, as Flink's: Spark keeps
-    both sides' rows in its state for the query's whole life.
-
-    Columns: ``auction``, ``bidder``, ``price``, ``channel``, ``url``, ``bid_dateTime``,
-    ``bid_extra``, ``itemName``, ``description``, ``initialBid``, ``reserve``,
-    ``auction_dateTime``, ``expires``, ``seller``, ``category``, ``auction_extra``.
-    """
-    from pyspark.sql import functions as f
-
-    views = nexmark_views(events)
-    auction = views.auction.where(f.col("category") == Q20_CATEGORY).alias("A")
-    bid = views.bid.alias("B")
-    joined = bid.join(auction, f.col("B.auction") == f.col("A.id"))
-    return joined.select(
-        "B.auction",
-        "B.bidder",
-        "B.price",
-        "B.channel",
-        "B.url",
-        f.col("B.dateTime").alias("bid_dateTime"),
-        f.col("B.extra").alias("bid_extra"),
-        *_joined_auction(),
-    )
-
-
 def q21(events: DataFrame) -> DataFrame:
     """Add channel id: the bids of a known channel, each with its channel's id (Flink's q21):
     ``0`` to ``3`` for Apple, Google, Facebook and Baidu (by lower-case name), else the url's
@@ -436,52 +331,19 @@ def q22(events: DataFrame) -> DataFrame:
     )
 
 
-def q23(events: DataFrame) -> DataFrame:
-    """Multi-join: every bid with its bidder and with each auction its bidder sells (Flink's
-    q23: ``bid JOIN person ON id = bidder JOIN auction ON seller = bidder``).
-
-    Two stream-stream inner joins without a time bound, as Flink's: Spark keeps the three views'
-    rows in its state for the query's whole life.
-
-    Columns: ``bidder``, ``price``, ``channel``, ``url``, ``bid_extra``, ``person_id``, ``name``,
-    ``emailAddress``, ``creditCard``, ``city``, ``state``, ``person_extra``, ``itemName``,
-    ``description``, ``initialBid``, ``reserve``, ``auction_dateTime``, ``expires``, ``seller``,
-    ``category``, ``auction_extra``.
-    """
-    from pyspark.sql import functions as f
-
-    views = nexmark_views(events)
-    bid, person, auction = views.bid.alias("B"), views.person.alias("P"), views.auction.alias("A")
-    joined = bid.join(person, f.col("P.id") == f.col("B.bidder")).join(
-        auction, f.col("A.seller") == f.col("B.bidder")
-    )
-    return joined.select(
-        "B.bidder",
-        "B.price",
-        "B.channel",
-        "B.url",
-        f.col("B.extra").alias("bid_extra"),
-        f.col("P.id").alias("person_id"),
-        "P.name",
-        "P.emailAddress",
-        "P.creditCard",
-        "P.city",
-        "P.state",
-        f.col("P.extra").alias("person_extra"),
-        *_joined_auction(),
-    )
-
-
-#: The queries of this module, ``q5_counts`` included (``q5_hot_items`` ranks its batches).
+#: The queries of this module, ``q4_closing_prices`` and ``q5_counts`` included (``q4_average``
+#: averages the rows of the first, ``q5_hot_items`` ranks the batches of the second).
 QUERY_NAMES = (
     "q0",
     "q1",
     "q2",
     "q3",
+    "q4_closing_prices",
     "q5",
     "q5_counts",
     "q7",
     "q8",
+    "q9",
     "q10",
     "q11",
     "q14",
@@ -492,3 +354,13 @@ QUERY_NAMES = (
 )
 #: Each query of this module by its name.
 QUERIES = {name: globals()[name] for name in QUERY_NAMES}
+
+#: The public names, those of ``_nexmark_join_queries`` included (the joins: q3, q4, q7, q8, q9,
+#: q20, q23).
+__all__ = [
+    "EURO_PRICE_TYPE", "EURO_RATE", "Q2_MODULUS", "Q3_CATEGORY", "Q3_STATES", "Q5_SLIDE", "Q5_WINDOW",
+    "Q14_MAX_EUROS", "Q14_MIN_EUROS", "Q20_CATEGORY", "Q21_CHANNEL_IDS", "Q21_CHANNEL_ID_PATTERN",
+    "QUERIES", "QUERY_NAMES", "SESSION_GAP", "TUMBLING_WINDOW",
+    "q0", "q1", "q2", "q3", "q4_average", "q4_closing_prices", "q5", "q5_counts", "q5_hot_items",
+    "q7", "q8", "q9", "q10", "q11", "q14", "q20", "q21", "q22", "q23",
+]  # fmt: skip
