@@ -53,7 +53,12 @@ try:  # pyspark 4.2 and later: read limits and Trigger.AvailableNow for Python r
     _AvailableNow: type = SupportsTriggerAvailableNow
 except ImportError:  # pragma: no cover - exercised on Spark 4.0 and 4.1
     ReadAllAvailable = ReadLimit = ReadMaxRows = None  # type: ignore[assignment, misc, unused-ignore]
-    _AvailableNow = object
+
+    class _NoAvailableNow:
+        """Nothing to mix in: these Spark lines have no Trigger.AvailableNow for Python readers.
+        (Not ``object``, which ahead of ``ABC`` in the bases leaves no consistent method order.)"""
+
+    _AvailableNow = _NoAvailableNow
 
 if TYPE_CHECKING:
     import pyarrow as pa
