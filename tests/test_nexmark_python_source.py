@@ -27,15 +27,13 @@ from helpers.support import REPO, available_now
 from spark_random_strings import read_nexmark
 from spark_random_strings._nexmark_generator import nexmark_events
 from spark_random_strings._nexmark_options import parse_nexmark_options
-from spark_random_strings._nexmark_reader import (
+from spark_random_strings._nexmark_stream import (
     NexmarkStream,
-    NexmarkStreamReader,
     event_batches,
     nexmark_schema,
     stream_from_json,
 )
 from spark_random_strings._nexmark_timeline import nexmark_timeline
-from spark_random_strings._offset_reader import SlicePartition
 from spark_random_strings._reader import pyspark_line
 
 PYSPARK = pyspark_line()
@@ -56,6 +54,7 @@ SHAPED = {
 }
 
 
+@pytest.mark.every_line
 @pytest.mark.parametrize("case", VECTORS, ids=[case["name"] for case in VECTORS])
 def test_each_invalid_option_is_refused_with_the_jar_sources_exact_message(case: dict[str, Any]) -> None:
     with pytest.raises(ValueError) as refused:
@@ -83,6 +82,9 @@ def test_events_exist_when_their_timestamps_come_counted_from_the_first_start(
 @needs_4_2
 def test_the_reader_plans_capped_batches_of_existing_events_in_slices_each_the_twins_events() -> None:
     from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadMaxRows
+
+    from spark_random_strings._nexmark_reader import NexmarkStreamReader
+    from spark_random_strings._offset_reader import SlicePartition
 
     reader = NexmarkStreamReader(
         parse_nexmark_options(
@@ -120,6 +122,8 @@ def test_the_reader_plans_capped_batches_of_existing_events_in_slices_each_the_t
 @needs_4_2
 def test_every_offset_holds_the_stream_as_the_jars_checkpoint_file_and_a_changed_one_is_refused() -> None:
     from pyspark.sql.streaming.datasource import ReadAllAvailable
+
+    from spark_random_strings._nexmark_reader import NexmarkStreamReader
 
     reader = NexmarkStreamReader(parse_nexmark_options(SHAPED))
     stored = reader.initialOffset()["stream"]

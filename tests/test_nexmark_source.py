@@ -103,6 +103,7 @@ def test_nexmark_views_are_flinks_three_views_each_with_the_4_s_watermark(spark:
         assert "EventTimeWatermark" in plan and "4 seconds" in plan
 
 
+@pytest.mark.every_line
 def test_read_nexmark_refuses_an_unknown_keyword_before_spark_and_a_bad_value_naming_the_keyword(
     spark: SparkSession,
 ) -> None:

@@ -182,3 +182,14 @@ def check_rate_period(config: NexmarkConfig, given: str | None) -> None:
         f"are at least {shortest} µs apart, so no step would hold an event. Allowed: a whole number "
         f"from {least} to {INT_MAX}, or higher rates."
     )
+
+
+def python_real_time_error() -> ValueError:
+    """Why the Nexmark Python data source refuses ``realTime=true``: Spark runs real-time mode on
+    JVM DSv2 streams only."""
+    return ValueError(
+        f"Option 'realTime' is true, but the {NEXMARK_PYTHON_FORMAT} source is a Python data source, "
+        "and Spark's Python data sources cannot run in real-time mode: it reads only JVM streams that "
+        f"implement its real-time interfaces. Read the jar's {NEXMARK_FORMAT} source (engine='jvm') with "
+        "'realTime', or remove 'realTime'."
+    )

@@ -183,8 +183,11 @@ def read_nexmark(
     """
     from pyspark.errors import IllegalArgumentException
 
-    from spark_random_strings._nexmark_options import NEXMARK_PYTHON_FORMAT, parse_nexmark_options
-    from spark_random_strings._nexmark_reader import python_real_time_error
+    from spark_random_strings._nexmark_options import (
+        NEXMARK_PYTHON_FORMAT,
+        parse_nexmark_options,
+        python_real_time_error,
+    )
     from spark_random_strings._reader import engine_stream, jar_stream, python_stream
 
     given = NEXMARK_OPTIONS.options(options, "read_nexmark")
