@@ -46,19 +46,7 @@ from spark_random_strings._cell_spec import (
 )
 from spark_random_strings._cell_spec import Sequence as PatternSequence
 from spark_random_strings._columns import Cells
-from spark_random_strings._ddl import (
-    BIGINT,
-    INT,
-    STRING,
-    decimal,
-    from_json,
-    parse_ddl,
-    schema_json,
-    sql,
-    to_ddl,
-    to_json,
-    to_schema,
-)
+from spark_random_strings._ddl import parse_ddl, to_schema
 from spark_random_strings._declared_schema import DeclaredSchema
 from spark_random_strings._definition_store import (
     CorruptDefinitionError,
@@ -69,7 +57,9 @@ from spark_random_strings._field_options import is_field_option, shown, split
 from spark_random_strings._jackson import read_tree, to_string
 from spark_random_strings._option_range import Real, java_double, java_float
 from spark_random_strings._pattern_plan import parse as parse_pattern
+from spark_random_strings._schema_json import from_json, schema_json, to_json
 from spark_random_strings._source_options import parse_options
+from spark_random_strings._sql_types import BIGINT, INT, STRING, decimal, sql, to_ddl
 from spark_random_strings._stream_definition import StreamDefinition, check_restart, describe_stream
 
 PATTERN_RULES = (

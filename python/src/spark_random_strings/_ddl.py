@@ -1,309 +1,41 @@
-"""A declared schema as Spark reads and shows it, without the JVM: the DDL that
-``StructType.fromDDL`` reads (``.schema("id BIGINT NOT NULL, tags ARRAY<STRING>")``), the JSON of
-``StructType.json`` (which the definition in a checkpoint holds), a pyspark ``StructType``, and
-the texts Spark makes of them, ``DataType.sql`` and ``StructType.toDDL`` (Spark 4's, which the
-messages and the restart check show). Python alone: the JVM source has Spark's own types.
-
-The types are ``_cell_spec``'s. A type that no column may have (MAP, INTERVAL, VARIANT, CHAR(n),
-a collated STRING, ...) is read too, as an :class:`AtomicType` named as Spark's ``sql`` names
-it, so that ``_typed_columns`` refuses it with the JVM's message. What a field carries besides
-its name, type and nullability (its COMMENT, and whatever metadata a pyspark field holds) is
-kept beside the types, by position (:data:`FieldMetadata`), for the texts and the JSON.
+"""A declared schema read from however it was given: the DDL that ``StructType.fromDDL`` reads
+(``.schema("id BIGINT NOT NULL, tags ARRAY<STRING>")``), a pyspark ``StructType`` (through its
+JSON, ``_schema_json``), or the types of ``_sql_types``. A type that no column may have is read
+too, named as Spark's ``sql`` names it, so that ``_typed_columns`` refuses it with the JVM's
+message; a field's COMMENT is kept in its metadata. Python alone: the JVM source has Spark's own
+parser.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from spark_random_strings._cell_spec import ArrayType, AtomicType, DataType, StructField, StructType
-from spark_random_strings._jackson import Json, read_tree, to_string
-
-#: The parts of a :data:`Position` that step into an ARRAY's elements, a MAP's keys and values.
-ELEMENT, KEY, VALUE = -1, -2, -3
-#: Where a field is in a schema: its index in the top-level struct, then in each nested struct,
-#: with :data:`ELEMENT` for an ARRAY's elements.
-Position = tuple[int, ...]
-#: Each field's metadata that is not empty, as JSON text (Jackson's), by position.
-FieldMetadata = tuple[tuple[Position, str], ...]
-
-BOOLEAN = AtomicType("BOOLEAN")
-TINYINT = AtomicType("TINYINT")
-SMALLINT = AtomicType("SMALLINT")
-INT = AtomicType("INT")
-BIGINT = AtomicType("BIGINT")
-FLOAT = AtomicType("FLOAT")
-DOUBLE = AtomicType("DOUBLE")
-STRING = AtomicType("STRING")
-BINARY = AtomicType("BINARY")
-DATE = AtomicType("DATE")
-TIMESTAMP = AtomicType("TIMESTAMP")
-TIMESTAMP_NTZ = AtomicType("TIMESTAMP_NTZ")
-#: The largest precision of a DECIMAL.
-MAX_PRECISION = 38
-
-
-def decimal(precision: int, scale: int) -> AtomicType:
-    """DECIMAL(precision, scale)."""
-    return AtomicType(f"DECIMAL({precision},{scale})", precision, scale)
-
-
-def is_decimal(t: DataType) -> bool:
-    """Whether ``t`` is a DECIMAL."""
-    return isinstance(t, AtomicType) and t.sql.startswith("DECIMAL(")
-
-
-# The JSON names of the types (``DataType.typeName``), and back.
-_JSON_NAMES: dict[str, AtomicType] = {
-    "boolean": BOOLEAN,
-    "byte": TINYINT,
-    "short": SMALLINT,
-    "integer": INT,
-    "long": BIGINT,
-    "float": FLOAT,
-    "double": DOUBLE,
-    "string": STRING,
-    "binary": BINARY,
-    "date": DATE,
-    "timestamp": TIMESTAMP,
-    "timestamp_ntz": TIMESTAMP_NTZ,
-    "void": AtomicType("VOID"),
-    "variant": AtomicType("VARIANT"),
-    "interval": AtomicType("INTERVAL"),
-}
-_NAMES_BY_SQL = {t.sql: name for name, t in _JSON_NAMES.items()}
-# ``DataType.simpleString`` where it is not the JSON name.
-_SIMPLE_NAMES = {"integer": "int", "long": "bigint", "short": "smallint", "byte": "tinyint"}
-
-
-# Texts.
-
-
-_PLAIN_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_]*")
-
-
-def quote_if_needed(name: str) -> str:
-    """A name as Spark's ``QuotingUtils.quoteIfNeeded`` writes it: as it is if it is a plain
-    identifier, else in backticks, a backtick in it doubled."""
-    return name if _PLAIN_NAME.fullmatch(name) else "`" + name.replace("`", "``") + "`"
-
-
-def escape_single_quoted(text: str) -> str:
-    """``QuotingUtils.escapeSingleQuotedString``: a backslash and a single quote escaped."""
-    return text.replace("\\", "\\\\").replace("'", "\\'")
-
-
-def metadata_at(metadata: FieldMetadata, at: Position) -> dict[str, Json]:
-    """The metadata of the field at ``at`` (empty if none)."""
-    for position, text in metadata:
-        if position == at:
-            ok, value = read_tree(text)
-            return value if ok and isinstance(value, dict) else {}
-    return {}
-
-
-def _field_tail(nullable: bool, metadata: Mapping[str, Json]) -> str:
-    """What follows a field's type in Spark's texts: `` NOT NULL``, `` DEFAULT ...``,
-    `` COMMENT '...'``."""
-    tail = "" if nullable else " NOT NULL"
-    default = metadata.get("CURRENT_DEFAULT")
-    if isinstance(default, str):
-        tail += " DEFAULT " + default
-    comment = metadata.get("comment")
-    if isinstance(comment, str):
-        tail += " COMMENT '" + escape_single_quoted(comment) + "'"
-    return tail
-
-
-def sql(t: DataType, metadata: FieldMetadata = (), at: Position = ()) -> str:
-    """``t`` as Spark 4's ``DataType.sql`` shows it (the messages' types): ``DECIMAL(10,2)``,
-    ``ARRAY<STRING>``, ``STRUCT<city: STRING, `a b`: INT NOT NULL COMMENT 'x'>``. ``at`` is
-    where ``t`` is in the schema whose ``metadata`` holds its fields' comments."""
-    match t:
-        case AtomicType(name, _, _):
-            return name
-        case ArrayType(element, _):
-            return f"ARRAY<{sql(element, metadata, (*at, ELEMENT))}>"
-        case StructType(fields):
-            return (
-                "STRUCT<"
-                + ", ".join(_field_sql(f, metadata, (*at, i), ": ") for i, f in enumerate(fields))
-                + ">"
-            )
-    raise TypeError(f"not a data type: {t!r}")
-
-
-def _field_sql(f: StructField, metadata: FieldMetadata, at: Position, separator: str) -> str:
-    field_metadata = metadata_at(metadata, at)
-    return (
-        quote_if_needed(f.name)
-        + separator
-        + sql(f.data_type, metadata, at)
-        + _field_tail(f.nullable, field_metadata)
-    )
-
-
-def to_ddl(schema: StructType, metadata: FieldMetadata = ()) -> str:
-    """``StructType.toDDL``: each column as ``name TYPE[ NOT NULL][ COMMENT '...']``, joined by
-    commas without a space."""
-    return ",".join(_field_sql(f, metadata, (i,), " ") for i, f in enumerate(schema.fields))
-
-
-def simple_string(t: DataType) -> str:
-    """``DataType.simpleString``: ``int``, ``array<string>``, ``struct<a:int>``."""
-    match t:
-        case ArrayType(element, _):
-            return f"array<{simple_string(element)}>"
-        case StructType(fields):
-            return "struct<" + ",".join(f"{f.name}:{simple_string(f.data_type)}" for f in fields) + ">"
-    name = json_name(t)
-    return _SIMPLE_NAMES.get(name, name)
-
-
-# JSON.
-
-
-def json_name(t: AtomicType | DataType) -> str:
-    """An atomic type's JSON name (``DataType.typeName``): ``integer``, ``decimal(10,2)``."""
-    if not isinstance(t, AtomicType):
-        raise TypeError(f"not an atomic type: {t!r}")
-    if is_decimal(t):
-        return f"decimal({t.precision},{t.scale})"
-    return _NAMES_BY_SQL.get(t.sql, t.sql.lower())
-
-
-def to_json(t: DataType, metadata: FieldMetadata = (), at: Position = ()) -> Json:
-    """``t`` as Spark's ``DataType.jsonValue``, its keys in Spark's order: what
-    ``StructType.json`` writes."""
-    match t:
-        case ArrayType(element, contains_null):
-            return {
-                "type": "array",
-                "elementType": to_json(element, metadata, (*at, ELEMENT)),
-                "containsNull": contains_null,
-            }
-        case StructType(fields):
-            return {
-                "type": "struct",
-                "fields": [
-                    {
-                        "name": f.name,
-                        "type": to_json(f.data_type, metadata, (*at, i)),
-                        "nullable": f.nullable,
-                        "metadata": metadata_at(metadata, (*at, i)),
-                    }
-                    for i, f in enumerate(fields)
-                ],
-            }
-    return json_name(t)
-
-
-def schema_json(schema: StructType, metadata: FieldMetadata = ()) -> str:
-    """The schema's JSON text as the JVM source's definition file holds it: Spark's
-    ``StructType.json``, compact, written again by Jackson."""
-    return to_string(to_json(schema, metadata))
-
-
-_DECIMAL_JSON = re.compile(r"decimal\(\s*(\d+)\s*,\s*(-?\d+)\s*\)")
-_SIZED_JSON = re.compile(r"(char|varchar|time)\(\s*(\d+)\s*\)")
-
-
-def from_json(value: Json) -> tuple[DataType, FieldMetadata]:
-    """The type a JSON value of Spark's (``DataType.fromJson``, a pyspark type's
-    ``jsonValue()``) describes, and its fields' metadata.
-
-    Raises:
-        ValueError: it describes no type.
-    """
-    metadata: list[tuple[Position, str]] = []
-    t = _type_from_json(value, (), metadata, None, "")
-    return t, tuple(metadata)
-
-
-def _type_from_json(
-    value: Json,
-    at: Position,
-    metadata: list[tuple[Position, str]],
-    collations: Mapping[str, Json] | None,
-    path: str,
-) -> DataType:
-    if isinstance(value, str):
-        name = value.strip().lower()
-        if name == "string" and collations is not None and isinstance(collations.get(path), str):
-            collation = str(collations[path]).rsplit(".", 1)[-1]
-            return STRING if collation.upper() == "UTF8_BINARY" else AtomicType(f"STRING COLLATE {collation}")
-        if name in _JSON_NAMES:
-            return _JSON_NAMES[name]
-        if name == "decimal":
-            return decimal(10, 0)
-        if match := _DECIMAL_JSON.fullmatch(name):
-            return _checked_decimal(int(match[1]), int(match[2]))
-        if match := _SIZED_JSON.fullmatch(name):
-            return AtomicType(f"{match[1].upper()}({match[2]})")
-        if name.startswith("string collate "):
-            return AtomicType("STRING COLLATE " + value.strip()[len("string collate ") :])
-        if name.startswith(("interval ", "geometry(", "geography(")):
-            return AtomicType(name.upper())
-        raise ValueError(f"Failed to convert the JSON string '{value}' to a data type.")
-    if isinstance(value, dict):
-        kind = value.get("type")
-        try:
-            if kind == "array":
-                element = _type_from_json(
-                    value["elementType"], (*at, ELEMENT), metadata, collations, f"{path}.element"
-                )
-                return ArrayType(element, _boolean(value["containsNull"]))
-            if kind == "map":
-                key = _type_from_json(value["keyType"], (*at, KEY), metadata, collations, f"{path}.key")
-                val = _type_from_json(value["valueType"], (*at, VALUE), metadata, collations, f"{path}.value")
-                _boolean(value["valueContainsNull"])
-                known = tuple(metadata)
-                return AtomicType(f"MAP<{sql(key, known, (*at, KEY))}, {sql(val, known, (*at, VALUE))}>")
-            if kind == "struct":
-                fields = value["fields"]
-                if not isinstance(fields, list):
-                    raise ValueError("'fields' is not a list")
-                return StructType(
-                    tuple(_field_from_json(f, (*at, i), metadata) for i, f in enumerate(fields))
-                )
-        except KeyError as missing:
-            raise ValueError(
-                f"Failed to convert the JSON string '{to_string(value)}' to a data type: no {missing}."
-            ) from None
-    raise ValueError(f"Failed to convert the JSON string '{to_string(value)}' to a data type.")
-
-
-def _field_from_json(value: Json, at: Position, metadata: list[tuple[Position, str]]) -> StructField:
-    if not isinstance(value, dict) or not isinstance(value.get("name"), str) or "type" not in value:
-        raise ValueError(f"Failed to convert the JSON string '{to_string(value)}' to a field.")
-    name = value["name"]
-    field_metadata = value.get("metadata", {})
-    if not isinstance(field_metadata, dict):
-        raise ValueError(f"Failed to convert the JSON string '{to_string(value)}' to a field.")
-    collations = field_metadata.get("__COLLATIONS")
-    rest = {k: v for k, v in field_metadata.items() if k != "__COLLATIONS"}
-    t = _type_from_json(
-        value["type"], at, metadata, collations if isinstance(collations, dict) else None, name
-    )
-    if rest:
-        metadata.append((at, to_string(rest)))
-    return StructField(name, t, _boolean(value.get("nullable")))
-
-
-def _boolean(value: Json) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"{to_string(value)} is not true or false")
-    return value
-
-
-def _checked_decimal(precision: int, scale: int) -> AtomicType:
-    """DECIMAL(precision, scale), if Spark's ``DecimalType`` allows it."""
-    if scale > precision:
-        raise ValueError(f"Decimal scale ({scale}) cannot be greater than precision ({precision}).")
-    if precision > MAX_PRECISION:
-        raise ValueError(f"Decimal precision {precision} exceeds max precision {MAX_PRECISION}.")
-    return decimal(precision, scale)
+from spark_random_strings._jackson import Json, to_string
+from spark_random_strings._schema_json import checked_decimal, from_json
+from spark_random_strings._sql_types import (
+    BIGINT,
+    BINARY,
+    BOOLEAN,
+    DATE,
+    DOUBLE,
+    ELEMENT,
+    FLOAT,
+    INT,
+    KEY,
+    SMALLINT,
+    STRING,
+    TIMESTAMP,
+    TIMESTAMP_NTZ,
+    TINYINT,
+    VALUE,
+    FieldMetadata,
+    Position,
+    simple_string,
+    sql,
+)
 
 
 def to_schema(schema: object) -> tuple[StructType, FieldMetadata]:
@@ -616,7 +348,7 @@ class _DdlParser:
                 raise self.refuse("DECIMAL takes a precision and a scale", token.at)
             try:
                 precision = numbers[0] if numbers else 10
-                return _checked_decimal(precision, numbers[1] if len(numbers) == 2 else 0)
+                return checked_decimal(precision, numbers[1] if len(numbers) == 2 else 0)
             except ValueError as error:
                 raise self.refuse(str(error).rstrip("."), token.at) from None
         if word == "STRING":

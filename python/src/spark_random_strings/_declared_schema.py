@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spark_random_strings._cell_spec import CellSpec, StructType
-from spark_random_strings._ddl import FieldMetadata, to_ddl
 from spark_random_strings._option_range import java_equals_ignore_case, java_sort_key
+from spark_random_strings._sql_types import FieldMetadata, to_ddl
 from spark_random_strings._typed_columns import parse
 
 

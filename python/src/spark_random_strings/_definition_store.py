@@ -18,10 +18,11 @@ from typing import Any
 
 from spark_random_strings._cell_spec import StructType
 from spark_random_strings._character_set import alphabet_set, named_set
-from spark_random_strings._ddl import from_json, simple_string, to_json
 from spark_random_strings._declared_schema import DeclaredSchema
 from spark_random_strings._option_range import LONG_MAX, LONG_MIN
 from spark_random_strings._rate_profile import parse_rate_profile
+from spark_random_strings._schema_json import from_json, to_json
+from spark_random_strings._sql_types import simple_string
 from spark_random_strings._stream_definition import RowShape, StreamDefinition
 from spark_random_strings._string_values import DEFAULT_VALUES
 from spark_random_strings.options import (

@@ -15,7 +15,6 @@ from spark_random_strings._cell_spec import (
     Wholes,
     Zipf,
 )
-from spark_random_strings._ddl import FLOAT
 from spark_random_strings._field_properties import (
     DISTRIBUTION,
     DOUBLE_MAX,
@@ -46,6 +45,7 @@ from spark_random_strings._option_range import (
     java_equals_ignore_case,
     java_trim,
 )
+from spark_random_strings._sql_types import FLOAT
 from spark_random_strings.options import (
     ZIPF_EXPONENT,
     ZIPF_EXPONENT_RANGE,

@@ -10,7 +10,16 @@ from dataclasses import dataclass
 
 from spark_random_strings import _field_options as field_options
 from spark_random_strings._cell_spec import DataType
-from spark_random_strings._ddl import (
+from spark_random_strings._option_range import (
+    LONG_MAX,
+    LONG_MIN,
+    Real,
+    Whole,
+    java_double,
+    java_sort_key,
+    java_trim,
+)
+from spark_random_strings._sql_types import (
     BIGINT,
     BINARY,
     BOOLEAN,
@@ -23,15 +32,6 @@ from spark_random_strings._ddl import (
     TIMESTAMP,
     TIMESTAMP_NTZ,
     TINYINT,
-)
-from spark_random_strings._option_range import (
-    LONG_MAX,
-    LONG_MIN,
-    Real,
-    Whole,
-    java_double,
-    java_sort_key,
-    java_trim,
 )
 from spark_random_strings._string_values import STRING_VALUE_OPTIONS
 

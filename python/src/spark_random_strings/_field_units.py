@@ -14,11 +14,6 @@ from spark_random_strings._cell_spec import (
     AtomicType,
     DataType,
 )
-from spark_random_strings._ddl import (
-    DATE,
-    TIMESTAMP,
-    is_decimal,
-)
 from spark_random_strings._field_properties import (
     DEFAULT_MAX_DATE,
     DEFAULT_MAX_TIMESTAMP,
@@ -31,6 +26,11 @@ from spark_random_strings._field_properties import (
     utf16,
 )
 from spark_random_strings._option_range import java_trim
+from spark_random_strings._sql_types import (
+    DATE,
+    TIMESTAMP,
+    is_decimal,
+)
 
 
 @dataclass(frozen=True)

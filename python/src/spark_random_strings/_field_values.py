@@ -19,13 +19,6 @@ from spark_random_strings._cell_spec import (
     PickZipf,
     Values,
 )
-from spark_random_strings._ddl import (
-    BINARY,
-    BOOLEAN,
-    DOUBLE,
-    FLOAT,
-    STRING,
-)
 from spark_random_strings._field_properties import (
     DISTRIBUTION,
     UNIFORM_DISTRIBUTION,
@@ -43,6 +36,13 @@ from spark_random_strings._option_range import (
     java_float,
     java_trim,
     to_float32,
+)
+from spark_random_strings._sql_types import (
+    BINARY,
+    BOOLEAN,
+    DOUBLE,
+    FLOAT,
+    STRING,
 )
 from spark_random_strings.options import (
     ZIPF_EXPONENT,

@@ -30,19 +30,6 @@ from spark_random_strings._cell_spec import (
     Structs,
     StructType,
 )
-from spark_random_strings._ddl import (
-    BIGINT,
-    BINARY,
-    BOOLEAN,
-    DOUBLE,
-    ELEMENT,
-    FLOAT,
-    STRING,
-    FieldMetadata,
-    Position,
-    is_decimal,
-    sql,
-)
 from spark_random_strings._field_numbers import reals, sequence, wholes
 from spark_random_strings._field_properties import (
     DEFAULT_MAX_BYTES,
@@ -75,6 +62,19 @@ from spark_random_strings._option_range import (
     java_equals_ignore_case,
     java_sort_key,
     java_trim,
+)
+from spark_random_strings._sql_types import (
+    BIGINT,
+    BINARY,
+    BOOLEAN,
+    DOUBLE,
+    ELEMENT,
+    FLOAT,
+    STRING,
+    FieldMetadata,
+    Position,
+    is_decimal,
+    sql,
 )
 from spark_random_strings.options import (
     FORMAT,
