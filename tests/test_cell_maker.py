@@ -20,12 +20,8 @@ import pytest
 from helpers.orders import ORDERS_DDL, ORDERS_FIELDS
 from spark_random_strings import _cell_draws as draws
 from spark_random_strings import expected_rows
-from spark_random_strings._cell_maker import (
-    _PatternWalk,
-    arrow_type,
-    cell_weight,
-    make_cells,
-)
+from spark_random_strings._cell_base import arrow_type
+from spark_random_strings._cell_maker import cell_weight, make_cells
 from spark_random_strings._cell_spec import (
     AnyOf,
     Arrays,
@@ -65,6 +61,7 @@ from spark_random_strings._option_range import LONG_MAX
 from spark_random_strings._row_generator import expected_table
 from spark_random_strings._source_options import parse_options
 from spark_random_strings._string_values import DEFAULT_VALUES, StringValues
+from spark_random_strings._text_cells import PatternWalk
 
 BOOLEAN, TINYINT, SMALLINT, INT, BIGINT = (
     AtomicType(t) for t in ("BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT")
@@ -778,7 +775,7 @@ def test_bounded_draws_after_rejections_are_the_jvms() -> None:
     cursor = np.zeros(len(KEYS), np.int64)
     every = np.arange(len(KEYS))
     rounds = [draws.bounded_at_cursor(KEYS, cursor, every, REJECTING) for _ in range(4)]
-    walk = _PatternWalk(KEYS)
+    walk = PatternWalk(KEYS)
     walked = [
         walk.bounded(every, REJECTING),
         walk.bounded(every[::3], REJECTING),

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-from spark_random_strings._cell_maker import arrow_type
+from spark_random_strings._cell_base import arrow_type
 from spark_random_strings._cell_spec import CellSpec
 from spark_random_strings._string_values import StringValues
 from spark_random_strings.options import schema_of
