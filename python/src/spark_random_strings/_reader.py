@@ -35,8 +35,9 @@ Engine = Literal["auto", "jvm", "python"]
 ENGINES: tuple[Engine, ...] = ("auto", "jvm", "python")
 
 #: How many times faster the jar's source makes rows than the Python data source, in
-#: ``make bench`` (docs/benchmarks.md): the "auto" warning quotes it.
-JVM_SPEEDUP = "about 5 times"
+#: ``make bench`` (docs/benchmarks.md: 5.8 times in 0.5.0's run, 7.9 in 0.6.0's, on another CPU):
+#: the "auto" warning quotes it.
+JVM_SPEEDUP = "5 to 8 times"
 
 
 class SlowerEngineWarning(UserWarning):
