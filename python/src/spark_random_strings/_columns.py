@@ -79,7 +79,7 @@ def columns_of(values: StringValues, timestamp_column: bool) -> tuple[Column, ..
 
 def columns_declared(specs: Sequence[CellSpec]) -> tuple[Column, ...]:
     """The columns of a declared schema: each named as its path's last part, of its Arrow type
-    (``_cell_maker.arrow_type``) and nullability, and made as its spec says."""
+    (``_cell_base.arrow_type``) and nullability, and made as its spec says."""
     return tuple(
         Column(pa.field(spec.path[-1], arrow_type(spec.data_type), nullable=spec.nullable), Cells(spec))
         for spec in specs

@@ -23,7 +23,7 @@ class DeclaredSchema:
         schema: the declared columns, in order, with their types and nullability.
         fields: each ``fields.`` option, its name as the user wrote it, and its value.
         metadata: the schema's fields' metadata (their comments), which Spark's texts of the
-            schema show (``_ddl``).
+            schema show (``_sql_types``).
     """
 
     schema: StructType

@@ -8,7 +8,7 @@ refused for the same one. The property names and the checks common to every colu
 
 Numbers in messages are shown as Scala shows them (a Long as its digits, a Double as Java's
 ``Double.toString``); JSON values as Jackson shows them (``_jackson``); types as Spark's
-``DataType.sql`` (``_ddl.sql``).
+``DataType.sql`` (``_sql_types.sql``).
 """
 
 from __future__ import annotations
