@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import itertools
 import os
+import subprocess
 from collections.abc import Iterator
+from typing import Any, NoReturn
 
 import pyspark
 import pytest
 from pyspark.sql import SparkSession
 
 from helpers.jvm_options import ClassArchive, java_command, java_version_line, jvm_environment
-from spark_random_strings import expected_rows, installed_spark
+from helpers.support import CLI, RunInProcess, StartedSpark
+from spark_random_strings import _local, cli, expected_rows, installed_spark
 from spark_random_strings._local import local_session
 
 
@@ -68,3 +71,32 @@ def expected_lines() -> list[str]:
     computed by ``expected_rows``, as "offset value length" lines."""
     rows = expected_rows(seed=42, start=0, end=10, min_length=4, max_length=8, charset="letters")
     return [f"{row['offset']} {row['value']} {row['length']}" for row in rows.to_pylist()]
+
+
+@pytest.fixture
+def in_process(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> RunInProcess:
+    """Run the command's main function in this process, as ``run`` runs the command in a child:
+    its exit status (argparse's SystemExit included) and what it printed. A command that would
+    start a Spark session, or run a query, fails at once with StartedSpark."""
+
+    def refuse(*_: Any, **__: Any) -> NoReturn:
+        raise StartedSpark("the command went on to start a Spark session or a query")
+
+    monkeypatch.setattr(_local, "local_session", refuse)
+    for runner in ("_run_stream", "_run_write", "_run_demo"):
+        monkeypatch.setattr(cli, runner, refuse)
+    # argparse wraps the help to the terminal's width: 80 columns, as in a child whose output
+    # is a pipe, also under `pytest -s` in a terminal.
+    monkeypatch.setenv("COLUMNS", "80")
+
+    def call(*args: str) -> subprocess.CompletedProcess[str]:
+        capsys.readouterr()
+        try:
+            status = cli.main(list(args))
+        except SystemExit as exited:
+            assert isinstance(exited.code, int), exited.code
+            status = exited.code
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess([*CLI, *args], status, out, err)
+
+    return call

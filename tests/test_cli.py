@@ -10,20 +10,28 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
 from types import FrameType
-from typing import Any, NoReturn
+from typing import Any
 
 import pyspark
 import pytest
 from pyspark.sql import SparkSession
 
 import spark_random_strings
-from helpers.support import CLI, rows_as_dict, run_child, seeded_rows, start_child, stop_group, wait_for
-from spark_random_strings import _local, cli, expected_rows, jar_path, read_random_strings
+from helpers.support import (
+    CLI,
+    RunInProcess,
+    rows_as_dict,
+    run_child,
+    seeded_rows,
+    start_child,
+    stop_group,
+    wait_for,
+)
+from spark_random_strings import expected_rows, jar_path, read_random_strings
 from spark_random_strings._latency import LatencySummary
 from spark_random_strings._local import StopRequest
 from spark_random_strings._reader import pyspark_line
@@ -51,43 +59,6 @@ def start(args: list[str], out: Path, err: Path) -> subprocess.Popen[bytes]:
 
 
 # --- flags, help and bad input (no Spark is started for these) ---
-
-
-class StartedSpark(BaseException):
-    """What a command run by ``in_process`` raises where it would start Spark or run a query:
-    a BaseException, which main's ``except Exception`` cannot turn into an exit status."""
-
-
-RunInProcess = Callable[..., subprocess.CompletedProcess[str]]
-
-
-@pytest.fixture
-def in_process(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> RunInProcess:
-    """Run the command's main function in this process, as ``run`` runs the command in a child:
-    its exit status (argparse's SystemExit included) and what it printed. A command that would
-    start a Spark session, or run a query, fails at once with StartedSpark."""
-
-    def refuse(*_: Any, **__: Any) -> NoReturn:
-        raise StartedSpark("the command went on to start a Spark session or a query")
-
-    monkeypatch.setattr(_local, "local_session", refuse)
-    for runner in ("_run_stream", "_run_write", "_run_demo"):
-        monkeypatch.setattr(cli, runner, refuse)
-    # argparse wraps the help to the terminal's width: 80 columns, as in a child whose output
-    # is a pipe, also under `pytest -s` in a terminal.
-    monkeypatch.setenv("COLUMNS", "80")
-
-    def call(*args: str) -> subprocess.CompletedProcess[str]:
-        capsys.readouterr()
-        try:
-            status = cli.main(list(args))
-        except SystemExit as exited:
-            assert isinstance(exited.code, int), exited.code
-            status = exited.code
-        out, err = capsys.readouterr()
-        return subprocess.CompletedProcess([*CLI, *args], status, out, err)
-
-    return call
 
 
 def test_help_lists_the_three_commands(in_process: RunInProcess) -> None:

@@ -86,13 +86,17 @@ def test_an_unseeded_write_killed_mid_stream_keeps_its_stored_seed_and_refuses_a
     kill_repeatedly(output, None, tmp_path, times=1)
     stored_seed = stored_definition(output)["seed"]
 
-    # A restart with an explicit seed other than the stored one fails and writes nothing.
+    # A restart with an explicit seed other than the stored one is refused before Spark starts,
+    # a usage error of its --output, and writes nothing.
     before = tree(output)
     other = stored_seed + 1 if stored_seed < 2**63 - 1 else stored_seed - 1
     refused = run_child(write_command(output, other))
-    assert refused.returncode == 1
-    assert len(refused.stderr.splitlines()) == 1
-    assert f"seed: the checkpoint has {stored_seed}, the query sets {other}" in refused.stderr
+    assert refused.returncode == 2
+    (error,) = refused.stderr.splitlines()
+    assert error.startswith(
+        f"spark-random-strings write: error: argument --output: {output} holds a write of another stream"
+    )
+    assert f"seed: the checkpoint has {stored_seed}, the query sets {other}" in error
     assert tree(output) == before
 
     finish(output, None)

@@ -16,10 +16,8 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
 import sys
 import time
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -173,30 +171,3 @@ def test_a_write_killed_mid_batch_and_rerun_leaves_exactly_n_rows_for_readers_ot
     # run, in the types this reader gives for the format.
     expected = uninterrupted(stored_definition(output)["startTimeMs"]).astype(written[COLUMNS].dtypes)
     pd.testing.assert_frame_equal(written[COLUMNS], expected[COLUMNS])
-
-
-@pytest.mark.slow
-def test_a_rerun_removes_only_the_sinks_unlisted_files_and_keeps_everything_else(tmp_path: Path) -> None:
-    output = tmp_path / "json"
-    command = write_command(output, "json", total_rows=1000)
-    first = run_child(command)
-    assert first.returncode == 0, first.stderr
-    committed = data_files(output)
-    # What a killed batch leaves: an empty file and a cut-off one, named as the sink names its
-    # files (part-<task>-<uuid>-c<n>.<extension>); and a file of the user's own, which is not
-    # the sink's to remove.
-    named = re.fullmatch(r"part-\d{5}-[0-9a-f-]{36}(-c\d{3}\.json)", committed[0].name)
-    assert named, committed[0].name
-    (output / f"part-00000-{uuid.uuid4()}{named.group(1)}").touch()
-    (output / f"part-00001-{uuid.uuid4()}{named.group(1)}").write_text(committed[0].read_text()[:100])
-    users = output / "part-notes.txt"
-    users.write_text("mine")
-
-    again = run_child(command)
-    assert again.returncode == 0, again.stderr
-    lines = again.stdout.strip().splitlines()
-    assert lines[0] == f"removed 2 unfinished file(s) that an interrupted run left in {output}"
-    assert lines[-1].startswith(f"wrote 1,000 rows to {output} as json (0 in this run, ")
-    assert data_files(output) == sorted([*committed, users])
-    rows = pd.concat(pd.read_json(f, lines=True) for f in committed)
-    assert sorted(rows["offset"]) == list(range(1000))

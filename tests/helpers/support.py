@@ -25,6 +25,14 @@ EXAMPLES = REPO / "examples"
 
 #: The command-line tool, run by this interpreter.
 CLI = [sys.executable, "-m", "spark_random_strings"]
+#: The ``in_process`` fixture (conftest.py): the command's main function run in the test's process.
+RunInProcess = Callable[..., subprocess.CompletedProcess[str]]
+
+
+class StartedSpark(BaseException):
+    """What a command run by ``in_process`` raises where it would start Spark or run a query:
+    a BaseException, which main's ``except Exception`` cannot turn into an exit status."""
+
 
 Row4 = tuple[str, int, int, int]
 

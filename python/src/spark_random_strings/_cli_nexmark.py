@@ -78,10 +78,12 @@ def _flag(row: SourceOption) -> str:
     return row.flag
 
 
-def open_nexmark(spark: SparkSession, args: argparse.Namespace) -> DataFrame:
-    """The ``nexmark`` source with the flags given; a value it rejects becomes a UsageError on its flag."""
-    from pyspark.errors import IllegalArgumentException
+def nexmark_options(args: argparse.Namespace) -> dict[str, str]:
+    """The ``nexmark`` source's options that the flags give, with ``--output``'s own default cap.
 
+    Raises:
+        UsageError: a flag that only goes with another, or an endless stream to write.
+    """
     if args.output is not None and args.num_events == 0:
         raise UsageError("argument --num-events: 0 is an endless stream, and --output writes a bounded one")
     if args.output is None and (args.checkpoint is not None):
@@ -89,10 +91,17 @@ def open_nexmark(spark: SparkSession, args: argparse.Namespace) -> DataFrame:
     keywords = _keywords(args)
     if args.output is not None and keywords["max_events_per_trigger"] is None:
         keywords["max_events_per_trigger"] = EVENTS_PER_TRIGGER
+    return NEXMARK_OPTIONS.options(keywords, "nexmark")
+
+
+def open_nexmark(spark: SparkSession, args: argparse.Namespace) -> DataFrame:
+    """The ``nexmark`` source with the flags given; a value it rejects becomes a UsageError on its flag."""
+    from pyspark.errors import IllegalArgumentException
+
     from spark_random_strings._nexmark_options import NEXMARK_PYTHON_FORMAT, parse_nexmark_options
     from spark_random_strings._reader import engine_stream, jar_stream, python_stream
 
-    given = NEXMARK_OPTIONS.options(keywords, "nexmark")
+    given = nexmark_options(args)
     try:
         return engine_stream(
             spark,
@@ -106,13 +115,17 @@ def open_nexmark(spark: SparkSession, args: argparse.Namespace) -> DataFrame:
             f"Python data source, which makes the same events {NEXMARK_JVM_SPEEDUP} slower",
         )
     except IllegalArgumentException as error:
-        message = str(error).strip().splitlines()[0]
-        about = NEXMARK_OPTIONS.first_named(message)
-        if about is None:
-            raise UsageError(message) from None
-        # argparse's own form: "argument --flag: invalid value '0': out of range. ...".
-        text = NEXMARK_OPTIONS.renamed(message, _flag).replace(f" for {about.flag}", "", 1)
-        raise UsageError(f"argument {about.flag}: {text[0].lower()}{text[1:]}") from None
+        raise nexmark_usage_error(str(error).strip().splitlines()[0]) from None
+
+
+def nexmark_usage_error(message: str) -> UsageError:
+    """The source's message as a usage error of the flag of the option it names first."""
+    about = NEXMARK_OPTIONS.first_named(message)
+    if about is None:
+        return UsageError(message)
+    # argparse's own form: "argument --flag: invalid value '0': out of range. ...".
+    text = NEXMARK_OPTIONS.renamed(message, _flag).replace(f" for {about.flag}", "", 1)
+    return UsageError(f"argument {about.flag}: {text[0].lower()}{text[1:]}")
 
 
 def run_nexmark(args: argparse.Namespace, events: DataFrame, console: Console) -> int:
@@ -124,13 +137,7 @@ def run_nexmark(args: argparse.Namespace, events: DataFrame, console: Console) -
         from spark_random_strings._write import write_command
 
         return write_command(
-            events,
-            total_rows=num_events,
-            file_format=args.file_format,
-            output=args.output,
-            checkpoint=args.checkpoint,
-            console=console,
-            unit="events",
+            events, args.write_request, total_rows=num_events, console=console, unit="events"
         )
     stop = StopRequest()
     with first_interrupt_sets(stop):

@@ -30,9 +30,11 @@ from spark_random_strings._cli_options import (
     parsed,
     unrecognized,
 )
+from spark_random_strings._cli_write import check_before_spark, write_request
 from spark_random_strings._local import StopRequest, first_interrupt_sets
 from spark_random_strings._reader import ENGINES, JVM_SPEEDUP, pyspark_line
 from spark_random_strings._real_time_stream import BATCH_DURATION_S, real_time_cores
+from spark_random_strings._write_folder import FolderRefused
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame
@@ -301,14 +303,7 @@ def _demo_heading(args: argparse.Namespace) -> str:
 def _run_write(args: argparse.Namespace, strings: DataFrame, console: Console) -> int:
     from spark_random_strings._write import write_command
 
-    return write_command(
-        strings,
-        total_rows=args.total_rows,
-        file_format=args.file_format,
-        output=args.output,
-        checkpoint=args.checkpoint,
-        console=console,
-    )
+    return write_command(strings, args.write_request, total_rows=args.total_rows, console=console)
 
 
 def _check_real_time(args: argparse.Namespace, command: argparse.ArgumentParser) -> None:
@@ -357,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         command.error(unrecognized(unknown, command))
     run: Callable[[argparse.Namespace, DataFrame, Console], int] = args.run
-    writes = run is _run_write or (run is run_nexmark and args.output is not None)
+    writes = args.command == "write" or (args.command == "nexmark" and args.output is not None)
     if writes and args.engine == "python" and (4, 0) <= pyspark_line() < (4, 2):
         # Spark 4.0 and 4.1 run a Python source under Trigger.AvailableNow as one batch of the
         # rows that exist at the start: none, on a first start. The write would end short.
@@ -376,6 +371,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if run is not run_nexmark:
             parsed(args)  # the source's checks, before Spark starts
+        if writes:  # whose folders they are, before Spark starts where it need not
+            args.write_request = write_request(args)
+            check_before_spark(args.write_request)
         if args.real_time:
             _check_real_time(args, command)
         if run is _run_demo:  # what it shows, before Spark takes its few seconds to start
@@ -384,7 +382,7 @@ def main(argv: list[str] | None = None) -> int:
             PROG, cores=cores, log_level="WARN" if args.verbose else "OFF", silent_jvm=not args.verbose
         )
         return run(args, args.open(spark, args), console)
-    except UsageError as error:
+    except (UsageError, FolderRefused) as error:
         command.error(str(error))
     except KeyboardInterrupt:
         print(f"{command.prog}: interrupted", file=sys.stderr)
