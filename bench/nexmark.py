@@ -39,7 +39,7 @@ from pyspark.sql import DataFrame, SparkSession
 from report import LatencyRun, LatencySettings
 
 from spark_random_strings import nexmark_queries
-from spark_random_strings._reader import Engine
+from spark_random_strings.engine.choice import Engine
 from spark_random_strings.nexmark import read_nexmark
 
 #: The generator's target: events per second per core, against Beam's in the same run.

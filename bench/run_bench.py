@@ -59,7 +59,7 @@ from report import (
 )
 
 from spark_random_strings import Engine, read_random_strings
-from spark_random_strings._local import local_session, stop_between_batches
+from spark_random_strings.engine.local import local_session, stop_between_batches
 
 
 @dataclass(frozen=True)

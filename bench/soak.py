@@ -22,7 +22,7 @@ from pyspark.sql import SparkSession
 from report import HEAP_TOLERANCE_MB
 
 from spark_random_strings import read_random_strings
-from spark_random_strings._local import local_session, stop_between_batches
+from spark_random_strings.engine.local import local_session, stop_between_batches
 
 BEGIN, END = "<!-- soak:begin -->", "<!-- soak:end -->"
 

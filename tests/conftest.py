@@ -14,8 +14,9 @@ from pyspark.sql import SparkSession
 
 from helpers.jvm_options import ClassArchive, java_command, java_version_line, jvm_environment
 from helpers.support import CLI, RunInProcess, StartedSpark
-from spark_random_strings import _local, cli, expected_rows, installed_spark
-from spark_random_strings._local import local_session
+from spark_random_strings import cli, expected_rows, installed_spark
+from spark_random_strings.engine import local as _local
+from spark_random_strings.engine.local import local_session
 
 
 def pytest_report_header() -> str:

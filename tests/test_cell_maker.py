@@ -1,4 +1,4 @@
-"""Declared columns' cells (issue 38) made in Python (``_cell_maker``, the twin of the JVM source's
+"""Declared columns' cells (issue 38) made in Python (``typed.cells.maker``, the twin of the JVM source's
 ``CellWriter.scala``), without Spark or a JVM: cells pinned to the ones the JVM made for a few
 specs and definitions (copied from its rows, in the form its dump writes them), and what every
 cell is: null as often as its rate says, in its range, its original's in a repeated row, the same
@@ -18,11 +18,18 @@ import pyarrow as pa
 import pytest
 
 from helpers.orders import ORDERS_DDL, ORDERS_FIELDS
-from spark_random_strings import _cell_draws as draws
 from spark_random_strings import expected_rows
-from spark_random_strings._cell_base import arrow_type
-from spark_random_strings._cell_maker import cell_weight, make_cells
-from spark_random_strings._cell_spec import (
+from spark_random_strings.columns.maker import RowDraw
+from spark_random_strings.options.ranges import LONG_MAX
+from spark_random_strings.randomness.counter_random import MASK, bounded_at, mix_int, stream_keys
+from spark_random_strings.rows.generator import expected_table
+from spark_random_strings.strings.options import parse_options
+from spark_random_strings.text.character_set import NAMED_SETS, CharacterSet
+from spark_random_strings.text.string_values import DEFAULT_VALUES, StringValues
+from spark_random_strings.typed.cells import draws as draws
+from spark_random_strings.typed.cells.base import arrow_type
+from spark_random_strings.typed.cells.maker import cell_weight, make_cells
+from spark_random_strings.typed.cells.spec import (
     AnyOf,
     Arrays,
     ArrayType,
@@ -53,15 +60,8 @@ from spark_random_strings._cell_spec import (
     Wholes,
     Zipf,
 )
-from spark_random_strings._cell_spec import Sequence as PatternSequence
-from spark_random_strings._character_set import NAMED_SETS, CharacterSet
-from spark_random_strings._column_maker import RowDraw
-from spark_random_strings._counter_random import MASK, bounded_at, mix_int, stream_keys
-from spark_random_strings._option_range import LONG_MAX
-from spark_random_strings._row_generator import expected_table
-from spark_random_strings._source_options import parse_options
-from spark_random_strings._string_values import DEFAULT_VALUES, StringValues
-from spark_random_strings._text_cells import PatternWalk
+from spark_random_strings.typed.cells.spec import Sequence as PatternSequence
+from spark_random_strings.typed.cells.text import PatternWalk
 
 BOOLEAN, TINYINT, SMALLINT, INT, BIGINT = (
     AtomicType(t) for t in ("BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT")

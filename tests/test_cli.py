@@ -32,10 +32,7 @@ from helpers.support import (
     wait_for,
 )
 from spark_random_strings import expected_rows, jar_path, read_random_strings
-from spark_random_strings._latency import LatencySummary
-from spark_random_strings._local import StopRequest
-from spark_random_strings._reader import pyspark_line
-from spark_random_strings._real_time_stream import (
+from spark_random_strings.cli.real_time import (
     HandedOn,
     ShownRow,
     parse_recent,
@@ -43,7 +40,10 @@ from spark_random_strings._real_time_stream import (
     status,
     summary_line,
 )
+from spark_random_strings.engine.choice import pyspark_line
+from spark_random_strings.engine.local import StopRequest
 from spark_random_strings.options import OPTIONS
+from spark_random_strings.realtime.latency import LatencySummary
 
 CONSOLE_SCRIPT = str(Path(sys.executable).parent / "spark-random-strings")
 # A row as `stream` prints it: offset, event time (UTC), length, value.
@@ -343,7 +343,7 @@ def test_each_flags_help_states_its_default_once(name: str, in_process: RunInPro
 def test_a_source_error_is_put_on_the_flag_of_the_option_it_names_first_and_names_flags(
     message: str, error: str
 ) -> None:
-    from spark_random_strings._cli_options import usage_error
+    from spark_random_strings.cli.options import usage_error
 
     assert str(usage_error(message)) == error
 
@@ -747,9 +747,9 @@ def test_write_as_csv_holds_exactly_the_rows_and_a_second_run_adds_none(
 
 
 def test_with_a_rate_profile_the_status_line_shows_the_rate_it_sets_now() -> None:
-    from spark_random_strings._progress import StreamPosition
-    from spark_random_strings._rate_profile import parse_rate_profile
-    from spark_random_strings._stream import _status
+    from spark_random_strings.cli.stream import _status
+    from spark_random_strings.engine.progress import StreamPosition
+    from spark_random_strings.time.rate_profile import parse_rate_profile
 
     position = StreamPosition(batch_id=7, rows_before=100, rows_read=12_000, rows_behind=5)
     profile = parse_rate_profile("10s@1000, 5s@0..4000")
@@ -786,7 +786,7 @@ def typed_flags() -> list[str]:
 
 def typed_lines(count: int, **definition: Any) -> dict[int, str]:
     """Offset -> the line `stream` prints for that row of the typed stream, from expected_rows."""
-    from spark_random_strings._stream import CELL_GAP, cell_text
+    from spark_random_strings.cli.stream import CELL_GAP, cell_text
 
     rows = expected_rows(
         start=0, end=count, schema=TYPED_SCHEMA, fields=TYPED_FIELDS, **definition
@@ -914,7 +914,7 @@ def test_a_bad_schema_or_field_exits_2_before_spark_naming_the_flag(
 
 
 def test_the_sinks_last_rows_of_a_declared_schema_are_read_back_as_offset_and_cells() -> None:
-    from spark_random_strings._real_time_stream import DeclaredRow, parse_recent_declared
+    from spark_random_strings.cli.real_time import DeclaredRow, parse_recent_declared
 
     recent = ('3\t{"id":3,"s":"a\\tb\\nc","amount":12345678901234567.89,"n":null,"t":[1,2]}', '4\t{"id":4}')
     assert parse_recent_declared(recent) == [
@@ -928,7 +928,7 @@ def test_a_cell_prints_as_the_terminal_shows_it() -> None:
 
     from pyspark.sql import Row
 
-    from spark_random_strings._stream import cell_text
+    from spark_random_strings.cli.stream import cell_text
 
     cells = [
         None,

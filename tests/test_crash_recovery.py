@@ -29,7 +29,7 @@ from helpers.checkpointed_writes import (
 )
 from helpers.support import rows_as_dict, run_child
 from spark_random_strings import expected_rows, stream_definition
-from spark_random_strings._reader import pyspark_line
+from spark_random_strings.engine.choice import pyspark_line
 
 KILLS = 3
 

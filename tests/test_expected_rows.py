@@ -21,12 +21,13 @@ from helpers.support import REPO
 from helpers.typed_draws import ATOMS, draw_declared
 from helpers.typed_rows import canonical, differences, from_json_cell, json_row
 from spark_random_strings import FORMAT, expected_rows, stream_definition
-from spark_random_strings import _strictmath as strict
-from spark_random_strings._definition_store import DEFINITION_FILE
-from spark_random_strings._nexmark_generator import NexmarkConfig, NexmarkEvent, nexmark_events
-from spark_random_strings._rate_profile import parse_rate_profile
-from spark_random_strings._source_options import parse_options
-from spark_random_strings._value_pool import pool_capacity
+from spark_random_strings.nexmark.config import NexmarkConfig
+from spark_random_strings.nexmark.generator import NexmarkEvent, nexmark_events
+from spark_random_strings.randomness import strictmath as strict
+from spark_random_strings.strings.definition_store import DEFINITION_FILE
+from spark_random_strings.strings.options import parse_options
+from spark_random_strings.text.value_pool import pool_capacity
+from spark_random_strings.time.rate_profile import parse_rate_profile
 
 FIXTURES = REPO / "tests" / "fixtures"
 RELEASED = [

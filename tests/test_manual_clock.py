@@ -1,4 +1,4 @@
-"""The clock tests step (``_manual_clock``, the twin of the jar's ``ManualClock``): a file per
+"""The clock tests step (``time.manual_clock``, the twin of the jar's ``ManualClock``): a file per
 clock on this machine, replaced whole at each step, which the Python data source's reader reads
 when it is named by the internal option ``_manualClock``; an option that names no registered
 clock is refused with the jar's message, adapted, here and in the Python worker that checks a
@@ -15,11 +15,12 @@ import pytest
 from pyspark.errors import IllegalArgumentException
 from pyspark.sql import SparkSession
 
-from spark_random_strings import PYTHON_FORMAT, _manual_clock
-from spark_random_strings._manual_clock import FOLDER, ManualClock
-from spark_random_strings._option_range import LONG_MAX
-from spark_random_strings._source_options import parse_options
+from spark_random_strings import PYTHON_FORMAT
 from spark_random_strings.options import INTERNAL_NAMES, MANUAL_CLOCK, NAMES
+from spark_random_strings.options.ranges import LONG_MAX
+from spark_random_strings.strings.options import parse_options
+from spark_random_strings.time import manual_clock as _manual_clock
+from spark_random_strings.time.manual_clock import FOLDER, ManualClock
 
 
 @pytest.fixture
@@ -118,14 +119,14 @@ def test_an_option_that_names_no_registered_clock_is_refused_with_the_jars_messa
     assert str(raised.value) == (
         "Invalid value 'nowhere' for option '_manualClock': no manual clock of that name is registered "
         "on this machine. The option is for tests: register one first with "
-        "spark_random_strings._manual_clock.register(\"nowhere\", start_ms), or remove '_manualClock'."
+        "spark_random_strings.time.manual_clock.register(\"nowhere\", start_ms), or remove '_manualClock'."
     )
 
 
 def test_the_reader_starts_the_stream_and_counts_its_rows_by_the_clock_it_is_given(name: str) -> None:
     # Imported here: the reader needs pyspark's Python data sources (4.0+), and every line's run
     # collects this module.
-    from spark_random_strings._stream_reader import RandomStringsStreamReader
+    from spark_random_strings.strings.stream_reader import RandomStringsStreamReader
 
     clock = _manual_clock.register(name, 1_000_000)
     reader = RandomStringsStreamReader(parse_options({MANUAL_CLOCK: name, "rowsPerSecond": "100"}))
@@ -141,18 +142,20 @@ def test_the_reader_starts_the_stream_and_counts_its_rows_by_the_clock_it_is_giv
 def test_a_clock_that_is_not_registered_is_refused_at_load_here_and_in_the_python_worker(
     spark: SparkSession,
 ) -> None:
-    from spark_random_strings._reader import _python_stream
-    from spark_random_strings._source import register
+    from spark_random_strings.engine.python_sources import register
+    from spark_random_strings.strings.python_source import RandomStringsDataSource
+    from spark_random_strings.strings.read import _python_stream
 
     refused = (
         r"Invalid value 'nowhere' for option '_manualClock': no manual clock of that name is registered "
         r"on this machine\. The option is for tests: register one first with "
-        r"spark_random_strings\._manual_clock\.register\(\"nowhere\", start_ms\), or remove '_manualClock'\."
+        r"spark_random_strings\.time\.manual_clock\.register\(\"nowhere\", start_ms\), "
+        r"or remove '_manualClock'\."
     )
     with pytest.raises(IllegalArgumentException, match=refused):
         _python_stream(spark, {MANUAL_CLOCK: "nowhere"})
     # Read by its name, the data source's options are checked in the Python worker that Spark asks
     # for the schema at load(): it looks the clock up on this machine too.
-    register(spark)
+    register(spark, RandomStringsDataSource)
     with pytest.raises(Exception, match=refused):
         spark.readStream.format(PYTHON_FORMAT).option(MANUAL_CLOCK, "nowhere").load()

@@ -12,7 +12,20 @@ from typing import Any
 
 import pytest
 
-from spark_random_strings._java_random import (
+from spark_random_strings.nexmark.config import NexmarkConfig
+from spark_random_strings.nexmark.generator import (
+    AUCTION,
+    BID,
+    HOT_CHANNELS,
+    NUM_CHANNELS,
+    PERSON,
+    _next_long,
+    channel_url,
+    hot_url,
+    nexmark_event,
+    nexmark_events,
+)
+from spark_random_strings.nexmark.java_random import (
     INT_MIN,
     JavaRandom,
     java_div,
@@ -21,20 +34,7 @@ from spark_random_strings._java_random import (
     java_rem,
     java_round,
 )
-from spark_random_strings._nexmark_generator import (
-    AUCTION,
-    BID,
-    HOT_CHANNELS,
-    NUM_CHANNELS,
-    PERSON,
-    NexmarkConfig,
-    _next_long,
-    channel_url,
-    hot_url,
-    nexmark_event,
-    nexmark_events,
-)
-from spark_random_strings._nexmark_timeline import nexmark_timeline
+from spark_random_strings.nexmark.timeline import nexmark_timeline
 
 FIXTURE = Path(__file__).parent / "fixtures" / "nexmark" / "beam-2.76.0-events.jsonl"
 LINES: list[dict[str, Any]] = [json.loads(line) for line in FIXTURE.read_text().splitlines()]

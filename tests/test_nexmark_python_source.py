@@ -25,16 +25,16 @@ from test_nexmark_source import flat, twin_rows
 
 from helpers.support import REPO, available_now
 from spark_random_strings import read_nexmark
-from spark_random_strings._nexmark_generator import nexmark_events
-from spark_random_strings._nexmark_options import parse_nexmark_options
-from spark_random_strings._nexmark_stream import (
+from spark_random_strings.engine.choice import pyspark_line
+from spark_random_strings.nexmark.generator import nexmark_events
+from spark_random_strings.nexmark.options import parse_nexmark_options
+from spark_random_strings.nexmark.stream import (
     NexmarkStream,
     event_batches,
     nexmark_schema,
     stream_from_json,
 )
-from spark_random_strings._nexmark_timeline import nexmark_timeline
-from spark_random_strings._reader import pyspark_line
+from spark_random_strings.nexmark.timeline import nexmark_timeline
 
 PYSPARK = pyspark_line()
 needs_4_2 = pytest.mark.skipif(
@@ -83,8 +83,8 @@ def test_events_exist_when_their_timestamps_come_counted_from_the_first_start(
 def test_the_reader_plans_capped_batches_of_existing_events_in_slices_each_the_twins_events() -> None:
     from pyspark.sql.streaming.datasource import ReadAllAvailable, ReadMaxRows
 
-    from spark_random_strings._nexmark_reader import NexmarkStreamReader
-    from spark_random_strings._offset_reader import SlicePartition
+    from spark_random_strings.nexmark.reader import NexmarkStreamReader
+    from spark_random_strings.offsets.reader import SlicePartition
 
     reader = NexmarkStreamReader(
         parse_nexmark_options(
@@ -123,7 +123,7 @@ def test_the_reader_plans_capped_batches_of_existing_events_in_slices_each_the_t
 def test_every_offset_holds_the_stream_as_the_jars_checkpoint_file_and_a_changed_one_is_refused() -> None:
     from pyspark.sql.streaming.datasource import ReadAllAvailable
 
-    from spark_random_strings._nexmark_reader import NexmarkStreamReader
+    from spark_random_strings.nexmark.reader import NexmarkStreamReader
 
     reader = NexmarkStreamReader(parse_nexmark_options(SHAPED))
     stored = reader.initialOffset()["stream"]

@@ -1,6 +1,6 @@
 """The Nexmark queries of ``nexmark_queries`` on Spark: each one, run to the end of a bounded
 ``nexmark`` stream under ``Trigger.AvailableNow``, writes exactly the rows that
-``_nexmark_answers`` computes from the twin's events, window by window, match by match.
+``nexmark.answers`` computes from the twin's events, window by window, match by match.
 
 The queries of one configuration run at once, in one module-scoped fixture that the tests share.
 """
@@ -22,21 +22,21 @@ from pyspark.sql.streaming.query import StreamingQuery
 from pyspark.sql.types import LongType, StructType, TimestampType
 
 from spark_random_strings import read_nexmark
-from spark_random_strings._nexmark_answers import (
+from spark_random_strings.nexmark import NEXMARK_OPTIONS, NexmarkKeywords
+from spark_random_strings.nexmark.answers import (
     ANSWERS,
     WATERMARK_DELAY_MS,
     closing_watermark_ms,
     final_watermark_ms,
 )
-from spark_random_strings._nexmark_generator import (
+from spark_random_strings.nexmark.config import NexmarkConfig
+from spark_random_strings.nexmark.generator import (
     BID,
     EventFields,
-    NexmarkConfig,
     NexmarkEvent,
     nexmark_events,
 )
-from spark_random_strings.nexmark import NEXMARK_OPTIONS, NexmarkKeywords
-from spark_random_strings.nexmark_queries import QUERIES, q4_average, q5_counts, q5_hot_items, q9
+from spark_random_strings.nexmark.queries import QUERIES, q4_average, q5_counts, q5_hot_items, q9
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("nexmark_queries")]
 

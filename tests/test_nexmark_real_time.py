@@ -15,10 +15,12 @@ import pytest
 from pyspark import cloudpickle
 from pyspark.sql import DataFrame, SparkSession
 
-from spark_random_strings import _nexmark_answers, read_nexmark
-from spark_random_strings._nexmark_generator import NexmarkConfig, nexmark_events
-from spark_random_strings._reader import pyspark_line
-from spark_random_strings.nexmark_queries import QUERIES
+from spark_random_strings import read_nexmark
+from spark_random_strings.engine.choice import pyspark_line
+from spark_random_strings.nexmark import answers as _nexmark_answers
+from spark_random_strings.nexmark.config import NexmarkConfig
+from spark_random_strings.nexmark.generator import nexmark_events
+from spark_random_strings.nexmark.queries import QUERIES
 
 pytestmark = [
     pytest.mark.skipif(pyspark_line() < (4, 2), reason="PySpark's real-time trigger arrived in Spark 4.2"),

@@ -15,9 +15,10 @@ from pyspark.sql import DataFrame, SparkSession
 
 from helpers.support import CLI, available_now, run_child
 from spark_random_strings import read_nexmark
-from spark_random_strings._nexmark_generator import NexmarkConfig, nexmark_events
-from spark_random_strings._reader import pyspark_line
+from spark_random_strings.engine.choice import pyspark_line
 from spark_random_strings.nexmark import NEXMARK_OPTIONS, nexmark_views
+from spark_random_strings.nexmark.config import NexmarkConfig
+from spark_random_strings.nexmark.generator import nexmark_events
 
 PERSON = ("id", "name", "emailAddress", "creditCard", "city", "state", "dateTime", "extra")
 AUCTION = (

@@ -40,7 +40,7 @@ from spark_random_strings import (
     read_random_strings,
     stream_definition,
 )
-from spark_random_strings._reader import pyspark_line
+from spark_random_strings.engine.choice import pyspark_line
 
 PYSPARK = pyspark_line()
 needs_4 = pytest.mark.skipif(PYSPARK < (4, 0), reason="Python streaming data sources came with Spark 4.0")
@@ -228,7 +228,7 @@ def test_a_restart_that_contradicts_the_stored_stream_fails_naming_each_option(
 def test_an_invalid_option_fails_at_load_with_the_jar_sources_message(
     spark: SparkSession, case: dict[str, Any]
 ) -> None:
-    from spark_random_strings._reader import _python_stream
+    from spark_random_strings.strings.read import _python_stream
 
     with pytest.raises(IllegalArgumentException) as raised:
         _python_stream(spark, case["options"])
@@ -257,7 +257,7 @@ def test_the_data_source_read_directly_refuses_a_bad_option_at_load_and_a_schema
         query.stop()
 
 
-#: Reads the Python source in a session whose Python workers run PYSPARK_PYTHON (``_source``).
+#: Reads the Python source in a session whose Python workers run PYSPARK_PYTHON (``engine.python_sources``).
 WORKERS_WITHOUT_NUMPY = """
 from pyspark.sql import SparkSession
 from spark_random_strings import read_random_strings
@@ -388,7 +388,8 @@ NEXMARK_CLIENT = """
 import json, sys, tempfile, warnings
 from pyspark.sql import SparkSession
 from spark_random_strings import read_nexmark
-from spark_random_strings._nexmark_generator import NexmarkConfig, nexmark_events
+from spark_random_strings.nexmark.config import NexmarkConfig
+from spark_random_strings.nexmark.generator import nexmark_events
 
 spark = SparkSession.builder.remote(sys.argv[1]).getOrCreate()
 with warnings.catch_warnings(record=True) as caught:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from spark_random_strings._rate_profile import parse_rate_profile
+from spark_random_strings.time.rate_profile import parse_rate_profile
 
 PROFILES = [
     "2s@0..1000, repeat",

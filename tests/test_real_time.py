@@ -43,7 +43,7 @@ from spark_random_strings import (
     read_random_strings,
     stream_definition,
 )
-from spark_random_strings._reader import pyspark_line
+from spark_random_strings.engine.choice import pyspark_line
 
 pytestmark = pytest.mark.every_line
 

@@ -20,7 +20,7 @@ from pyspark.sql import SparkSession
 from helpers.stepped import Batches, SteppedClock, start_stepped, stepped_stream
 from helpers.support import EXAMPLES
 from spark_random_strings import expected_rows
-from spark_random_strings._rate_profile import parse_rate_profile
+from spark_random_strings.time.rate_profile import parse_rate_profile
 
 #: The recipes, in the guide's order.
 RECIPES = [

@@ -22,8 +22,8 @@ from pyspark.sql.types import TimestampType
 from helpers.stepped import START_MS, Batches, SteppedClock, start_stepped, stepped_stream
 from helpers.support import run_available_now
 from spark_random_strings import Engine, expected_rows, read_random_strings, stream_definition
-from spark_random_strings._rate_profile import parse_rate_profile
-from spark_random_strings._reader import pyspark_line
+from spark_random_strings.engine.choice import pyspark_line
+from spark_random_strings.time.rate_profile import parse_rate_profile
 
 PYSPARK = pyspark_line()
 #: The engines under test: the Python data source reads limits and AvailableNow from 4.2 on.

@@ -10,7 +10,7 @@ import pytest
 from pyspark.sql import SparkSession
 
 from spark_random_strings import expected_rows, read_random_strings, stream_definition
-from spark_random_strings._reader import pyspark_line
+from spark_random_strings.engine.choice import pyspark_line
 
 SCHEMA = (
     "order_id BIGINT NOT NULL, user_id INT NOT NULL, amount DECIMAL(10,2), status STRING NOT NULL, "

@@ -14,7 +14,17 @@ import numpy as np
 import pytest
 
 from helpers.orders import ORDERS_DDL, ORDERS_FIELDS
-from spark_random_strings._cell_spec import (
+from spark_random_strings.offsets.corrupt import CorruptDefinitionError
+from spark_random_strings.options.ranges import Real, java_double, java_float
+from spark_random_strings.rows.columns import Cells
+from spark_random_strings.rows.definition import StreamDefinition, check_restart, describe_stream
+from spark_random_strings.strings.definition_store import (
+    definition_from_json,
+    definition_to_json,
+)
+from spark_random_strings.strings.options import parse_options
+from spark_random_strings.typed.cells.pattern_plan import parse as parse_pattern
+from spark_random_strings.typed.cells.spec import (
     AnyOf,
     Arrays,
     ArrayType,
@@ -44,23 +54,13 @@ from spark_random_strings._cell_spec import (
     Wholes,
     Zipf,
 )
-from spark_random_strings._cell_spec import Sequence as PatternSequence
-from spark_random_strings._columns import Cells
-from spark_random_strings._ddl import parse_ddl, to_schema
-from spark_random_strings._declared_schema import DeclaredSchema
-from spark_random_strings._definition_store import (
-    CorruptDefinitionError,
-    definition_from_json,
-    definition_to_json,
-)
-from spark_random_strings._field_options import is_field_option, shown, split
-from spark_random_strings._jackson import read_tree, to_string
-from spark_random_strings._option_range import Real, java_double, java_float
-from spark_random_strings._pattern_plan import parse as parse_pattern
-from spark_random_strings._schema_json import from_json, schema_json, to_json
-from spark_random_strings._source_options import parse_options
-from spark_random_strings._sql_types import BIGINT, INT, STRING, decimal, sql, to_ddl
-from spark_random_strings._stream_definition import StreamDefinition, check_restart, describe_stream
+from spark_random_strings.typed.cells.spec import Sequence as PatternSequence
+from spark_random_strings.typed.declared_schema import DeclaredSchema
+from spark_random_strings.typed.fields.options import is_field_option, shown, split
+from spark_random_strings.typed.schema.ddl import parse_ddl, to_schema
+from spark_random_strings.typed.schema.jackson import read_tree, to_string
+from spark_random_strings.typed.schema.sql_types import BIGINT, INT, STRING, decimal, sql, to_ddl
+from spark_random_strings.typed.schema.struct_json import from_json, schema_json, to_json
 
 PATTERN_RULES = (
     " A pattern may hold literals, escapes, classes ([a-z], \\d, \\w, \\s, .), groups, alternation (|) "

@@ -29,12 +29,12 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from helpers.support import CLI, REPO, run_child
-from spark_random_strings import _field_properties as typed
 from spark_random_strings import expected_rows, read_random_strings
-from spark_random_strings._pattern_plan import OPEN_REPEAT_EXTRA
-from spark_random_strings._row_generator import expected_table
-from spark_random_strings._source_options import parse_options
-from spark_random_strings._stream_definition import StreamDefinition, check_restart
+from spark_random_strings.rows.definition import StreamDefinition, check_restart
+from spark_random_strings.rows.generator import expected_table
+from spark_random_strings.strings.options import parse_options
+from spark_random_strings.typed.cells.pattern_plan import OPEN_REPEAT_EXTRA
+from spark_random_strings.typed.fields import properties as typed
 
 GUIDE = REPO / "docs" / "typed-columns.md"
 

@@ -23,11 +23,11 @@ from pyspark.sql import SparkSession
 
 from helpers.support import CLI, RunInProcess, StartedSpark, run_child
 from spark_random_strings import read_random_strings
-from spark_random_strings._definition_store import DEFINITION_FILE
-from spark_random_strings._folder_contents import NEXMARK_FILE, STRINGS_FILE
-from spark_random_strings._folder_files import HadoopFiles, LocalFiles
-from spark_random_strings._write_folder import FolderRefused, check_folder
-from spark_random_strings._write_records import CHECKPOINT_RECORD, OUTPUT_RECORD, PENDING
+from spark_random_strings.strings.definition_store import DEFINITION_FILE
+from spark_random_strings.write.contents import NEXMARK_FILE, STRINGS_FILE
+from spark_random_strings.write.files import HadoopFiles, LocalFiles
+from spark_random_strings.write.folder import FolderRefused, check_folder
+from spark_random_strings.write.records import CHECKPOINT_RECORD, OUTPUT_RECORD, PENDING
 
 WRITE = ["write", "--total-rows", "100", "--seed", "1", "--max-length", "8"]
 NEXMARK = ["nexmark", "--num-events", "100"]
@@ -408,8 +408,8 @@ def _request(output: Path):  # type: ignore[no-untyped-def]
     """The request of ``WRITE`` into ``output``, as the command makes it."""
     import argparse
 
-    from spark_random_strings._cli_write import write_request
     from spark_random_strings.cli import build_parser
+    from spark_random_strings.cli.write import write_request
 
     args = build_parser().parse_args([*WRITE, "--output", str(output)])
     assert isinstance(args, argparse.Namespace)

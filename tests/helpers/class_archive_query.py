@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from helpers.support import run_available_now
 from spark_random_strings import cli, read_random_strings
-from spark_random_strings._local import local_session
+from spark_random_strings.engine.local import local_session
 
 
 def main(folder: Path) -> int:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from spark_random_strings import read_random_strings
-from spark_random_strings._local import local_session
+from spark_random_strings.engine.local import local_session
 
 SEED = 21
 ROWS_PER_SECOND = 400

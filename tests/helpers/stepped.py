@@ -3,7 +3,7 @@ waits for the wall clock, and each step makes exactly the rows the test expects.
 
 A :class:`SteppedClock` is one manual clock, registered under a unique name both in the
 session's JVM (``io.github.sparkrandomstrings.ManualClock``, which the jar's source reads) and
-as a file clock on this machine (``spark_random_strings._manual_clock``, which the Python data
+as a file clock on this machine (``spark_random_strings.time.manual_clock``, which the Python data
 source's reader reads in its Python worker); :meth:`SteppedClock.advance` steps both.
 :func:`stepped_stream` reads either engine's stream with the internal option ``_manualClock``
 naming it. The pattern that gives exact batches:
@@ -34,9 +34,10 @@ from typing import Any, Unpack
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming.query import StreamingQuery
 
-from spark_random_strings import Engine, _manual_clock
-from spark_random_strings._reader import _jar_stream, _python_stream
+from spark_random_strings import Engine
 from spark_random_strings.options import MANUAL_CLOCK, SourceKeywords, source_options
+from spark_random_strings.strings.read import _jar_stream, _python_stream
+from spark_random_strings.time import manual_clock as _manual_clock
 
 #: Where a stepped clock starts unless told: 2026-01-01T00:00:00Z, in epoch ms.
 START_MS = 1_767_225_600_000

@@ -26,7 +26,7 @@ import json
 import random
 from dataclasses import dataclass
 
-from spark_random_strings._value_pool import pool_capacity
+from spark_random_strings.text.value_pool import pool_capacity
 
 #: The kinds of atomic columns drawn, by their SQL names.
 ATOMS = (

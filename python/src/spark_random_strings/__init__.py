@@ -29,23 +29,19 @@ from __future__ import annotations
 
 from importlib.metadata import version as _installed_version
 
-from spark_random_strings._expected import StreamDefinitionKeywords, expected_rows, stream_definition
-from spark_random_strings._jar import (
+from spark_random_strings.engine.choice import Engine, SlowerEngineWarning, SourceNotFoundError
+from spark_random_strings.engine.jar import (
     SparkBuild,
     UnsupportedSparkError,
     bundled_jars,
     installed_spark,
     jar_path,
 )
-from spark_random_strings._reader import (
-    Engine,
-    SlowerEngineWarning,
-    SourceNotFoundError,
-    configure_spark_with_random_strings,
-    read_random_strings,
-)
+from spark_random_strings.engine.session import configure_spark_with_random_strings
 from spark_random_strings.nexmark import NexmarkKeywords, nexmark_views, read_nexmark
 from spark_random_strings.options import FORMAT, PYTHON_FORMAT
+from spark_random_strings.strings.expected import StreamDefinitionKeywords, expected_rows, stream_definition
+from spark_random_strings.strings.read import read_random_strings
 
 __all__ = [
     "FORMAT",

@@ -1,0 +1,200 @@
+"""``spark-random-strings nexmark``: the Nexmark benchmark's events on a local Spark, shown batch by
+batch in the terminal or, with ``--output``, written to files, exactly ``--num-events`` of them."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+from rich.text import Text
+
+from spark_random_strings.cli.options import UsageError
+from spark_random_strings.engine.choice import ENGINES
+from spark_random_strings.nexmark.table import NEXMARK_FORMAT, NEXMARK_OPTIONS
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+    from spark_random_strings.engine.local import StopRequest
+    from spark_random_strings.options import SourceOption
+
+#: How often the terminal view reads the events that have come to exist.
+TRIGGER_INTERVAL = "1 second"
+#: ``--output``'s most events per micro-batch: a file per partition and batch.
+EVENTS_PER_TRIGGER = 200_000
+#: The kinds of event, by ``event_type``.
+KINDS = ("persons", "auctions", "bids")
+
+
+def add_nexmark_flags(parser: argparse.ArgumentParser) -> None:
+    """A flag for each of the ``nexmark`` source's options, and the command's own."""
+    for row in NEXMARK_OPTIONS.rows:
+        if row.kind is bool:
+            continue  # realTime: the terminal view and the files are micro-batch queries
+        parser.add_argument(
+            row.flag, dest=row.keyword, type=row.kind, help=row.described, metavar=row.option.metavar
+        )
+    parser.add_argument(
+        "--duration",
+        type=float,
+        metavar="SECONDS",
+        help="stop the terminal view after this many seconds (default: run until the stream's "
+        "--num-events have come, or Ctrl-C)",
+    )
+    parser.add_argument(
+        "--output",
+        metavar="PATH",
+        help="write the stream's --num-events events to files in this folder instead of showing them, "
+        "through a checkpointed query that the same command resumes (default: show them)",
+    )
+    parser.add_argument(
+        "--format",
+        dest="file_format",
+        choices=("parquet", "json"),
+        default="parquet",
+        help="with --output, the file format (default: parquet)",
+    )
+    parser.add_argument(
+        "--checkpoint",
+        metavar="PATH",
+        help="with --output, the query's checkpoint folder (default: PATH/_checkpoint under --output)",
+    )
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="auto",
+        help="the jar's source (jvm); the Python data source (python: Spark 4.0+, slower, no jar "
+        "needed); or the jar's where the session has it, as here (default: auto)",
+    )
+
+
+def _keywords(args: argparse.Namespace) -> dict[str, Any]:
+    return {row.keyword: getattr(args, row.keyword) for row in NEXMARK_OPTIONS.rows if row.kind is not bool}
+
+
+def _flag(row: SourceOption) -> str:
+    return row.flag
+
+
+def nexmark_options(args: argparse.Namespace) -> dict[str, str]:
+    """The ``nexmark`` source's options that the flags give, with ``--output``'s own default cap.
+
+    Raises:
+        UsageError: a flag that only goes with another, or an endless stream to write.
+    """
+    if args.output is not None and args.num_events == 0:
+        raise UsageError("argument --num-events: 0 is an endless stream, and --output writes a bounded one")
+    if args.output is None and (args.checkpoint is not None):
+        raise UsageError("argument --checkpoint: only with --output")
+    keywords = _keywords(args)
+    if args.output is not None and keywords["max_events_per_trigger"] is None:
+        keywords["max_events_per_trigger"] = EVENTS_PER_TRIGGER
+    return NEXMARK_OPTIONS.options(keywords, "nexmark")
+
+
+def open_nexmark(spark: SparkSession, args: argparse.Namespace) -> DataFrame:
+    """The ``nexmark`` source with the flags given; a value it rejects becomes a UsageError on its flag."""
+    from pyspark.errors import IllegalArgumentException
+
+    from spark_random_strings.engine.choice import engine_stream, jar_stream, python_stream
+    from spark_random_strings.nexmark.options import parse_nexmark_options
+    from spark_random_strings.nexmark.read import data_source
+
+    given = nexmark_options(args)
+    try:
+        return engine_stream(
+            spark,
+            args.engine,
+            "nexmark",
+            jar=lambda: jar_stream(spark, NEXMARK_FORMAT, given),
+            python=lambda: python_stream(spark, data_source, given, lambda: parse_nexmark_options(given)),
+            fallback=f"This Spark session has no {NEXMARK_FORMAT} jar, so the nexmark command reads the "
+            "Python data source, which makes the same events",
+        )
+    except IllegalArgumentException as error:
+        raise nexmark_usage_error(str(error).strip().splitlines()[0]) from None
+
+
+def nexmark_usage_error(message: str) -> UsageError:
+    """The source's message as a usage error of the flag of the option it names first."""
+    about = NEXMARK_OPTIONS.first_named(message)
+    if about is None:
+        return UsageError(message)
+    # argparse's own form: "argument --flag: invalid value '0': out of range. ...".
+    text = NEXMARK_OPTIONS.renamed(message, _flag).replace(f" for {about.flag}", "", 1)
+    return UsageError(f"argument {about.flag}: {text[0].lower()}{text[1:]}")
+
+
+def run_nexmark(args: argparse.Namespace, events: DataFrame, console: Console) -> int:
+    """Show the events batch by batch, or write them with ``--output``."""
+    from spark_random_strings.engine.local import StopRequest, first_interrupt_sets
+
+    num_events = 100_000 if args.num_events is None else args.num_events
+    if args.output is not None:
+        from spark_random_strings.write.command import write_command
+
+        return write_command(
+            events, args.write_request, total_rows=num_events, console=console, unit="events"
+        )
+    stop = StopRequest()
+    with first_interrupt_sets(stop):
+        events_read, summary = show_batches(
+            events, num_events=num_events or None, duration_s=args.duration, stop=stop, console=console
+        )
+    console.print(summary, soft_wrap=True, markup=False)
+    return 0 if events_read > 0 else 1
+
+
+def show_batches(
+    events: DataFrame,
+    *,
+    num_events: int | None,
+    duration_s: float | None,
+    stop: StopRequest,
+    console: Console,
+) -> tuple[int, str]:
+    """After every batch, print its events by kind, the event time it reached, and its highest bid,
+    until the stream's ``num_events`` have come (``None``: endless), ``duration_s`` passes or
+    ``stop`` is set.
+
+    Returns the events read and the one-line summary. Raises the query's exception if it failed.
+    """
+    from pyspark.sql import functions as f
+
+    from spark_random_strings.cli.stream import run_until_done
+
+    totals = [0, 0, 0]
+
+    def show(batch: DataFrame, batch_id: int) -> None:
+        row = batch.agg(
+            *(f.sum((f.col("event_type") == kind).cast("long")).alias(KINDS[kind]) for kind in range(3)),
+            f.max("dateTime").alias("until"),
+            f.max("bid.price").alias("top"),
+        ).collect()[0]
+        counts = [row[kind] or 0 for kind in KINDS]
+        if not sum(counts):
+            return
+        totals[:] = [a + b for a, b in zip(totals, counts, strict=True)]
+        top = "" if row["top"] is None else f"; highest bid {row['top']:,}"
+        console.print(
+            Text(
+                f"batch {batch_id}: {sum(counts):,} events ("
+                + ", ".join(f"{n:,} {kind}" for n, kind in zip(counts, KINDS, strict=True))
+                + f"), event time up to {row['until'].isoformat(sep=' ', timespec='milliseconds')}{top}"
+            ),
+            soft_wrap=True,
+        )
+        if num_events is not None and sum(totals) >= num_events:
+            stop.set()  # the stream has ended: stop once this batch is done
+
+    started = time.monotonic()
+    query = events.writeStream.foreachBatch(show).trigger(processingTime=TRIGGER_INTERVAL).start()
+    elapsed = run_until_done(query, started=started, duration_s=duration_s, stop=stop)
+    read = sum(totals)
+    return read, (
+        f"spark-random-strings nexmark: {read:,} events ("
+        + ", ".join(f"{n:,} {kind}" for n, kind in zip(totals, KINDS, strict=True))
+        + f") in {elapsed:.1f} s"
+    )

@@ -1,0 +1,309 @@
+"""``spark-random-strings stream --real-time``: the stream in Spark's real-time mode, each row
+shown as it reaches the sink, under a status line with how long rows take to get there.
+
+The query writes into the jar's ``LatencySink`` (see ``realtime.latency``), which measures, for every
+row, the moment it reached the sink minus the moment it came to exist, and keeps the last
+:data:`SINK_KEEPS` rows. Four times a second this module reads the sink: it prints the rows it
+has not shown yet and updates the status line. Two choices follow from how the sink works:
+
+- Rows are counted from their offsets, not by the sink. The query reads a fresh checkpoint,
+  and partition p of n hands on the offsets p, p + n, p + 2n, ... in order, so the highest
+  offset seen in each partition says how many rows that partition has handed on
+  (:class:`HandedOn`). It also says which of the sink's last rows are new. A refresh sees the
+  sink's last rows only: where more came (a fast stream, or the first rows, which arrive in a
+  burst), it shows the newest, and the status counts all.
+- The latency figures leave out a warm-up. A query's first rows came to exist before its tasks
+  started and wait hundreds of ms, which would hold the p99 up for minutes. So once the first
+  batch has ended (the query's first progress report), the sink's measurements are dropped
+  (``reset_latency``, which running tasks see at once), and the status says which figures it
+  shows: "since start" before that, "after warm-up" after.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import TYPE_CHECKING, Protocol, TypeVar
+
+from rich.console import Console
+from rich.live import Live
+from rich.text import Text
+
+from spark_random_strings.cli.stream import print_cells, print_header, print_row, run_until_done
+from spark_random_strings.realtime.latency import (
+    LatencySummary,
+    latency_summary,
+    reset_latency,
+    start_measured,
+)
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql.streaming.query import StreamingQuery
+
+    from spark_random_strings.engine.local import StopRequest
+
+#: Real-time mode's batch duration: Spark's shortest by default
+#: (``spark.sql.streaming.realTimeMode.minBatchDuration``). Offsets are committed, and the
+#: sink's tasks start again, once per batch.
+BATCH_DURATION_S = 5
+#: How many of its last rows the ``LatencySink`` keeps: the most one refresh can show.
+SINK_KEEPS = 20
+
+_WHOLE = re.compile(r"-?\d+")
+
+
+def real_time_cores(partitions: int, cpus: int | None = None) -> int:
+    """The local cores for a real-time query of ``partitions`` partitions: all of them
+    (``cpus``, this machine's by default), and at least one more than the partitions. Each
+    partition is a task that runs for the whole batch; Spark needs a slot left for anything
+    else."""
+    return max(cpus or os.cpu_count() or 1, partitions + 1)
+
+
+@dataclass(frozen=True)
+class ShownRow:
+    """A row the sink got, as the terminal shows it."""
+
+    offset: int
+    #: The event time, in epoch ms.
+    ts: int
+    length: int
+    value: str
+
+
+def parse_recent(lines: Sequence[str], timestamp_column: bool) -> list[ShownRow]:
+    """The rows of ``LatencySummary.recent``: lines of ``value, ts, offset, length`` (and the
+    ``timestamp`` with ``timestamp_column``) separated by tabs.
+
+    The value comes first and may hold tabs or line breaks (an ``alphabet`` may have them): a
+    row is split from its right end, and a line that does not parse, with a value as long as
+    its ``length`` says, is the first part of a row that goes on in the next line.
+    """
+    trailing = 4 if timestamp_column else 3
+    rows: list[ShownRow] = []
+    pending: str | None = None
+    for line in lines:
+        text = line if pending is None else f"{pending}\n{line}"
+        row = _parse_row(text, trailing)
+        if row is None:
+            pending = text
+        else:
+            rows.append(row)
+            pending = None
+    return rows
+
+
+@dataclass(frozen=True)
+class DeclaredRow:
+    """A row of a declared schema the sink got: its offset, and its cells in the schema's order."""
+
+    offset: int
+    cells: tuple[object, ...]
+
+
+def parse_recent_declared(lines: Sequence[str]) -> list[DeclaredRow]:
+    """The rows of ``LatencySummary.recent`` for a stream of a declared schema: lines of the
+    row's offset, a tab and the row as a JSON object (whose strings hold no line break)."""
+    rows = []
+    for line in lines:
+        offset, _, text = line.partition("\t")
+        cells = json.loads(text, parse_float=Decimal)  # a DECIMAL's digits, as the JVM wrote them
+        rows.append(DeclaredRow(int(offset), tuple(cells.values() if isinstance(cells, dict) else cells)))
+    return rows
+
+
+class _HasOffset(Protocol):
+    @property
+    def offset(self) -> int: ...
+
+
+_Row = TypeVar("_Row", bound=_HasOffset)
+
+
+def _parse_row(text: str, trailing: int) -> ShownRow | None:
+    parts = text.rsplit("\t", trailing)
+    if len(parts) != trailing + 1 or not all(_WHOLE.fullmatch(part) for part in parts[1:4]):
+        return None
+    value, ts, offset, length = parts[:4]
+    return ShownRow(int(offset), int(ts), int(length), value) if len(value) == int(length) else None
+
+
+class HandedOn:
+    """Which rows of a stream read in ``partitions`` partitions, from offset 0, have reached
+    the sink: partition p hands on the offsets p, p + n, p + 2n, ... in order, so the next one
+    each partition has not handed on yet says it all."""
+
+    def __init__(self, partitions: int) -> None:
+        self._partitions = partitions
+        self._next = list(range(partitions))
+
+    @property
+    def count(self) -> int:
+        """How many rows have reached the sink, as far as the rows taken tell."""
+        return sum((after - p) // self._partitions for p, after in enumerate(self._next))
+
+    def take(self, rows: Sequence[_Row]) -> list[_Row]:
+        """The rows not taken before, in offset order; they count from now on."""
+        new = sorted(
+            (row for row in rows if row.offset >= self._next[row.offset % self._partitions]),
+            key=lambda row: row.offset,
+        )
+        for row in new:
+            p = row.offset % self._partitions
+            self._next[p] = max(self._next[p], row.offset + self._partitions)
+        return new
+
+
+def latency_text(summary: LatencySummary | None, after_warm_up: bool) -> str:
+    """The latency figures of the status and the summary, and which rows they are of.
+
+    The sink gives a percentile as the upper edge of its 0.1 ms bucket, which can lie above the
+    exact maximum: a percentile is shown as at most the maximum.
+    """
+    label = "after warm-up" if after_warm_up else "since start"
+    if summary is None or summary.p50_ms is None or summary.p99_ms is None or summary.max_ms is None:
+        return f"latency {label}: none yet"
+    top = summary.max_ms
+    return (
+        f"latency {label}: p50 {min(summary.p50_ms, top):,.1f} ms, p99 {min(summary.p99_ms, top):,.1f} ms, "
+        f"max {top:,.1f} ms"
+    )
+
+
+def status(rows: int, elapsed_s: float, summary: LatencySummary | None, after_warm_up: bool) -> Text:
+    """The status line: rows, rows/s, the latency figures, run time."""
+    if rows == 0:
+        return Text(f"waiting for the first rows ... {elapsed_s:4.0f} s", style="dim")
+    rate = rows / elapsed_s if elapsed_s > 0 else 0.0
+    return Text(
+        f"rows {rows:,} | {rate:,.1f} rows/s | {latency_text(summary, after_warm_up)} | {elapsed_s:,.0f} s",
+        style="bold",
+    )
+
+
+def summary_line(rows: int, elapsed_s: float, latency: LatencySummary | None, after_warm_up: bool) -> str:
+    """The one line printed at the end."""
+    rate = rows / elapsed_s if elapsed_s > 0 else 0.0
+    measured = "" if latency is None or latency.count == 0 else f" over {latency.count:,} rows"
+    return (
+        f"streamed {rows:,} rows in real-time mode ({BATCH_DURATION_S} s batches) over {elapsed_s:.1f} s "
+        f"({rate:,.1f} rows/s); {latency_text(latency, after_warm_up)}{measured}"
+    )
+
+
+class _Display:
+    """What the terminal has shown of one measured query, and whether the warm-up is over."""
+
+    def __init__(
+        self,
+        query: StreamingQuery,
+        spark: SparkSession,
+        name: str,
+        console: Console,
+        rows_shown: int,
+        partitions: int,
+        stamped: bool,
+        declared: bool,
+    ) -> None:
+        self.query, self.spark, self.name, self.console = query, spark, name, console
+        self.rows_shown = min(rows_shown, SINK_KEEPS)
+        self.stamped = stamped
+        self.declared = declared
+        self.handed_on = HandedOn(partitions)
+        self.after_warm_up = False
+        #: The figures of the warm-up, the last read before they were dropped.
+        self.since_start: LatencySummary | None = None
+
+    def read(self) -> LatencySummary:
+        """The sink's measurements; its rows not shown yet are printed (the newest
+        ``rows_shown`` of them)."""
+        summary = latency_summary(self.spark, self.name)
+        if self.declared:
+            for declared in self.handed_on.take(parse_recent_declared(summary.recent))[-self.rows_shown :]:
+                print_cells(self.console, declared.cells)
+            return summary
+        for row in self.handed_on.take(parse_recent(summary.recent, self.stamped))[-self.rows_shown :]:
+            print_row(self.console, row.offset, row.ts, row.length, row.value)
+        return summary
+
+    def tick(self) -> LatencySummary:
+        """Read the sink, first dropping the warm-up's measurements once the first batch ended."""
+        if not self.after_warm_up and self.query.lastProgress is not None:
+            self.since_start = self.read()
+            reset_latency(self.spark, self.name)
+            self.after_warm_up = True
+        return self.read()
+
+    def final_figures(self, summary: LatencySummary) -> tuple[LatencySummary | None, bool]:
+        """The figures to report at the end, and whether they are after the warm-up: they are
+        if a row was measured after it, or else those of the warm-up."""
+        if self.after_warm_up and summary.count == 0:
+            return self.since_start, False
+        return summary, self.after_warm_up
+
+
+def stream_in_real_time(
+    strings: DataFrame,
+    *,
+    console: Console,
+    rows_shown: int,
+    duration_s: float | None,
+    stop: StopRequest,
+    partitions: int,
+    timestamp_column: bool,
+    declared: bool = False,
+) -> str:
+    """Run ``strings`` (the jar's source with ``realTime``, read in ``partitions`` partitions)
+    in real-time mode into a ``LatencySink``, and print its rows as they reach it, under a
+    status line with their latency, until ``duration_s`` passes or ``stop`` is set. A stream of
+    a ``declared`` schema needs a column of kind ``offset``; its rows show as they are.
+
+    The query's checkpoint is a temporary folder, removed at the end. Returns the one-line
+    summary. Raises the query's exception if it failed.
+    """
+    name = f"spark-random-strings stream {uuid.uuid4().hex}"
+    print_header(console, strings.columns if declared else None)
+    with tempfile.TemporaryDirectory(prefix="spark-random-strings-stream-") as checkpoint:
+        started = time.monotonic()
+        query = start_measured(
+            strings, name=name, checkpoint=checkpoint, real_time=f"{BATCH_DURATION_S} seconds"
+        )
+        display = _Display(
+            query, strings.sparkSession, name, console, rows_shown, partitions, timestamp_column, declared
+        )
+        try:
+            with Live(
+                status(0, 0.0, None, False), console=console, refresh_per_second=4, transient=True
+            ) as live:
+
+                def update(elapsed: float) -> None:
+                    summary = display.tick()
+                    live.update(status(display.handed_on.count, elapsed, summary, display.after_warm_up))
+
+                # A real-time batch runs for the whole batch duration: waiting for its end would
+                # hold a stop for up to BATCH_DURATION_S, and this query's sink and checkpoint
+                # keep nothing that stopping mid-batch could leave half done.
+                elapsed = run_until_done(
+                    query,
+                    started=started,
+                    duration_s=duration_s,
+                    stop=stop,
+                    every_tick=update,
+                    stop_query=lambda running: running.stop(),
+                )
+            # The rows that arrived since the last tick, and the figures of the whole run.
+            figures, after_warm_up = display.final_figures(display.read())
+            reset_latency(display.spark, name)
+            return summary_line(display.handed_on.count, elapsed, figures, after_warm_up)
+        finally:
+            # Before its checkpoint goes.
+            if query.isActive:
+                query.stop()

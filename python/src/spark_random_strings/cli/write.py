@@ -1,0 +1,80 @@
+"""What the commands that write files (``write``, ``nexmark --output``) write, for the checks of their
+folders (``write.folder``): the request a run makes, and its check before Spark starts."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from spark_random_strings.cli.nexmark import nexmark_options, nexmark_usage_error
+from spark_random_strings.cli.options import parsed
+from spark_random_strings.write.contents import DEFINITION_FILES, NEXMARK_FILE, STRINGS_FILE
+from spark_random_strings.write.files import LocalFiles, local_path
+from spark_random_strings.write.folder import WriteRequest, WrittenStream, check_folder
+
+if TYPE_CHECKING:
+    from spark_random_strings.nexmark.stream import NexmarkStream
+    from spark_random_strings.rows.definition import StreamDefinition
+
+
+def write_request(args: argparse.Namespace) -> WriteRequest:
+    """The folders of a run of ``write`` or ``nexmark --output``, and the stream it writes.
+
+    Raises:
+        UsageError: a flag the source refuses.
+    """
+    python_engine = args.engine == "python"
+    stream: WrittenStream[Any]
+    if args.command == "nexmark":
+        stream = _nexmark_stream(args, python_engine)
+        command = "nexmark --output"
+    else:
+        stream = _strings_stream(args, python_engine)
+        command = "write"
+    return WriteRequest(command, args.output.rstrip("/") or "/", args.checkpoint, args.file_format, stream)
+
+
+def check_before_spark(request: WriteRequest) -> None:
+    """Refuse folders that are not the write's own before Spark starts, where both are on this
+    machine for Spark too (the write checks again, through Spark's file system, before it starts
+    its query).
+
+    Raises:
+        FolderRefused: naming the flag, the path, what is there and the way on.
+    """
+    if (
+        local_path(request.output) is not None
+        and local_path(request.checkpoint or request.output) is not None
+    ):
+        check_folder(LocalFiles(), request)
+
+
+def _strings_stream(args: argparse.Namespace, python_engine: bool) -> WrittenStream[StreamDefinition]:
+    from spark_random_strings.rows.definition import check_restart
+    from spark_random_strings.strings.definition_store import definition_from_json
+
+    options = parsed(args)
+    return WrittenStream(
+        DEFINITION_FILES[STRINGS_FILE],
+        python_engine,
+        STRINGS_FILE,
+        definition_from_json,
+        lambda stored, where: check_restart(stored, options.restarting(stored), where),
+    )
+
+
+def _nexmark_stream(args: argparse.Namespace, python_engine: bool) -> WrittenStream[NexmarkStream]:
+    from spark_random_strings.nexmark.options import parse_nexmark_options
+    from spark_random_strings.nexmark.stream import check_restart, stream_from_json
+
+    try:
+        config = parse_nexmark_options(nexmark_options(args)).config
+    except ValueError as error:
+        raise nexmark_usage_error(str(error)) from None
+    return WrittenStream(
+        DEFINITION_FILES[NEXMARK_FILE],
+        python_engine,
+        NEXMARK_FILE,
+        stream_from_json,
+        lambda stored, where: check_restart(stored, config, where),
+    )

@@ -1,0 +1,300 @@
+"""The source's options, parsed once and checked eagerly (the JVM source's ``SourceOptions.scala``):
+names matched case-insensitively, the same rules and the same messages as the jar's source.
+
+Parsing reads each option's text (a number in its range, a character set, a distribution) and
+checks which options were given together; the rules of the definition they make are
+``rows.definition.validate``'s, the same that a definition read back from a checkpoint passes.
+With a declared schema, the ``fields.`` options say how its columns are made
+(``typed.columns``), and the options of the random strings' own columns are refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
+
+from spark_random_strings.options import (
+    ALPHABET,
+    CHARSET,
+    DISTINCT_VALUES,
+    DISTINCT_VALUES_RANGE,
+    DISTRIBUTIONS,
+    DUPLICATE_FRACTION,
+    DUPLICATE_FRACTION_RANGE,
+    FORMAT,
+    INTERNAL_NAMES,
+    LATE_BY_MS,
+    LATE_BY_MS_RANGE,
+    LATE_ROW_FRACTION,
+    LATE_ROW_FRACTION_RANGE,
+    LENGTH_RANGE,
+    MANUAL_CLOCK,
+    MAX_DUPLICATE_DISTANCE,
+    MAX_DUPLICATE_DISTANCE_RANGE,
+    MAX_LENGTH,
+    MAX_OUT_OF_ORDER_MS,
+    MAX_OUT_OF_ORDER_MS_RANGE,
+    MAX_ROWS_PER_TRIGGER,
+    MAX_ROWS_PER_TRIGGER_RANGE,
+    MIN_LENGTH,
+    NAMES,
+    NUM_PARTITIONS,
+    NUM_PARTITIONS_RANGE,
+    PYTHON_FORMAT,
+    RATE_PROFILE,
+    REAL_TIME,
+    ROWS_PER_SECOND,
+    ROWS_PER_SECOND_RANGE,
+    SEED,
+    SEED_RANGE,
+    START_TIMESTAMP,
+    START_TIMESTAMP_RANGE,
+    TIMESTAMP_COLUMN,
+    TOTAL_ROWS,
+    TOTAL_ROWS_RANGE,
+    VALUE_DISTRIBUTION,
+    ZIPF,
+    ZIPF_EXPONENT,
+    ZIPF_EXPONENT_RANGE,
+    default,
+)
+from spark_random_strings.options.ranges import Real, Whole, java_sort_key, java_trim
+from spark_random_strings.options.suggestions import boolean, reject_unknown
+from spark_random_strings.rows.columns import columns_declared, columns_of, schema_of_columns
+from spark_random_strings.rows.definition import RowShape, StreamDefinition, validate
+from spark_random_strings.text.character_set import NAMED_SETS, alphabet_set, named_set
+from spark_random_strings.text.string_values import STRING_VALUE_OPTIONS, StringValues, distribution_error
+from spark_random_strings.time.manual_clock import ManualClock, manual
+from spark_random_strings.time.rate_profile import RateProfile, parse_rate_profile
+from spark_random_strings.typed.declared_schema import DeclaredSchema
+from spark_random_strings.typed.fields.options import PREFIX, is_field_option
+from spark_random_strings.typed.schema.ddl import to_schema
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+
+@dataclass(frozen=True)
+class SourceOptions:
+    """The source's options, parsed and validated once."""
+
+    rows_per_second: int
+    #: What the strings are drawn from: lengths, characters, pool and distribution.
+    strings: StringValues
+    seed: int | None
+    num_partitions: int | None
+    max_rows_per_trigger: int | None
+    total_rows: int | None
+    #: Disorder and repeats of the rows.
+    shape: RowShape
+    timestamp_column: bool = False
+    start_timestamp: int | None = None
+    rate_profile: RateProfile | None = None
+    real_time: bool = False
+    #: Where the stream reads the time: ``None``, the system clock; in tests, the manual clock
+    #: that the internal option ``_manualClock`` names.
+    clock: ManualClock | None = None
+    #: The schema the user declared and its ``fields.`` options, if any.
+    declared: DeclaredSchema | None = None
+
+    @property
+    def schema(self) -> pa.Schema:
+        """The schema of the rows these options describe, from the columns their definition has."""
+        if self.declared is not None:
+            return schema_of_columns(columns_declared(self.declared.cells))
+        return schema_of_columns(columns_of(self.strings, self.timestamp_column))
+
+    def definition(self, seed: int, start_time_ms: int) -> StreamDefinition:
+        """The definition of a stream of these options, with this seed and start time."""
+        return StreamDefinition(
+            seed,
+            start_time_ms,
+            self.rows_per_second,
+            self.strings,
+            self.shape,
+            self.timestamp_column,
+            self.start_timestamp,
+            self.rate_profile,
+            self.declared,
+        )
+
+    def restarting(self, stored: StreamDefinition) -> StreamDefinition:
+        """The definition these options ask of a restart of the stream ``stored``: its seed where
+        they give none, and its start time."""
+        return self.definition(stored.seed if self.seed is None else self.seed, stored.start_time_ms)
+
+
+#: The options of the random strings' own columns, which a declared schema replaces.
+STRING_OPTIONS = (*STRING_VALUE_OPTIONS, TIMESTAMP_COLUMN)
+
+
+def parse_options(parameters: Mapping[str, str], schema: object = None) -> SourceOptions:
+    """Parse and validate source options, as the JVM source does at ``load()``: names
+    case-insensitive, the same rules and the same messages.
+
+    Args:
+        parameters: the options, by name as the user wrote them.
+        schema: the schema the user declared, if any: DDL text, a pyspark ``StructType``, or a
+            ``typed.cells.spec`` one. Its ``fields.`` options say how its columns are made, and the
+            options of the random strings' own columns are refused; without one, a ``fields.``
+            option is refused.
+
+    Raises:
+        ValueError: naming the option, the value given and what is allowed.
+    """
+    declared: DeclaredSchema | None = None
+    converted = None if schema is None else to_schema(schema)  # where Spark reads it: at .schema()
+    field_parameters = [(name, value) for name, value in parameters.items() if is_field_option(name)]
+    parameters = {name: value for name, value in parameters.items() if not is_field_option(name)}
+    reject_unknown(FORMAT, NAMES, INTERNAL_NAMES, parameters)
+    if converted is None:
+        named = sorted((name for name, _ in field_parameters), key=java_sort_key)
+        if named:
+            raise ValueError(
+                f"Option '{named[0]}' says how a declared column is made, but no schema was declared. "
+                'Declare the columns with .schema(...), e.g. .schema("id BIGINT, name STRING"), or '
+                f"remove the '{PREFIX}' options."
+            )
+    else:
+        for own in STRING_OPTIONS:
+            given = next((name for name in parameters if name.lower() == own.lower()), None)
+            if given is not None:
+                replacement = "kind" if own == TIMESTAMP_COLUMN else own
+                raise ValueError(
+                    f"Option '{given}' shapes the random strings' own columns, and this query declares "
+                    f"its schema. Set it per column instead: '{PREFIX}<column>.{replacement}'"
+                    + (" = eventTime on a TIMESTAMP column." if own == TIMESTAMP_COLUMN else ".")
+                    + " Or remove it."
+                )
+        fields = tuple(sorted(field_parameters, key=lambda field: java_sort_key(field[0])))
+        declared = DeclaredSchema(converted[0], fields, converted[1])
+        _ = declared.cells
+    options = {name.lower(): value for name, value in parameters.items()}
+
+    def text(name: str) -> str | None:
+        return options.get(name.lower())
+
+    def whole(name: str, allowed: Whole) -> int | None:
+        given = text(name)
+        return None if given is None else allowed.parse(name, given)
+
+    def real(name: str, allowed: Real) -> float | None:
+        given = text(name)
+        return None if given is None else allowed.parse(name, given)
+
+    def or_default(name: str, value: object) -> object:
+        return default(name) if value is None else value
+
+    min_length = whole(MIN_LENGTH, LENGTH_RANGE)
+    max_length = whole(MAX_LENGTH, LENGTH_RANGE)
+    charset_text, alphabet_text = text(CHARSET), text(ALPHABET)
+    charset = None if charset_text is None else named_set(CHARSET, charset_text)
+    alphabet = None if alphabet_text is None else alphabet_set(ALPHABET, alphabet_text)
+    characters = alphabet or charset or NAMED_SETS[cast(str, default(CHARSET))]
+    rows_per_second = whole(ROWS_PER_SECOND, ROWS_PER_SECOND_RANGE)
+    seed = whole(SEED, SEED_RANGE)
+    num_partitions = whole(NUM_PARTITIONS, NUM_PARTITIONS_RANGE)
+    max_rows = whole(MAX_ROWS_PER_TRIGGER, MAX_ROWS_PER_TRIGGER_RANGE)
+    total_rows = whole(TOTAL_ROWS, TOTAL_ROWS_RANGE)
+
+    distinct_values = whole(DISTINCT_VALUES, DISTINCT_VALUES_RANGE)
+    distribution: str | None = None
+    distribution_text = text(VALUE_DISTRIBUTION)
+    if distribution_text is not None:
+        distribution = next((d for d in DISTRIBUTIONS if d == java_trim(distribution_text).lower()), None)
+        if distribution is None:
+            raise ValueError(distribution_error(distribution_text))
+    zipf_exponent = real(ZIPF_EXPONENT, ZIPF_EXPONENT_RANGE)
+    late_fraction = real(LATE_ROW_FRACTION, LATE_ROW_FRACTION_RANGE)
+    late_by_ms = whole(LATE_BY_MS, LATE_BY_MS_RANGE)
+    duplicate_fraction = real(DUPLICATE_FRACTION, DUPLICATE_FRACTION_RANGE)
+    max_distance = whole(MAX_DUPLICATE_DISTANCE, MAX_DUPLICATE_DISTANCE_RANGE)
+    max_out_of_order_ms = whole(MAX_OUT_OF_ORDER_MS, MAX_OUT_OF_ORDER_MS_RANGE)
+    timestamp_text = text(TIMESTAMP_COLUMN)
+    timestamp_column = None if timestamp_text is None else boolean(TIMESTAMP_COLUMN, timestamp_text)
+    start_timestamp = whole(START_TIMESTAMP, START_TIMESTAMP_RANGE)
+    profile_text = text(RATE_PROFILE)
+    rate_profile = None if profile_text is None else parse_rate_profile(profile_text)
+    real_time_text = text(REAL_TIME)
+    real_time = None if real_time_text is None else boolean(REAL_TIME, real_time_text)
+    clock_text = text(MANUAL_CLOCK)
+    clock = None if clock_text is None else manual(MANUAL_CLOCK, clock_text)
+
+    # The rules about which options were given together; the definition's own are validate's.
+    def stated(name: str) -> str:
+        return f"'{name}' is {text(name)}"
+
+    def unfit(message: str) -> ValueError:
+        return ValueError(f"Options that do not fit together: {message}.")
+
+    if distribution is not None and distinct_values is None:
+        raise unfit(
+            f"{stated(VALUE_DISTRIBUTION)}, but '{DISTINCT_VALUES}' is not set. A distribution picks among a "
+            f"pool of values: set '{DISTINCT_VALUES}' too"
+        )
+    if zipf_exponent is not None and distribution != ZIPF:
+        raise unfit(
+            f"{stated(ZIPF_EXPONENT)}, but '{VALUE_DISTRIBUTION}' is not {ZIPF}. "
+            f"Set '{VALUE_DISTRIBUTION}' to "
+            f"{ZIPF}, or remove '{ZIPF_EXPONENT}'"
+        )
+    for dependent, fraction, value, none in (
+        (LATE_BY_MS, LATE_ROW_FRACTION, late_fraction, "no row is late"),
+        (MAX_DUPLICATE_DISTANCE, DUPLICATE_FRACTION, duplicate_fraction, "no row repeats"),
+    ):
+        if text(dependent) is not None and (value or 0.0) == 0.0:
+            said = "not set" if value is None else text(fraction)
+            raise unfit(
+                f"{stated(dependent)}, but '{fraction}' is {said}, so {none}. Set '{fraction}' above 0, or "
+                f"remove '{dependent}'"
+            )
+    if rate_profile is not None and rows_per_second is not None:
+        raise unfit(
+            f"{stated(ROWS_PER_SECOND)}, but '{RATE_PROFILE}' is set. The profile sets the rate: remove "
+            f"'{ROWS_PER_SECOND}', or remove '{RATE_PROFILE}'"
+        )
+    late = cast(float, or_default(LATE_ROW_FRACTION, late_fraction))
+    strings = StringValues(
+        min_length=cast(int, or_default(MIN_LENGTH, min_length)),
+        max_length=cast(int, or_default(MAX_LENGTH, max_length)),
+        characters=characters,
+        distinct_values=distinct_values,
+        value_distribution=cast(str, or_default(VALUE_DISTRIBUTION, distribution)),
+        zipf_exponent=cast(float, or_default(ZIPF_EXPONENT, zipf_exponent)),
+    )
+    shape = RowShape(
+        max_out_of_order_ms=cast(int, or_default(MAX_OUT_OF_ORDER_MS, max_out_of_order_ms)),
+        late_row_fraction=late,
+        late_by_ms=late_by_ms if late > 0.0 else None,
+        duplicate_fraction=cast(float, or_default(DUPLICATE_FRACTION, duplicate_fraction)),
+        max_duplicate_distance=cast(int, or_default(MAX_DUPLICATE_DISTANCE, max_distance)),
+    )
+    parsed = SourceOptions(
+        rows_per_second=cast(int, or_default(ROWS_PER_SECOND, rows_per_second)),
+        strings=strings,
+        seed=seed,
+        num_partitions=num_partitions,
+        max_rows_per_trigger=max_rows,
+        total_rows=total_rows,
+        shape=shape,
+        timestamp_column=cast(bool, or_default(TIMESTAMP_COLUMN, timestamp_column)),
+        start_timestamp=start_timestamp,
+        rate_profile=rate_profile,
+        real_time=cast(bool, or_default(REAL_TIME, real_time)),
+        clock=clock,
+        declared=declared,
+    )
+    validate(parsed.rows_per_second, strings, shape, written=text)
+    return parsed
+
+
+def python_real_time_error() -> ValueError:
+    """Why the Python data source refuses ``realTime=true``: Spark runs real-time mode on JVM
+    DSv2 streams only."""
+    return ValueError(
+        f"Option '{REAL_TIME}' is true, but the {PYTHON_FORMAT} source is a Python data source, and "
+        "Spark's Python data sources cannot run in real-time mode: it reads only JVM streams that "
+        f"implement its real-time interfaces. Read the jar's source (engine='jvm') with '{REAL_TIME}', "
+        f"or remove '{REAL_TIME}'."
+    )
