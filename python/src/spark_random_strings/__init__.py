@@ -38,7 +38,13 @@ from spark_random_strings.engine.jar import (
     jar_path,
 )
 from spark_random_strings.engine.session import configure_spark_with_random_strings
-from spark_random_strings.nexmark import NexmarkKeywords, nexmark_views, read_nexmark
+from spark_random_strings.nexmark import (
+    NexmarkKeywords,
+    nexmark_answers,
+    nexmark_events,
+    nexmark_views,
+    read_nexmark,
+)
 from spark_random_strings.options import FORMAT, PYTHON_FORMAT
 from spark_random_strings.strings.expected import StreamDefinitionKeywords, expected_rows, stream_definition
 from spark_random_strings.strings.read import read_random_strings
@@ -58,6 +64,8 @@ __all__ = [
     "expected_rows",
     "installed_spark",
     "jar_path",
+    "nexmark_answers",
+    "nexmark_events",
     "nexmark_views",
     "read_nexmark",
     "read_random_strings",
