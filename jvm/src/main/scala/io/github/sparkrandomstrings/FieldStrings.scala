@@ -22,7 +22,7 @@ private[sparkrandomstrings] object FieldStrings {
           p.get(name).fold(default)(g => RandomStrings.LengthRange.parse(g.option, g.value).toInt)
         val characters = p.get(ALPHABET).map(g => CharacterSet.alphabet(g.option, g.value))
           .orElse(p.get(CHARSET).map(g => CharacterSet.named(g.option, g.value)))
-          .getOrElse(SourceOptions.DefaultCharacters)
+          .getOrElse(StringValues.DefaultCharacters)
         if (p.get(ALPHABET).isDefined && p.get(CHARSET).isDefined) {
           throw new IllegalArgumentException(
             s"Options that do not fit together: '${p.option(ALPHABET)}' and '${p.option(CHARSET)}' both " +

@@ -70,8 +70,6 @@ final case class SourceOptions(
 object SourceOptions {
   import RandomStrings._
 
-  val DefaultCharacters: CharacterSet = CharacterSet.Alphanumeric
-
   /**
    * Parses and validates the options a user gave to `spark.readStream.format(...).option(...)`.
    * Names are matched case-insensitively; messages show them and their values as the user
@@ -176,7 +174,7 @@ object SourceOptions {
       strings = StringValues(
         minLength = minLength.getOrElse(DefaultMinLength),
         maxLength = maxLength.getOrElse(DefaultMaxLength),
-        characters = alphabet.orElse(charset).getOrElse(DefaultCharacters),
+        characters = alphabet.orElse(charset).getOrElse(StringValues.DefaultCharacters),
         distinctValues = distinctValues,
         valueDistribution = distribution.getOrElse(UniformDistribution),
         zipfExponent = zipfExponent.getOrElse(DefaultZipfExponent)),

@@ -38,8 +38,11 @@ final case class StringValues(
 object StringValues {
   import RandomStrings._
 
+  /** The characters of a string column that names neither `charset` nor `alphabet`. */
+  val DefaultCharacters: CharacterSet = CharacterSet.Alphanumeric
+
   /** The values of a stream with none of the string options: 0 to 4 alphanumeric characters. */
-  val Default: StringValues = StringValues(DefaultMinLength, DefaultMaxLength, CharacterSet.Alphanumeric)
+  val Default: StringValues = StringValues(DefaultMinLength, DefaultMaxLength, DefaultCharacters)
 
   /**
    * The rules a string column's values pass, in order: the lengths in range and in order, the
