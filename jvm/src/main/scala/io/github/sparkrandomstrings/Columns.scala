@@ -14,7 +14,7 @@ final case class Column(field: StructField, content: Column.Content)
 
 object Column {
 
-  /** What a column's cells hold: how its writer ([[ColumnWriter.of]]) makes each row's cell. */
+  /** What a column's cells hold: how its writer ([[ColumnWriters.of]]) makes each row's cell. */
   sealed trait Content extends Serializable
 
   /** A string drawn as `values` says ([[StringColumnWriter]]), of the row or of its original. */

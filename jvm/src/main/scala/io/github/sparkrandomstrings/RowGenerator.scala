@@ -39,7 +39,7 @@ final class RowGenerator(definition: StreamDefinition) extends RowMaker {
   private val writer = new UnsafeRowWriter(
     columns.length,
     math.min(StringColumnWriter.maxValueBytes(definition.strings), 1 << 16))
-  private val writers = ColumnWriter.of(columns, definition.seed, writer)
+  private val writers = ColumnWriters.of(columns, definition.seed, writer)
   private val strings = writers.collectFirst { case w: StringColumnWriter => w }.orNull
   // Only a declared column may be null. Without one, the null bits are zeroed once here and
   // stay zero for every row; with one, each row zeroes them before its cells are written.
