@@ -1,5 +1,6 @@
 package io.github.sparkrandomstrings
 
+import org.apache.spark.SparkContext
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
@@ -56,6 +57,20 @@ private[sparkrandomstrings] object RandomStringsScanStrategy extends SparkStrate
       RandomStringsScanExec(batch.output, batch.rdd, batch.rdd.asInstanceOf[OffsetRowsRDD].stream.sourceName) :: Nil
     case _ => Nil
   }
+
+  /** The setting that installs [[ExtensionsClass]]: Spark's static `spark.sql.extensions`. */
+  val ExtensionsKey = "spark.sql.extensions"
+
+  /**
+   * The extensions that plant this strategy when a session starts, by name: the class
+   * `io.github.sparkrandomstrings.RandomStringsExtensions`, which sits in the package that users
+   * name, above this one, so that both sources' providers can ask [[extensionsConfiguredOn]].
+   */
+  val ExtensionsClass = "io.github.sparkrandomstrings.RandomStringsExtensions"
+
+  /** Whether the session of `context` was started with [[ExtensionsClass]] (then [[addTo]] is not needed). */
+  def extensionsConfiguredOn(context: SparkContext): Boolean =
+    context.getConf.get(ExtensionsKey, "").split(",").map(_.trim).contains(ExtensionsClass)
 
   /**
    * Adds the strategy to the session's `experimental.extraStrategies`, once. `load()` does it,

@@ -15,7 +15,6 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
 import io.github.sparkrandomstrings.{
   OffsetRowsStream,
   OffsetRowsTable,
-  RandomStringsExtensions,
   RandomStringsScanStrategy,
   RealTimeMode
 }
@@ -77,7 +76,7 @@ class NexmarkSourceProvider extends StreamSourceProvider with TableProvider with
     schema.foreach(refuseSchema)
     if (options.realTime) RealTimeMode.requireAvailable()
     val spark = sqlContext.sparkSession
-    if (!RandomStringsExtensions.configuredOn(spark.sparkContext)) RandomStringsScanStrategy.addTo(spark)
+    if (!RandomStringsScanStrategy.extensionsConfiguredOn(spark.sparkContext)) RandomStringsScanStrategy.addTo(spark)
     (Nexmark.ShortName, Nexmark.Schema)
   }
 
