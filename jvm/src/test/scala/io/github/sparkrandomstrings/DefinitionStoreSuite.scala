@@ -7,6 +7,8 @@ import java.nio.file.Files
 import org.apache.hadoop.conf.Configuration
 import org.scalatest.funsuite.AnyFunSuite
 
+import io.github.sparkrandomstrings.testing.TestDirectories
+
 class DefinitionStoreSuite extends AnyFunSuite with TestDirectories {
 
   private def store(dir: File) = new DefinitionStore(new File(dir, "sources/0").getPath, new Configuration())

@@ -12,6 +12,8 @@ import org.apache.hadoop.hdfs.MiniDFSCluster
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.streaming.{StreamingQuery, Trigger}
 
+import io.github.sparkrandomstrings.testing.SparkSessionSuite
+
 /**
  * A checkpoint on a real HDFS, not the local disk: an in-process cluster (Hadoop's
  * `MiniDFSCluster`, a NameNode and a DataNode, of the Hadoop release the Spark line is built

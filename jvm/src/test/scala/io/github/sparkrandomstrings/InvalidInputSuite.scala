@@ -9,6 +9,8 @@ import scala.reflect.io.Directory
 import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.streaming.{StreamingQueryException, Trigger}
 
+import io.github.sparkrandomstrings.testing.{InvalidInputs, SparkSessionSuite}
+
 /**
  * Every invalid input of the shared table (tests/vectors/invalid_inputs.json) fails with a
  * message that names the option or the file, at `load()` or when the query starts; nothing

@@ -12,6 +12,8 @@ import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema
 import org.apache.spark.sql.types.StructType
 import org.scalatest.funsuite.AnyFunSuite
 
+import io.github.sparkrandomstrings.testing.TestDirectories
+
 /** LatencySink's arithmetic and bookkeeping, on constructed inputs (RealTimeStreamSuite runs it in a query). */
 class LatencySinkSuite extends AnyFunSuite with TestDirectories {
 

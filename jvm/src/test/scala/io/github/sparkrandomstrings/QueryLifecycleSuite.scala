@@ -11,6 +11,8 @@ import org.apache.spark.sql.streaming.StreamingQueryException
 
 import io.github.sparkrandomstrings.SparkOffsets.LongOffset
 
+import io.github.sparkrandomstrings.testing.SparkSessionSuite
+
 /**
  * Starting and stopping many queries leaks nothing: the JVM's live threads and the driver heap
  * after a full GC come back to where they were, every source is stopped, also when its query

@@ -9,6 +9,8 @@ import org.apache.spark.sql.execution.LogicalRDD
 
 import io.github.sparkrandomstrings.SparkOffsets.{LongOffset, SerializedOffset}
 
+import io.github.sparkrandomstrings.testing.SparkSessionSuite
+
 /** The `Source` contract, called directly with a stepped clock (a [[ManualClock]]). */
 class RandomStringsSourceSuite extends SparkSessionSuite {
 

@@ -7,6 +7,8 @@ import scala.collection.mutable
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.streaming.{StreamingQuery, Trigger}
 
+import io.github.sparkrandomstrings.testing.SparkSessionSuite
+
 /** The source end to end, through `spark.readStream` and real streaming queries. */
 class RandomStringsStreamSuite extends SparkSessionSuite {
   import RandomStrings.ShortName

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import org.apache.hadoop.conf.Configuration
 import org.scalatest.funsuite.AnyFunSuite
 
+import io.github.sparkrandomstrings.testing.TestDirectories
+
 /**
  * The streams of each released version, as that release made them (tests/fixtures/<version>/
  * streams.json, written by tests/fixtures/make_released_fixtures.py from the release itself):

@@ -6,6 +6,8 @@ import org.apache.spark.sql.Row
 import org.apache.spark.sql.catalyst.encoders.ExpressionEncoder
 import org.apache.spark.sql.types.StructType
 
+import io.github.sparkrandomstrings.testing.{AvailableNowQueries, SparkSessionSuite}
+
 class TypedColumnsStreamSuite extends SparkSessionSuite with AvailableNowQueries {
   import RandomStrings.ShortName
 

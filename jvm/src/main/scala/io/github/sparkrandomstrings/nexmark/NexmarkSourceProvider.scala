@@ -12,12 +12,7 @@ import org.apache.spark.sql.sources.{DataSourceRegister, StreamSourceProvider}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import io.github.sparkrandomstrings.{
-  OffsetRowsStream,
-  OffsetRowsTable,
-  RandomStringsScanStrategy,
-  RealTimeMode
-}
+import io.github.sparkrandomstrings.{OffsetRowsStream, OffsetRowsTable, RandomStringsScanStrategy, RealTimeMode}
 
 /**
  * The events of the Nexmark benchmark (persons, auctions and bids of an online auction house),

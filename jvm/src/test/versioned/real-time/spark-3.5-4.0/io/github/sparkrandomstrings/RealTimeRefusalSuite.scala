@@ -2,6 +2,8 @@ package io.github.sparkrandomstrings
 
 import org.apache.spark.SPARK_VERSION
 
+import io.github.sparkrandomstrings.testing.SparkSessionSuite
+
 /** Spark 3.5 and 4.0 have no real-time mode: `realTime=true` fails at `load()`, naming the Spark it needs. */
 class RealTimeRefusalSuite extends SparkSessionSuite {
 

@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.testing
 
 import org.apache.spark.sql.SparkSession
 import org.scalatest.BeforeAndAfterAll
