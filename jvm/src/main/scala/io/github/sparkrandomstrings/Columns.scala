@@ -2,6 +2,8 @@ package io.github.sparkrandomstrings
 
 import org.apache.spark.sql.types.{StructField, StructType}
 
+import io.github.sparkrandomstrings.options.RandomStrings
+
 /**
  * One column of a stream's rows: its field of the schema, and what its cells hold. A stream's
  * columns come from its definition ([[StreamDefinition.columns]]), and so does everything made
@@ -43,7 +45,7 @@ object Columns {
   /**
    * The columns of a stream of random strings: `value` drawn as `values` says, `ts`, `offset`,
    * `length` and, with `timestampColumn`, `timestamp` last. Their fields are
-   * [[RandomStrings.Schema]]'s and [[RandomStrings.TimestampSchema]]'s.
+   * [[io.github.sparkrandomstrings.options.RandomStrings.Schema]]'s and [[io.github.sparkrandomstrings.options.RandomStrings.TimestampSchema]]'s.
    */
   def of(values: StringValues, timestampColumn: Boolean): Seq[Column] = {
     val contents = Seq(Strings(values), EventTimeMs, Offset, LengthOf(0)) ++

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.SparkSession
 
+import io.github.sparkrandomstrings.options.RandomStrings
+
 /**
  * Keeps a stream's [[StreamDefinition]] in the source's metadata folder of the checkpoint (the
  * `metadataPath` Spark hands to `createSource`), as one small JSON file:

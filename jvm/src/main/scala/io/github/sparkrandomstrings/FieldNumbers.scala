@@ -2,6 +2,8 @@ package io.github.sparkrandomstrings
 
 import org.apache.spark.sql.types.FloatType
 
+import io.github.sparkrandomstrings.options.{RandomStrings, Real, Whole}
+
 /**
  * The properties of a number, date or time column: its range, its distribution (uniform, zipf,
  * normal, exponential, each spread given in the type's terms) and the `sequence` kind.

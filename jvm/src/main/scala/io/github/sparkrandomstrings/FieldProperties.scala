@@ -4,6 +4,8 @@ import java.util.Locale
 
 import org.apache.spark.sql.types.DataType
 
+import io.github.sparkrandomstrings.options.{RandomStrings, Suggestions, Whole}
+
 /**
  * The `fields.<column>.<property>` options' names, kinds, distributions and defaults, and the
  * properties given to one declared column ([[FieldProperties.Properties]]): looked up

@@ -1,5 +1,7 @@
 package io.github.sparkrandomstrings
 
+import io.github.sparkrandomstrings.options.RandomStrings
+
 /**
  * The properties of a STRING column: a `pattern`, or the stream's string options per column
  * (lengths, characters, a pool of distinct values and its distribution).

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 
+import io.github.sparkrandomstrings.options.RandomStrings
+
 /**
  * The `values` kind of a declared column: its JSON list read as the column's type, and how one is
  * picked (`weights`, or `distribution` zipf over the list's order).

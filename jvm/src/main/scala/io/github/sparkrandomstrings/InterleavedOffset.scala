@@ -5,6 +5,8 @@ import scala.util.Try
 import com.fasterxml.jackson.databind.ObjectMapper
 import org.apache.spark.sql.connector.read.streaming.{Offset => StreamOffset, PartitionOffset}
 
+import io.github.sparkrandomstrings.options.RandomStrings
+
 /**
  * Where a `realTime` stream stands: for each of its n partitions, the next offset it reads.
  * This is the offset arithmetic of the DSv2 stream, in one place, as [[OffsetRange]] is the V1

@@ -8,6 +8,8 @@ import org.apache.hadoop.conf.Configuration
 import org.apache.spark.TaskContext
 import org.apache.spark.sql.{ForeachWriter, Row}
 
+import io.github.sparkrandomstrings.options.RandomStrings
+
 /**
  * A `foreach` sink that measures a pipeline fed by this source: for each row that reaches it,
  * the moment it arrived minus the moment the row came to exist

@@ -12,6 +12,8 @@ import org.apache.spark.sql.connector.read.streaming.{
   SupportsTriggerAvailableNow
 }
 
+import io.github.sparkrandomstrings.options.RandomStrings
+
 /**
  * A stream of this jar read with `realTime=true`: Spark's DSv2 `MicroBatchStream`, which
  * real-time mode needs (on Spark 4.1 and later [[RealTimeMode]] adds its side, and the readers'

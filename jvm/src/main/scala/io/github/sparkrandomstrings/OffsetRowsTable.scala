@@ -9,6 +9,8 @@ import org.apache.spark.sql.connector.read.streaming.MicroBatchStream
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
+import io.github.sparkrandomstrings.options.RandomStrings
+
 /**
  * A source of this jar as Spark's DSv2 sees it. It reports `MICRO_BATCH_READ` only with
  * `realTime=true`: without it Spark falls back to the V1 `Source` ([[OffsetSource]]), which stays

@@ -18,6 +18,8 @@ import org.apache.spark.sql.types.StructType
 
 import io.github.sparkrandomstrings.SparkOffsets.LongOffset
 
+import io.github.sparkrandomstrings.options.RandomStrings
+
 /**
  * Spark's V1 `Source` contract over a stream of rows whose offsets are their 0-based positions
  * and whose every row is a pure function of its offset ([[OffsetRows]]): the contract this

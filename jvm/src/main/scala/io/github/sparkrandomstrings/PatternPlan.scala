@@ -1,5 +1,7 @@
 package io.github.sparkrandomstrings
 
+import io.github.sparkrandomstrings.options.RandomStrings
+
 /**
  * A regular expression read as a recipe for strings that match it: the `pattern` of a string
  * column. What it reads, and how a string is drawn from it (each draw from the cell's stream,

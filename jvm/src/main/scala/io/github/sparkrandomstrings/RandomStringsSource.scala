@@ -3,6 +3,8 @@ package io.github.sparkrandomstrings
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.types.StructType
 
+import io.github.sparkrandomstrings.options.RandomStrings
+
 /**
  * The `InMemoryRandomStrings` stream: Spark's V1 `Source` contract ([[OffsetSource]]) over an
  * endless (or, with `totalRows`, bounded) sequence of rows whose offsets are their 0-based

@@ -12,6 +12,8 @@ import org.apache.spark.sql.sources.{DataSourceRegister, StreamSourceProvider}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
+import io.github.sparkrandomstrings.options.RandomStrings
+
 /**
  * A streaming source of random strings, for testing, benchmarking and demonstrating streaming
  * pipelines: `spark.readStream.format("InMemoryRandomStrings")`.
@@ -188,7 +190,7 @@ class RandomStringsSourceProvider extends StreamSourceProvider with TableProvide
 }
 
 /**
- * The source's name and schema, as [[RandomStrings]] holds them, under the provider's name: the
+ * The source's name and schema, as [[io.github.sparkrandomstrings.options.RandomStrings]] holds them, under the provider's name: the
  * provider is the top of the source, and nothing else in it refers to it.
  */
 object RandomStringsSourceProvider {

@@ -3,6 +3,8 @@ package io.github.sparkrandomstrings
 import java.util.Locale
 import java.util.regex.Pattern
 
+import io.github.sparkrandomstrings.options.RandomStrings
+
 /**
  * A rate that changes (`rateProfile`): phases that the stream's rate follows from its first
  * start, in place of one `rowsPerSecond`. A profile is phases separated by commas, each

@@ -1,5 +1,7 @@
 package io.github.sparkrandomstrings
 
+import io.github.sparkrandomstrings.options.RandomStrings
+
 /**
  * How a stream's rows depart from rows in event-time order, each once: out-of-order and late
  * event times, and repeated rows. It is the part of a stream's definition that belongs to the

@@ -4,13 +4,15 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap
 import org.apache.spark.sql.types.StructType
 
+import io.github.sparkrandomstrings.options.{RandomStrings, Real, Suggestions, Whole}
+
 /**
  * The options of the `InMemoryRandomStrings` source, parsed and validated once.
  *
  * Every value here has passed validation. The parsing lives in the companion object: the text
  * of each option, and the rules about which options were given; the rules about the values
  * themselves are [[StreamDefinition.validate]]'s, which a stored definition passes too. The
- * option names, their defaults and their limits are [[RandomStrings]]'.
+ * option names, their defaults and their limits are [[io.github.sparkrandomstrings.options.RandomStrings]]'.
  *
  * @param rowsPerSecond      how many rows become available per second of wall-clock time
  * @param strings            what the strings are drawn from: lengths, characters, pool and distribution

@@ -1,5 +1,7 @@
 package io.github.sparkrandomstrings
 
+import io.github.sparkrandomstrings.options.RandomStrings
+
 /**
  * Where every part of the source reads the time: when a stream first starts, how many rows exist
  * ([[OffsetSource]], [[OffsetRowsStream]]) and when a real-time read's row comes to exist

@@ -2,6 +2,8 @@ package io.github.sparkrandomstrings
 
 import org.apache.spark.sql.types.StructType
 
+import io.github.sparkrandomstrings.options.{RandomStrings, Real, Whole}
+
 /**
  * Everything a row depends on besides its offset. Row `offset` of the stream is a pure function
  * of (definition, offset): that is what makes batches replayable after a restart and identical

@@ -1,5 +1,7 @@
 package io.github.sparkrandomstrings
 
+import io.github.sparkrandomstrings.options.RandomStrings
+
 /**
  * What a string column's values are drawn from: their lengths and characters, and, with
  * `distinctValues`, the bounded pool they come from and how rows pick from it. It is the part of

@@ -4,6 +4,8 @@ import java.util.Locale
 
 import org.apache.spark.sql.types._
 
+import io.github.sparkrandomstrings.options.{RandomStrings, Real, Whole}
+
 /**
  * A declared schema and its `fields.<column>.<property>` options, read into the [[CellSpec]] of
  * each column: every property checked against the column's type and kind, with a message that

@@ -12,6 +12,7 @@ import org.apache.hadoop.hdfs.MiniDFSCluster
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.streaming.{StreamingQuery, Trigger}
 
+import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.testing.SparkSessionSuite
 
 /**

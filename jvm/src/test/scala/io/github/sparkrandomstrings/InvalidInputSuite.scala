@@ -9,6 +9,7 @@ import scala.reflect.io.Directory
 import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.streaming.{StreamingQueryException, Trigger}
 
+import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.testing.{InvalidInputs, SparkSessionSuite}
 
 /**

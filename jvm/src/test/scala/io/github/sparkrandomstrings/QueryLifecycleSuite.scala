@@ -11,6 +11,7 @@ import org.apache.spark.sql.streaming.StreamingQueryException
 
 import io.github.sparkrandomstrings.SparkOffsets.LongOffset
 
+import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.testing.SparkSessionSuite
 
 /**

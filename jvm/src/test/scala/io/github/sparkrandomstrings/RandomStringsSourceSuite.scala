@@ -9,6 +9,7 @@ import org.apache.spark.sql.execution.LogicalRDD
 
 import io.github.sparkrandomstrings.SparkOffsets.{LongOffset, SerializedOffset}
 
+import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.testing.SparkSessionSuite
 
 /** The `Source` contract, called directly with a stepped clock (a [[ManualClock]]). */

@@ -4,6 +4,8 @@ import java.nio.charset.StandardCharsets
 
 import org.scalatest.funsuite.AnyFunSuite
 
+import io.github.sparkrandomstrings.options.RandomStrings
+
 class RowGeneratorSuite extends AnyFunSuite {
 
   private def definition(

@@ -3,6 +3,8 @@ package io.github.sparkrandomstrings
 import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap
 import org.scalatest.funsuite.AnyFunSuite
 
+import io.github.sparkrandomstrings.options.RandomStrings
+
 class SourceOptionsSuite extends AnyFunSuite {
   import RandomStrings._
   import SourceOptions.parse

@@ -9,6 +9,7 @@ import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.functions.{col, window}
 import org.apache.spark.sql.streaming.Trigger
 
+import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.testing.SparkSessionSuite
 
 /** `timestampColumn`, `startTimestamp` and `rateProfile` end to end, through real streaming queries. */

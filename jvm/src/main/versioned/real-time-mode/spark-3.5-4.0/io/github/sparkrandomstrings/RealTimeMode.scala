@@ -2,6 +2,8 @@ package io.github.sparkrandomstrings
 
 import org.apache.spark.SPARK_VERSION
 
+import io.github.sparkrandomstrings.options.RandomStrings
+
 /**
  * Spark 3.5 and 4.0 have no real-time mode: a `realTime` stream would have nothing to run it,
  * so `load()` refuses the option here, and the stream's real-time side is empty.

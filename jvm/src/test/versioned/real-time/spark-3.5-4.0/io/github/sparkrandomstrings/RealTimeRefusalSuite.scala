@@ -2,6 +2,7 @@ package io.github.sparkrandomstrings
 
 import org.apache.spark.SPARK_VERSION
 
+import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.testing.SparkSessionSuite
 
 /** Spark 3.5 and 4.0 have no real-time mode: `realTime=true` fails at `load()`, naming the Spark it needs. */

@@ -15,6 +15,7 @@ import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.catalyst.encoders.{ExpressionEncoder, RowEncoder}
 import org.apache.spark.sql.streaming.{OutputMode, StreamingQuery, Trigger}
 
+import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.testing.{KeepingWriter, SparkSessionSuite}
 
 /**
