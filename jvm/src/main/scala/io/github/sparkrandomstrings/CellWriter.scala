@@ -4,6 +4,9 @@ import org.apache.spark.sql.catalyst.expressions.codegen.{UnsafeArrayWriter, Uns
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 
+import io.github.sparkrandomstrings.columns.RowDraw
+import io.github.sparkrandomstrings.randomness.{CounterRandom, RandomStreams, ZipfSampler}
+
 /**
  * Writes the cells of one declared column ([[CellSpec]]) into Spark's binary format: a top-level
  * column into the row, a field into its struct, an element into its array.
@@ -51,7 +54,7 @@ private[sparkrandomstrings] abstract class CellWriter(val spec: CellSpec, seed: 
 private[sparkrandomstrings] object CellWriter {
   import CellKind._
 
-  /** The stream every column's streams are derived from ([[RandomStreams]]). */
+  /** The stream every column's streams are derived from ([[io.github.sparkrandomstrings.randomness.RandomStreams]]). */
   def columnsSeed(seed: Long): Long = CounterRandom.derivedSeed(seed, RandomStreams.Columns)
 
   /**

@@ -2,8 +2,10 @@ package io.github.sparkrandomstrings
 
 import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeRowWriter
 
+import io.github.sparkrandomstrings.columns.{ColumnWriter, RowDraw}
+
 /**
- * Picks each column's [[ColumnWriter]]: the string column's ([[StringColumnWriter]]), a
+ * Picks each column's [[io.github.sparkrandomstrings.columns.ColumnWriter]]: the string column's ([[StringColumnWriter]]), a
  * declared column's ([[CellWriter]]), and the small writers of the row's offset, its event time
  * and a string's length, which are here.
  */

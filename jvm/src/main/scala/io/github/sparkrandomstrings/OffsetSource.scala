@@ -17,7 +17,6 @@ import org.apache.spark.sql.sparkrandomstrings.StreamingDataFrames
 import org.apache.spark.sql.types.StructType
 
 import io.github.sparkrandomstrings.SparkOffsets.LongOffset
-
 import io.github.sparkrandomstrings.options.RandomStrings
 
 /**

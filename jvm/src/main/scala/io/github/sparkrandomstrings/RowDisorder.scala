@@ -1,6 +1,7 @@
 package io.github.sparkrandomstrings
 
-import CounterRandom.derivedSeed
+import io.github.sparkrandomstrings.randomness.CounterRandom.derivedSeed
+import io.github.sparkrandomstrings.randomness.{CounterRandom, RandomStreams}
 
 /**
  * Which rows of a stream repeat earlier rows, and how far each row's event time moves back

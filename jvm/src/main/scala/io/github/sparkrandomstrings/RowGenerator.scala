@@ -3,13 +3,15 @@ package io.github.sparkrandomstrings
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow
 import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeRowWriter
 
+import io.github.sparkrandomstrings.columns.RowDraw
+
 /**
  * Makes rows straight into Spark's binary row format: row `offset` is a pure function of
  * (definition, offset), however many generators make rows and in whatever order.
  *
- * A row is its columns' cells, each written by its column's [[ColumnWriter]] (which the
+ * A row is its columns' cells, each written by its column's [[io.github.sparkrandomstrings.columns.ColumnWriter]] (which the
  * definition's [[StreamDefinition.columns]] say), in order, from what this generator works out
- * once a row ([[RowDraw]]): which original the row carries ([[RowDisorder]]: a repeated row
+ * once a row ([[io.github.sparkrandomstrings.columns.RowDraw]]): which original the row carries ([[RowDisorder]]: a repeated row
  * carries the cells of the row it repeats, except its offset) and its event time.
  *
  * One generator serves one partition: it reuses one row writer and its columns' writers for all

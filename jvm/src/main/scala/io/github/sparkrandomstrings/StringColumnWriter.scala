@@ -4,18 +4,21 @@ import org.apache.spark.sql.catalyst.expressions.codegen.{UnsafeRowWriter, Unsaf
 import org.apache.spark.unsafe.Platform
 import org.apache.spark.unsafe.array.ByteArrayMethods
 
+import io.github.sparkrandomstrings.columns.{ColumnWriter, RowDraw}
+import io.github.sparkrandomstrings.randomness.{CounterRandom, RandomStreams, ZipfSampler}
+
 /**
  * Writes a string column's cells: each row's value, drawn as its [[StringValues]] say, straight
  * into the row writer's buffer, with no string made on the way.
  *
- * How a fresh value is drawn, from the row's own random stream (see [[CounterRandom]]; `seed`'s
+ * How a fresh value is drawn, from the row's own random stream (see [[io.github.sparkrandomstrings.randomness.CounterRandom]]; `seed`'s
  * stream, keyed by the row's original):
  *  1. its length, uniform over [minLength, maxLength];
  *  2. then each character, uniform over the character set.
  * With `distinctValues`, a row's value is the pool entry ([[ValuePool]]) that it picks,
- * uniformly or by Zipf's law ([[ZipfSampler]]) from the stream of picks; the entry's own
+ * uniformly or by Zipf's law ([[io.github.sparkrandomstrings.randomness.ZipfSampler]]) from the stream of picks; the entry's own
  * characters come from a stream of the entry, not of the row. A repeated row carries its
- * original's value: the draws are keyed by [[RowDraw.original]].
+ * original's value: the draws are keyed by [[io.github.sparkrandomstrings.columns.RowDraw.original]].
  *
  * @param seed   the seed of the column's random streams
  * @param values what the values are drawn from

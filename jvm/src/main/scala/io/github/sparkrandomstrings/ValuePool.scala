@@ -1,5 +1,7 @@
 package io.github.sparkrandomstrings
 
+import io.github.sparkrandomstrings.randomness.{CounterRandom, KeyedPermutation, RandomStreams}
+
 /**
  * The `distinctValues` pool: N distinct strings, entry k (0 <= k < N) a pure function of
  * (seed, k), each with a length in [minLength, maxLength] and characters from the set. No

@@ -10,7 +10,6 @@ import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.streaming.StreamingQueryException
 
 import io.github.sparkrandomstrings.SparkOffsets.LongOffset
-
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.testing.SparkSessionSuite
 

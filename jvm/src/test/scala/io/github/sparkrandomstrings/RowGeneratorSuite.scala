@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets
 import org.scalatest.funsuite.AnyFunSuite
 
 import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.randomness.CounterRandom
 
 class RowGeneratorSuite extends AnyFunSuite {
 

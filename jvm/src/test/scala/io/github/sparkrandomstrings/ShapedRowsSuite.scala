@@ -2,6 +2,8 @@ package io.github.sparkrandomstrings
 
 import org.scalatest.funsuite.AnyFunSuite
 
+import io.github.sparkrandomstrings.randomness.{CounterRandom, KeyedPermutation, PortableMath, RandomStreams}
+
 /** The rows that the shaping options make: pool, distributions, disorder and repeats. */
 class ShapedRowsSuite extends AnyFunSuite {
 

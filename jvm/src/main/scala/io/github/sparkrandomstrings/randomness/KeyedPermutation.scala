@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.randomness
 
 /**
  * Keyed pseudo-random permutations of [0, size), computed one element at a time, in O(1) time

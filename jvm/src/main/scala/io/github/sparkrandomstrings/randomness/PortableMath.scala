@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.randomness
 
 /**
  * e^x in plain IEEE-754 arithmetic: the same bits on every JVM and platform, as `StrictMath`

@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.randomness
 
 /**
  * A counter-based random number generator: the `n`-th number of a stream is a hash of

@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.randomness
 
 /**
  * Draws ranks k in [1, n] with probability proportional to 1 / k^exponent, in O(1) time and
