@@ -2,6 +2,8 @@ package io.github.sparkrandomstrings
 
 import org.apache.spark.sql.types.DataType
 
+import io.github.sparkrandomstrings.text.StringValues
+
 /**
  * How the cells of one declared column (or of a field or the elements of one) are made: a pure
  * function of (seed, path, original offset), drawn from the column's own random stream, so that
@@ -49,7 +51,7 @@ object CellKind {
    */
   final case class Values(values: IndexedSeq[Any], texts: IndexedSeq[String], pick: Pick) extends CellKind
 
-  /** Strings as a string column's options say ([[StringColumnWriter]]), drawn from the column's stream. */
+  /** Strings as a string column's options say ([[io.github.sparkrandomstrings.text.StringColumnWriter]]), drawn from the column's stream. */
   final case class Strings(values: StringValues) extends CellKind
 
   /** Strings that match a regular expression ([[PatternPlan]]). */

@@ -6,6 +6,8 @@ import org.apache.spark.unsafe.types.UTF8String
 
 import io.github.sparkrandomstrings.columns.RowDraw
 import io.github.sparkrandomstrings.randomness.{CounterRandom, RandomStreams, ZipfSampler}
+import io.github.sparkrandomstrings.text.StringColumnWriter
+import io.github.sparkrandomstrings.time.RowClock
 
 /**
  * Writes the cells of one declared column ([[CellSpec]]) into Spark's binary format: a top-level

@@ -3,9 +3,11 @@ package io.github.sparkrandomstrings
 import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeRowWriter
 
 import io.github.sparkrandomstrings.columns.{ColumnWriter, RowDraw}
+import io.github.sparkrandomstrings.text.StringColumnWriter
+import io.github.sparkrandomstrings.time.RowClock
 
 /**
- * Picks each column's [[io.github.sparkrandomstrings.columns.ColumnWriter]]: the string column's ([[StringColumnWriter]]), a
+ * Picks each column's [[io.github.sparkrandomstrings.columns.ColumnWriter]]: the string column's ([[io.github.sparkrandomstrings.text.StringColumnWriter]]), a
  * declared column's ([[CellWriter]]), and the small writers of the row's offset, its event time
  * and a string's length, which are here.
  */

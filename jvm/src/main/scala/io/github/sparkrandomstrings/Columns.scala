@@ -3,6 +3,7 @@ package io.github.sparkrandomstrings
 import org.apache.spark.sql.types.{StructField, StructType}
 
 import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.text.StringValues
 
 /**
  * One column of a stream's rows: its field of the schema, and what its cells hold. A stream's
@@ -19,7 +20,7 @@ object Column {
   /** What a column's cells hold: how its writer ([[ColumnWriters.of]]) makes each row's cell. */
   sealed trait Content extends Serializable
 
-  /** A string drawn as `values` says ([[StringColumnWriter]]), of the row or of its original. */
+  /** A string drawn as `values` says ([[io.github.sparkrandomstrings.text.StringColumnWriter]]), of the row or of its original. */
   final case class Strings(values: StringValues) extends Content
 
   /** The row's event time, in epoch ms (a LONG). */

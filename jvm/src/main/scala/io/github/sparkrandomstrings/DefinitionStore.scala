@@ -10,6 +10,8 @@ import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.SparkSession
 
 import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
+import io.github.sparkrandomstrings.time.RateProfile
 
 /**
  * Keeps a stream's [[StreamDefinition]] in the source's metadata folder of the checkpoint (the
@@ -27,7 +29,7 @@ import io.github.sparkrandomstrings.options.RandomStrings
  * Version 4 is written for a stream with a declared schema only, and adds `schema` (its JSON,
  * as Spark writes a `StructType`) and `fields` (each `fields.` option's name and value); every
  * other stream's file is still version 3, byte for byte. Version 3 added `timestampColumn`, `startTimestamp` and `rateProfile` (its canonical text,
- * parsed again by [[RateProfile.parse]]; `null` for an option not set). Version 2, which 0.2.0
+ * parsed again by [[io.github.sparkrandomstrings.time.RateProfile.parse]]; `null` for an option not set). Version 2, which 0.2.0
  * wrote, added the options that shape rows (a [[RowShape]]). Version 1, which 0.1.0 wrote, has
  * none of them and reads as [[RowShape.Plain]], the stream 0.1.0 made; versions 1 and 2 read as
  * none of version 3's options set. A file that cannot be read, or whose values break the rules

@@ -1,6 +1,7 @@
 package io.github.sparkrandomstrings
 
 import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
 
 /**
  * The properties of a STRING column: a `pattern`, or the stream's string options per column

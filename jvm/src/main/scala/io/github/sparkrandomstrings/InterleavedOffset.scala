@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper
 import org.apache.spark.sql.connector.read.streaming.{Offset => StreamOffset, PartitionOffset}
 
 import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.time.RowClock
 
 /**
  * Where a `realTime` stream stands: for each of its n partitions, the next offset it reads.

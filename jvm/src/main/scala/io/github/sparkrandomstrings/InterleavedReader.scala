@@ -7,6 +7,8 @@ import org.apache.spark.TaskContext
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
 
+import io.github.sparkrandomstrings.time.{RowClock, StreamClock}
+
 /**
  * The share of a batch of a `realTime` stream that one task reads: partition `partition` of
  * `numPartitions` reads its offsets (congruent to `partition` modulo `numPartitions`, see

@@ -13,6 +13,7 @@ import org.apache.spark.sql.connector.read.streaming.{
 }
 
 import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.time.{RowClock, StreamClock}
 
 /**
  * A stream of this jar read with `realTime=true`: Spark's DSv2 `MicroBatchStream`, which

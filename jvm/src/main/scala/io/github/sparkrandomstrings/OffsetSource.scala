@@ -18,6 +18,7 @@ import org.apache.spark.sql.types.StructType
 
 import io.github.sparkrandomstrings.SparkOffsets.LongOffset
 import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.time.{RowClock, StreamClock}
 
 /**
  * Spark's V1 `Source` contract over a stream of rows whose offsets are their 0-based positions

@@ -4,12 +4,13 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.types.StructType
 
 import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.text.StringValues
 
 /**
  * The `InMemoryRandomStrings` stream: Spark's V1 `Source` contract ([[OffsetSource]]) over an
  * endless (or, with `totalRows`, bounded) sequence of rows whose offsets are their 0-based
- * positions. Rows exist by the clock's time since the stream first started ([[RowClock]]; the
- * clock is the system's unless a test steps a [[ManualClock]]), capped at `totalRows`; a batch
+ * positions. Rows exist by the clock's time since the stream first started ([[io.github.sparkrandomstrings.time.RowClock]]; the
+ * clock is the system's unless a test steps a [[io.github.sparkrandomstrings.time.ManualClock]]), capped at `totalRows`; a batch
  * reads at most `maxRowsPerTrigger`.
  *
  * Replay: a row is a pure function of the [[StreamDefinition]] (seed, start time, rate, lengths,

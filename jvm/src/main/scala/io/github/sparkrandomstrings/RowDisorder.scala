@@ -2,6 +2,7 @@ package io.github.sparkrandomstrings
 
 import io.github.sparkrandomstrings.randomness.CounterRandom.derivedSeed
 import io.github.sparkrandomstrings.randomness.{CounterRandom, RandomStreams}
+import io.github.sparkrandomstrings.time.RowClock
 
 /**
  * Which rows of a stream repeat earlier rows, and how far each row's event time moves back

@@ -4,6 +4,8 @@ import org.apache.spark.sql.catalyst.expressions.UnsafeRow
 import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeRowWriter
 
 import io.github.sparkrandomstrings.columns.RowDraw
+import io.github.sparkrandomstrings.text.StringColumnWriter
+import io.github.sparkrandomstrings.time.{EventTimeCursor, ProfileCursor, RowClock}
 
 /**
  * Makes rows straight into Spark's binary row format: row `offset` is a pure function of
@@ -16,13 +18,13 @@ import io.github.sparkrandomstrings.columns.RowDraw
  *
  * One generator serves one partition: it reuses one row writer and its columns' writers for all
  * its rows, so making a row allocates nothing. Strings go straight into the row writer's buffer
- * ([[StringColumnWriter]]), and consecutive rows' event times are stepped, not divided out
+ * ([[io.github.sparkrandomstrings.text.StringColumnWriter]]), and consecutive rows' event times are stepped, not divided out
  * (`EventTimeCursor`). The row it returns is overwritten by the next call, as Spark's own
  * operators expect of an iterator of rows. (`docs/design.md`, "Rows on the executors", says
  * what each of these choices saves.)
  *
  * Event times count from the definition's origin (`startTimestamp`, or the first start) at its
- * one rate, or by its `rateProfile` ([[ProfileCursor]]), and an original's event time moves back
+ * one rate, or by its `rateProfile` ([[io.github.sparkrandomstrings.time.ProfileCursor]]), and an original's event time moves back
  * as [[RowDisorder]] says. A stream of fresh strings in order, at one rate and without the
  * `timestamp` column, takes the plain path: the same writers, called directly, exactly 0.1.0's
  * rows.

@@ -5,6 +5,8 @@ import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap
 import org.apache.spark.sql.types.StructType
 
 import io.github.sparkrandomstrings.options.{RandomStrings, Real, Suggestions, Whole}
+import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
+import io.github.sparkrandomstrings.time.{RateProfile, StreamClock}
 
 /**
  * The options of the `InMemoryRandomStrings` source, parsed and validated once.
@@ -28,7 +30,7 @@ import io.github.sparkrandomstrings.options.{RandomStrings, Real, Suggestions, W
  *                           which real-time mode needs (Spark 4.1+), rather than the V1 `Source`
  * @param declared           the schema the user declared and its `fields.` options, if any
  * @param clock              where the stream reads the time: the system clock, or in tests the
- *                           [[ManualClock]] that the internal option `_manualClock` names
+ *                           [[io.github.sparkrandomstrings.time.ManualClock]] that the internal option `_manualClock` names
  */
 final case class SourceOptions(
     rowsPerSecond: Long,

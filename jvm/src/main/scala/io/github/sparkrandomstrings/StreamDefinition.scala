@@ -3,6 +3,8 @@ package io.github.sparkrandomstrings
 import org.apache.spark.sql.types.StructType
 
 import io.github.sparkrandomstrings.options.{RandomStrings, Real, Whole}
+import io.github.sparkrandomstrings.text.StringValues
+import io.github.sparkrandomstrings.time.{RateProfile, RowClock}
 
 /**
  * Everything a row depends on besides its offset. Row `offset` of the stream is a pure function
@@ -117,9 +119,9 @@ object StreamDefinition {
    * The rules every stream passes, whether its options were just parsed ([[SourceOptions]]) or
    * its definition was read from a checkpoint ([[DefinitionStore]]): each written once, here,
    * with the options' messages. In order: the rate in range, the string options' rules
-   * ([[StringValues.validate]]), each of the row's shaping values in range, a late row's
+   * ([[io.github.sparkrandomstrings.text.StringValues.validate]]), each of the row's shaping values in range, a late row's
    * lateness, a pool that the lengths and characters can fill, `startTimestamp` in range and
-   * the profile's rules ([[RateProfile.parse]]'s: a profile is only made by its parser, so it
+   * the profile's rules ([[io.github.sparkrandomstrings.time.RateProfile.parse]]'s: a profile is only made by its parser, so it
    * passes them by construction).
    *
    * @param written for a user's options, Some(f): f(name) is the value of option `name` as the

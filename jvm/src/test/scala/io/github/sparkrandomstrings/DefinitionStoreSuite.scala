@@ -8,6 +8,7 @@ import org.apache.hadoop.conf.Configuration
 import org.scalatest.funsuite.AnyFunSuite
 
 import io.github.sparkrandomstrings.testing.TestDirectories
+import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
 
 class DefinitionStoreSuite extends AnyFunSuite with TestDirectories {
 

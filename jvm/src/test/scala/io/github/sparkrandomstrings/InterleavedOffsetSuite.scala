@@ -1,5 +1,8 @@
 package io.github.sparkrandomstrings
 
+import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
+import io.github.sparkrandomstrings.time.{RateProfile, RowClock}
+
 /** The offsets of a `realTime` stream, and when each row comes to exist: the arithmetic, on every line. */
 class InterleavedOffsetSuite extends org.scalatest.funsuite.AnyFunSuite {
 

@@ -13,6 +13,7 @@ import org.apache.spark.sql.types.StructType
 import org.scalatest.funsuite.AnyFunSuite
 
 import io.github.sparkrandomstrings.testing.TestDirectories
+import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
 
 /** LatencySink's arithmetic and bookkeeping, on constructed inputs (RealTimeStreamSuite runs it in a query). */
 class LatencySinkSuite extends AnyFunSuite with TestDirectories {

@@ -2,6 +2,8 @@ package io.github.sparkrandomstrings
 
 import org.scalatest.funsuite.AnyFunSuite
 
+import io.github.sparkrandomstrings.time.{EventTimeCursor, RowClock}
+
 class OffsetArithmeticSuite extends AnyFunSuite {
 
   test("a batch (start, end] is the offsets start + 1 to end; with no start, 0 to end") {

@@ -10,8 +10,9 @@ import org.apache.spark.sql.execution.LogicalRDD
 import io.github.sparkrandomstrings.SparkOffsets.{LongOffset, SerializedOffset}
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.testing.SparkSessionSuite
+import io.github.sparkrandomstrings.time.ManualClock
 
-/** The `Source` contract, called directly with a stepped clock (a [[ManualClock]]). */
+/** The `Source` contract, called directly with a stepped clock (a [[io.github.sparkrandomstrings.time.ManualClock]]). */
 class RandomStringsSourceSuite extends SparkSessionSuite {
 
   private val start = 1000000L

@@ -9,6 +9,7 @@ import org.apache.spark.sql.streaming.{StreamingQuery, Trigger}
 
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.testing.SparkSessionSuite
+import io.github.sparkrandomstrings.time.ManualClock
 
 /** The source end to end, through `spark.readStream` and real streaming queries. */
 class RandomStringsStreamSuite extends SparkSessionSuite {

@@ -6,6 +6,8 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.randomness.CounterRandom
+import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
+import io.github.sparkrandomstrings.time.{RateProfile, RowClock}
 
 class RowGeneratorSuite extends AnyFunSuite {
 

@@ -3,6 +3,8 @@ package io.github.sparkrandomstrings
 import org.scalatest.funsuite.AnyFunSuite
 
 import io.github.sparkrandomstrings.randomness.{CounterRandom, KeyedPermutation, PortableMath, RandomStreams}
+import io.github.sparkrandomstrings.text.{Base, CharacterSet, StringValues, ValuePool}
+import io.github.sparkrandomstrings.time.RowClock
 
 /** The rows that the shaping options make: pool, distributions, disorder and repeats. */
 class ShapedRowsSuite extends AnyFunSuite {
@@ -39,7 +41,7 @@ class ShapedRowsSuite extends AnyFunSuite {
   }
 
   /**
-   * Pool entries 0 to n - 1 of `d`, spelled the plain way, as [[ValuePool]] says: the first
+   * Pool entries 0 to n - 1 of `d`, spelled the plain way, as [[io.github.sparkrandomstrings.text.ValuePool]] says: the first
    * characters drawn one by one from the entry's own random stream, the last ones its code in
    * base A, most significant digit first. (The row generator writes them in place, and ASCII
    * sets by a faster path.)

@@ -4,6 +4,8 @@ import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap
 import org.scalatest.funsuite.AnyFunSuite
 
 import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
+import io.github.sparkrandomstrings.time.{ManualClock, RateProfile, StreamClock}
 
 class SourceOptionsSuite extends AnyFunSuite {
   import RandomStrings._
@@ -193,7 +195,7 @@ class SourceOptionsSuite extends AnyFunSuite {
     val error = intercept[IllegalArgumentException](parse(Map("_manualClock" -> "nowhere")))
     assert(error.getMessage == "Invalid value 'nowhere' for option '_manualClock': no manual clock of that name " +
       "is registered in this JVM. The option is for tests: register one first with " +
-      "io.github.sparkrandomstrings.ManualClock.register(\"nowhere\", startMs), or remove '_manualClock'.")
+      "io.github.sparkrandomstrings.time.ManualClock.register(\"nowhere\", startMs), or remove '_manualClock'.")
     ManualClock.unregister("options-suite")
     intercept[IllegalArgumentException](parse(Map("_manualClock" -> "options-suite")))
   }

@@ -11,6 +11,7 @@ import org.apache.spark.sql.streaming.Trigger
 
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.testing.SparkSessionSuite
+import io.github.sparkrandomstrings.time.{ManualClock, RateProfile}
 
 /** `timestampColumn`, `startTimestamp` and `rateProfile` end to end, through real streaming queries. */
 class TimeOptionsStreamSuite extends SparkSessionSuite {

@@ -17,6 +17,7 @@ import org.apache.spark.sql.streaming.{OutputMode, StreamingQuery, Trigger}
 
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.testing.{KeepingWriter, SparkSessionSuite}
+import io.github.sparkrandomstrings.time.ManualClock
 
 /**
  * `realTime=true`: the same stream through Spark's DSv2 interfaces, in real-time mode and under

@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.time
 
 /**
  * The event times of consecutive offsets of a profiled stream, as a partition makes them:

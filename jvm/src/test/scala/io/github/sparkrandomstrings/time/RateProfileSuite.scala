@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.time
 
 import org.scalatest.funsuite.AnyFunSuite
 

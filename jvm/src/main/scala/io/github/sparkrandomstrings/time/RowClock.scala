@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.time
 
 /**
  * The time arithmetic of the stream, in one place: when rows become available and which event

@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.time
 
 import java.util.Locale
 import java.util.regex.Pattern

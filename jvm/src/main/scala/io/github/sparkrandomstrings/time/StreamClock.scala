@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.time
 
 import io.github.sparkrandomstrings.options.RandomStrings
 
@@ -44,7 +44,7 @@ private[sparkrandomstrings] object StreamClock {
       throw new IllegalArgumentException(
         s"Invalid value '$value' for option '$name': no manual clock of that name is registered in this " +
           "JVM. The option is for tests: register one first with " +
-          s"""io.github.sparkrandomstrings.ManualClock.register("$value", startMs), or remove '$name'.""")
+          s"""io.github.sparkrandomstrings.time.ManualClock.register("$value", startMs), or remove '$name'.""")
     }
     Manual(value)
   }

@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.text
 
 import io.github.sparkrandomstrings.randomness.{CounterRandom, KeyedPermutation, RandomStreams}
 

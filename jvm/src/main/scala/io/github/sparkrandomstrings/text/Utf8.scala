@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.text
 
 /** UTF-8 encoding of single code points into a byte buffer, with no allocation. */
 private[sparkrandomstrings] object Utf8 {
