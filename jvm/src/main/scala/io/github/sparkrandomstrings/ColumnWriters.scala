@@ -5,10 +5,11 @@ import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeRowWriter
 import io.github.sparkrandomstrings.columns.{ColumnWriter, RowDraw}
 import io.github.sparkrandomstrings.text.StringColumnWriter
 import io.github.sparkrandomstrings.time.RowClock
+import io.github.sparkrandomstrings.typed.CellWriter
 
 /**
  * Picks each column's [[io.github.sparkrandomstrings.columns.ColumnWriter]]: the string column's ([[io.github.sparkrandomstrings.text.StringColumnWriter]]), a
- * declared column's ([[CellWriter]]), and the small writers of the row's offset, its event time
+ * declared column's ([[io.github.sparkrandomstrings.typed.CellWriter]]), and the small writers of the row's offset, its event time
  * and a string's length, which are here.
  */
 private[sparkrandomstrings] object ColumnWriters {

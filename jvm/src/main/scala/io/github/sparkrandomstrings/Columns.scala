@@ -4,6 +4,7 @@ import org.apache.spark.sql.types.{StructField, StructType}
 
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.text.StringValues
+import io.github.sparkrandomstrings.typed.CellSpec
 
 /**
  * One column of a stream's rows: its field of the schema, and what its cells hold. A stream's
@@ -35,7 +36,7 @@ object Column {
   /** The length, in code points, of the string the column at `ordinal` holds (written before this one). */
   final case class LengthOf(ordinal: Int) extends Content
 
-  /** A declared column's cells, made as its spec says ([[CellWriter]]). */
+  /** A declared column's cells, made as its spec says ([[io.github.sparkrandomstrings.typed.CellWriter]]). */
   final case class Cells(spec: CellSpec) extends Content
 }
 
@@ -54,7 +55,7 @@ object Columns {
     RandomStrings.schemaOf(timestampColumn).fields.toSeq.zip(contents).map { case (f, c) => Column(f, c) }
   }
 
-  /** The columns of a declared schema: each made as its [[CellSpec]] says. */
+  /** The columns of a declared schema: each made as its [[io.github.sparkrandomstrings.typed.CellSpec]] says. */
   def declared(specs: Seq[CellSpec]): Seq[Column] =
     specs.map(s => Column(StructField(s.path.last, s.dataType, s.nullable), Cells(s)))
 

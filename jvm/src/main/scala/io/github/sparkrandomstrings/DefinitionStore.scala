@@ -12,6 +12,7 @@ import org.apache.spark.sql.SparkSession
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
 import io.github.sparkrandomstrings.time.RateProfile
+import io.github.sparkrandomstrings.typed.DeclaredSchema
 
 /**
  * Keeps a stream's [[StreamDefinition]] in the source's metadata folder of the checkpoint (the

@@ -13,6 +13,7 @@ import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.typed.FieldOptions
 
 /**
  * A streaming source of random strings, for testing, benchmarking and demonstrating streaming
@@ -87,7 +88,7 @@ import io.github.sparkrandomstrings.options.RandomStrings
  * TIMESTAMP_NTZ, and ARRAY and STRUCT of them), the rows are its columns, and the options
  * `fields.<column>.<property>` say how each is made (a path: `fields.shipping.zip.pattern`,
  * `fields.tags.element.values`; backticks around a name with a dot). The properties, each
- * allowed only where it makes sense ([[TypedColumns]] checks them; `docs/typed-columns.md` says
+ * allowed only where it makes sense ([[io.github.sparkrandomstrings.typed.TypedColumns]] checks them; `docs/typed-columns.md` says
  * how each draw is made):
  *  - `kind` (default: random): random, sequence (`start` 0, `step` 1, `end` the type's, then
  *    start again; integer types), offset (BIGINT: the row's offset), eventTime (TIMESTAMP,

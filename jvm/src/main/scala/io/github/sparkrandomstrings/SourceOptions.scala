@@ -7,6 +7,7 @@ import org.apache.spark.sql.types.StructType
 import io.github.sparkrandomstrings.options.{RandomStrings, Real, Suggestions, Whole}
 import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
 import io.github.sparkrandomstrings.time.{RateProfile, StreamClock}
+import io.github.sparkrandomstrings.typed.{DeclaredSchema, FieldOptions}
 
 /**
  * The options of the `InMemoryRandomStrings` source, parsed and validated once.
@@ -82,7 +83,7 @@ object SourceOptions {
    * [[StreamDefinition.validate]].
    *
    * With a declared `schema`, the `fields.` options say how its columns are made
-   * ([[TypedColumns.parse]]), and the options of the random strings' own columns are refused.
+   * ([[io.github.sparkrandomstrings.typed.TypedColumns.parse]]), and the options of the random strings' own columns are refused.
    *
    * @throws IllegalArgumentException naming the option, the value given and what is allowed
    */

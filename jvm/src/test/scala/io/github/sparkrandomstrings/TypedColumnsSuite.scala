@@ -6,6 +6,8 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.types._
 import org.scalatest.funsuite.AnyFunSuite
 
+import io.github.sparkrandomstrings.typed.CellKind
+
 class TypedColumnsSuite extends AnyFunSuite {
 
   private val Orders =

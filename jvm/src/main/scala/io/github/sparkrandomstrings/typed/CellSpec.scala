@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.typed
 
 import org.apache.spark.sql.types.DataType
 

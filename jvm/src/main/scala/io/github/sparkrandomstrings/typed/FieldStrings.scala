@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.typed
 
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
