@@ -7,6 +7,7 @@ import org.apache.spark.TaskContext
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
 
+import io.github.sparkrandomstrings.rows.OffsetRows
 import io.github.sparkrandomstrings.time.{RowClock, StreamClock}
 
 /**
@@ -31,13 +32,13 @@ private[sparkrandomstrings] final class InterleavedReaderFactory(rows: OffsetRow
 
 /**
  * Reads one [[InterleavedPartition]]: its rows in offset order, each made on the executor by
- * the stream's [[RowMaker]], as the V1 source's partitions make theirs.
+ * the stream's [[io.github.sparkrandomstrings.rows.RowMaker]], as the V1 source's partitions make theirs.
  *
  * Two ways to read, one position:
  *  - a micro-batch (`next`): every row of the partition's range, which all exist already (the
  *    batch's end was chosen from the clock);
  *  - real-time mode ([[nextBy]], which each Spark line's `nextWithTimeout` calls, see
- *    [[TimedRead]]): the next row once it comes to exist ([[OffsetRows.existsAtMs]]),
+ *    [[TimedRead]]): the next row once it comes to exist ([[io.github.sparkrandomstrings.rows.OffsetRows.existsAtMs]]),
  *    blocking until then, with that moment as its arrival time; or, if it does not exist by the
  *    batch's deadline (or the stream has ended), nothing, once the deadline has passed. The
  *    thread parks until the moment it waits for: it neither spins nor polls. Spark ends the

@@ -6,6 +6,7 @@ import java.time.Instant
 import org.apache.spark.sql.Row
 
 import io.github.sparkrandomstrings.nexmark.{NexmarkConfig, NexmarkStream}
+import io.github.sparkrandomstrings.rows.StreamDefinition
 
 /**
  * What a [[LatencySink]] measures from: when each row of the stream it is fed came to exist, as

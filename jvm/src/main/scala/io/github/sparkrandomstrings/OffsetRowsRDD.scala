@@ -4,13 +4,15 @@ import org.apache.spark.{InterruptibleIterator, Partition, SparkContext, TaskCon
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 
+import io.github.sparkrandomstrings.rows.OffsetRows
+
 /** The slice of a batch that one task makes. */
 private[sparkrandomstrings] final case class SlicePartition(index: Int, offsets: OffsetRange)
     extends Partition
 
 /**
  * One batch of rows, made on the executors: each partition generates its own slice of the
- * batch's offsets from the [[OffsetRows]] it carries (a [[StreamDefinition]], or the Nexmark
+ * batch's offsets from the [[io.github.sparkrandomstrings.rows.OffsetRows]] it carries (a [[io.github.sparkrandomstrings.rows.StreamDefinition]], or the Nexmark
  * events'). Nothing is made on the driver, and nothing at all until a task runs, so planning a
  * batch (or planning it again after a restart) costs nothing.
  */

@@ -18,11 +18,12 @@ import org.apache.spark.sql.types.StructType
 
 import io.github.sparkrandomstrings.SparkOffsets.LongOffset
 import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.rows.OffsetRows
 import io.github.sparkrandomstrings.time.{RowClock, StreamClock}
 
 /**
  * Spark's V1 `Source` contract over a stream of rows whose offsets are their 0-based positions
- * and whose every row is a pure function of its offset ([[OffsetRows]]): the contract this
+ * and whose every row is a pure function of its offset ([[io.github.sparkrandomstrings.rows.OffsetRows]]): the contract this
  * project exists to show done right, written once for every source of the jar.
  *
  * Design, method by method:

@@ -4,6 +4,7 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.types.StructType
 
 import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.rows.{RowShape, StreamDefinition}
 import io.github.sparkrandomstrings.text.StringValues
 
 /**
@@ -13,7 +14,7 @@ import io.github.sparkrandomstrings.text.StringValues
  * clock is the system's unless a test steps a [[io.github.sparkrandomstrings.time.ManualClock]]), capped at `totalRows`; a batch
  * reads at most `maxRowsPerTrigger`.
  *
- * Replay: a row is a pure function of the [[StreamDefinition]] (seed, start time, rate, lengths,
+ * Replay: a row is a pure function of the [[io.github.sparkrandomstrings.rows.StreamDefinition]] (seed, start time, rate, lengths,
  * characters), which is fixed in the checkpoint when the query first starts, and of its offset.
  */
 final class RandomStringsSource private[sparkrandomstrings] (

@@ -5,6 +5,7 @@ import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap
 import org.apache.spark.sql.types.StructType
 
 import io.github.sparkrandomstrings.options.{RandomStrings, Real, Suggestions, Whole}
+import io.github.sparkrandomstrings.rows.{Columns, RowShape, StreamDefinition}
 import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
 import io.github.sparkrandomstrings.time.{RateProfile, StreamClock}
 import io.github.sparkrandomstrings.typed.{DeclaredSchema, FieldOptions}
@@ -14,7 +15,7 @@ import io.github.sparkrandomstrings.typed.{DeclaredSchema, FieldOptions}
  *
  * Every value here has passed validation. The parsing lives in the companion object: the text
  * of each option, and the rules about which options were given; the rules about the values
- * themselves are [[StreamDefinition.validate]]'s, which a stored definition passes too. The
+ * themselves are [[io.github.sparkrandomstrings.rows.StreamDefinition.validate]]'s, which a stored definition passes too. The
  * option names, their defaults and their limits are [[io.github.sparkrandomstrings.options.RandomStrings]]'.
  *
  * @param rowsPerSecond      how many rows become available per second of wall-clock time
@@ -80,7 +81,7 @@ object SourceOptions {
    * Names are matched case-insensitively; messages show them and their values as the user
    * wrote them. In order: unknown names; the text of each option (a number, a character set, a
    * distribution); the rules about which options go together; then
-   * [[StreamDefinition.validate]].
+   * [[io.github.sparkrandomstrings.rows.StreamDefinition.validate]].
    *
    * With a declared `schema`, the `fields.` options say how its columns are made
    * ([[io.github.sparkrandomstrings.typed.TypedColumns.parse]]), and the options of the random strings' own columns are refused.

@@ -7,6 +7,7 @@ import java.nio.file.Files
 import org.apache.hadoop.conf.Configuration
 import org.scalatest.funsuite.AnyFunSuite
 
+import io.github.sparkrandomstrings.rows.{RowShape, StreamDefinition}
 import io.github.sparkrandomstrings.testing.TestDirectories
 import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
 

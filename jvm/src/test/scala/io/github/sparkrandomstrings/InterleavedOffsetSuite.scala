@@ -1,5 +1,6 @@
 package io.github.sparkrandomstrings
 
+import io.github.sparkrandomstrings.rows.StreamDefinition
 import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
 import io.github.sparkrandomstrings.time.{RateProfile, RowClock}
 

@@ -8,6 +8,7 @@ import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.streaming.{StreamingQuery, Trigger}
 
 import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.rows.RowGenerator
 import io.github.sparkrandomstrings.testing.SparkSessionSuite
 import io.github.sparkrandomstrings.time.ManualClock
 

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import org.apache.hadoop.conf.Configuration
 import org.scalatest.funsuite.AnyFunSuite
 
+import io.github.sparkrandomstrings.rows.RowGenerator
 import io.github.sparkrandomstrings.testing.TestDirectories
 
 /**

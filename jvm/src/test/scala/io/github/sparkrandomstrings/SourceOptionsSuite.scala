@@ -4,6 +4,7 @@ import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap
 import org.scalatest.funsuite.AnyFunSuite
 
 import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.rows.{RowShape, StreamDefinition}
 import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
 import io.github.sparkrandomstrings.time.{ManualClock, RateProfile, StreamClock}
 

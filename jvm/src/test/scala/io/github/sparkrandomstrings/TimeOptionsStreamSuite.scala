@@ -10,6 +10,7 @@ import org.apache.spark.sql.functions.{col, window}
 import org.apache.spark.sql.streaming.Trigger
 
 import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.rows.StreamDefinition
 import io.github.sparkrandomstrings.testing.SparkSessionSuite
 import io.github.sparkrandomstrings.time.{ManualClock, RateProfile}
 

@@ -7,6 +7,7 @@ import org.apache.spark.sql.catalyst.encoders.ExpressionEncoder
 import org.apache.spark.sql.types.StructType
 
 import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.rows.RowGenerator
 import io.github.sparkrandomstrings.testing.{AvailableNowQueries, SparkSessionSuite}
 
 class TypedColumnsStreamSuite extends SparkSessionSuite with AvailableNowQueries {

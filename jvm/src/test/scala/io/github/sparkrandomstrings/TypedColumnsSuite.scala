@@ -6,6 +6,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.types._
 import org.scalatest.funsuite.AnyFunSuite
 
+import io.github.sparkrandomstrings.rows.{RowGenerator, StreamDefinition}
 import io.github.sparkrandomstrings.typed.CellKind
 
 class TypedColumnsSuite extends AnyFunSuite {

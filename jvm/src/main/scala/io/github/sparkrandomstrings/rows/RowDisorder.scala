@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.rows
 
 import io.github.sparkrandomstrings.randomness.CounterRandom.derivedSeed
 import io.github.sparkrandomstrings.randomness.{CounterRandom, RandomStreams}

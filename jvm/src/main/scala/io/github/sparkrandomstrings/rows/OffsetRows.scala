@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.rows
 
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow
 

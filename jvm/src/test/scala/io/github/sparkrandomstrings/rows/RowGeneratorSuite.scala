@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.rows
 
 import java.nio.charset.StandardCharsets
 
