@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.SparkSession
 
+import io.github.sparkrandomstrings.offsets.MetadataFile
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.rows.{RowShape, StreamDefinition}
 import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
@@ -38,7 +39,7 @@ import io.github.sparkrandomstrings.typed.DeclaredSchema
  * the options follow ([[io.github.sparkrandomstrings.rows.StreamDefinition.validate]], with the options' messages), is refused as
  * corrupt.
  *
- * The file is written once, when the query first starts, and whole ([[MetadataFile]]: through
+ * The file is written once, when the query first starts, and whole ([[io.github.sparkrandomstrings.offsets.MetadataFile]]: through
  * Spark's `CheckpointFileManager.createAtomic`, as Spark writes its own offset and commit logs).
  * The first definition written wins: a start that finds the file already there reads it back.
  *

@@ -7,13 +7,14 @@ import org.apache.spark.TaskContext
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
 
+import io.github.sparkrandomstrings.offsets.PartitionPosition
 import io.github.sparkrandomstrings.rows.OffsetRows
 import io.github.sparkrandomstrings.time.{RowClock, StreamClock}
 
 /**
  * The share of a batch of a `realTime` stream that one task reads: partition `partition` of
  * `numPartitions` reads its offsets (congruent to `partition` modulo `numPartitions`, see
- * [[InterleavedOffset]]) from `from` until `until` (exclusive; Long.MaxValue in real-time mode,
+ * [[io.github.sparkrandomstrings.offsets.InterleavedOffset]]) from `from` until `until` (exclusive; Long.MaxValue in real-time mode,
  * whose batches are open-ended, or `totalRows` for a bounded stream).
  */
 private[sparkrandomstrings] final case class InterleavedPartition(

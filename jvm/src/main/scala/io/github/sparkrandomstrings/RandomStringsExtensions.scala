@@ -3,6 +3,8 @@ package io.github.sparkrandomstrings
 import org.apache.spark.SparkContext
 import org.apache.spark.sql.SparkSessionExtensions
 
+import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
+
 /**
  * Plugs this source's batch scan (`RandomStringsScanStrategy`) into a session's planner the
  * conventional way: through `spark.sql.extensions`, set before the session starts.

@@ -3,12 +3,13 @@ package io.github.sparkrandomstrings
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.types.StructType
 
+import io.github.sparkrandomstrings.offsets.OffsetSource
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.rows.{RowShape, StreamDefinition}
 import io.github.sparkrandomstrings.text.StringValues
 
 /**
- * The `InMemoryRandomStrings` stream: Spark's V1 `Source` contract ([[OffsetSource]]) over an
+ * The `InMemoryRandomStrings` stream: Spark's V1 `Source` contract ([[io.github.sparkrandomstrings.offsets.OffsetSource]]) over an
  * endless (or, with `totalRows`, bounded) sequence of rows whose offsets are their 0-based
  * positions. Rows exist by the clock's time since the stream first started ([[io.github.sparkrandomstrings.time.RowClock]]; the
  * clock is the system's unless a test steps a [[io.github.sparkrandomstrings.time.ManualClock]]), capped at `totalRows`; a batch

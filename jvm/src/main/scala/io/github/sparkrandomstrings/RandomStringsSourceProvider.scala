@@ -12,6 +12,7 @@ import org.apache.spark.sql.sources.{DataSourceRegister, StreamSourceProvider}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
+import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.typed.FieldOptions
 

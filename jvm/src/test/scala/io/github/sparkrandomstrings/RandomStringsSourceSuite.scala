@@ -7,7 +7,7 @@ import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.read.streaming.ReadLimit
 import org.apache.spark.sql.execution.LogicalRDD
 
-import io.github.sparkrandomstrings.SparkOffsets.{LongOffset, SerializedOffset}
+import io.github.sparkrandomstrings.offsets.SparkOffsets.{LongOffset, SerializedOffset}
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.testing.SparkSessionSuite
 import io.github.sparkrandomstrings.time.ManualClock

@@ -7,6 +7,7 @@ import scala.collection.mutable
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.streaming.{StreamingQuery, Trigger}
 
+import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.rows.RowGenerator
 import io.github.sparkrandomstrings.testing.SparkSessionSuite

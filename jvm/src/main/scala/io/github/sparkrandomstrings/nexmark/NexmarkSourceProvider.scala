@@ -12,7 +12,8 @@ import org.apache.spark.sql.sources.{DataSourceRegister, StreamSourceProvider}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import io.github.sparkrandomstrings.{OffsetRowsStream, OffsetRowsTable, RandomStringsScanStrategy, RealTimeMode}
+import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
+import io.github.sparkrandomstrings.{OffsetRowsStream, OffsetRowsTable, RealTimeMode}
 
 /**
  * The events of the Nexmark benchmark (persons, auctions and bids of an online auction house),

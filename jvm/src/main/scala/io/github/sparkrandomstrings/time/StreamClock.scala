@@ -4,7 +4,7 @@ import io.github.sparkrandomstrings.options.RandomStrings
 
 /**
  * Where every part of the source reads the time: when a stream first starts, how many rows exist
- * ([[OffsetSource]], [[OffsetRowsStream]]) and when a real-time read's row comes to exist
+ * ([[io.github.sparkrandomstrings.offsets.OffsetSource]], [[OffsetRowsStream]]) and when a real-time read's row comes to exist
  * ([[InterleavedReader]]). It is the system clock, except in tests that name a [[ManualClock]]
  * with the internal option `_manualClock`. It travels to the executors inside the reader factory.
  */

@@ -12,6 +12,8 @@ import org.apache.spark.sql.connector.read.streaming.{
 }
 import org.apache.spark.sql.connector.read.streaming.SupportsRealTimeRead.RecordStatus
 
+import io.github.sparkrandomstrings.offsets.PartitionPosition
+
 /**
  * The real-time side of [[OffsetRowsStream]] (Spark 4.1 and later): Spark plans each
  * real-time batch from its start alone, and merges the readers' final positions into its end.

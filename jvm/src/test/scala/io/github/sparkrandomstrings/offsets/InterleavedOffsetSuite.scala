@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.offsets
 
 import io.github.sparkrandomstrings.rows.StreamDefinition
 import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}

@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.offsets
 
 import java.util.Optional
 
@@ -16,7 +16,7 @@ import org.apache.spark.sql.execution.streaming.{Offset, Source}
 import org.apache.spark.sql.sparkrandomstrings.StreamingDataFrames
 import org.apache.spark.sql.types.StructType
 
-import io.github.sparkrandomstrings.SparkOffsets.LongOffset
+import io.github.sparkrandomstrings.offsets.SparkOffsets.LongOffset
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.rows.OffsetRows
 import io.github.sparkrandomstrings.time.{RowClock, StreamClock}

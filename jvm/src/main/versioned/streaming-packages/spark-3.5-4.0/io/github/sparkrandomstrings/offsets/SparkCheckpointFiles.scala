@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.offsets
 
 /**
  * Spark's `CheckpointFileManager` under one name on every Spark line. Spark 3.5 and 4.0 keep it in

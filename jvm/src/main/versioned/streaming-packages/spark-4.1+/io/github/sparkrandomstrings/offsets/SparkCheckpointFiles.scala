@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.offsets
 
 /**
  * Spark's `CheckpointFileManager` under one name on every Spark line. Since Spark 4.1 it lives in

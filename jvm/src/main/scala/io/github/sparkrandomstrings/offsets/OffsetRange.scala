@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.offsets
 
 /**
  * The offsets of a batch, `from` (inclusive) to `until` (exclusive), and how they split into

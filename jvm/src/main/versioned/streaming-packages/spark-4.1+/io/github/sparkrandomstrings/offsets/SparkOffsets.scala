@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.offsets
 
 /**
  * Spark's V1 offset classes under one name on every Spark line. Since Spark 4.1 the V1 offsets live in `execution.streaming.runtime` (before: `execution.streaming`).

@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.offsets
 
 import org.apache.spark.{InterruptibleIterator, Partition, SparkContext, TaskContext}
 import org.apache.spark.rdd.RDD

@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.offsets
 
 import java.io.{FileNotFoundException, IOException}
 import java.nio.charset.StandardCharsets
@@ -9,7 +9,7 @@ import scala.util.control.NonFatal
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{ChecksumException, FileAlreadyExistsException, FileSystem, Path}
 
-import io.github.sparkrandomstrings.SparkCheckpointFiles.CheckpointFileManager
+import io.github.sparkrandomstrings.offsets.SparkCheckpointFiles.CheckpointFileManager
 
 /**
  * One small text file in a source's metadata folder of the checkpoint (the `metadataPath` Spark

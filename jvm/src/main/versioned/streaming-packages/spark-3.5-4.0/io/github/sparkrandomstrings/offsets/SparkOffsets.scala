@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.offsets
 
 /**
  * Spark's V1 offset classes under one name on every Spark line. Spark 3.5 and 4.0 keep the V1 offsets in `execution.streaming`; 4.1 moved them to `execution.streaming.runtime`.
