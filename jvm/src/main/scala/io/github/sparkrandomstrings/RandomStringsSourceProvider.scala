@@ -14,6 +14,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
 import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.realtime.{OffsetRowsStream, OffsetRowsTable, RealTimeMode}
 import io.github.sparkrandomstrings.typed.FieldOptions
 
 /**
@@ -74,7 +75,7 @@ import io.github.sparkrandomstrings.typed.FieldOptions
  *    repeat`. Not with `rowsPerSecond`.
  *  - `realTime` (e.g. true, default: false): reads the stream through Spark's DSv2 streaming
  *    interfaces, which real-time mode (`Trigger.RealTime`, Spark 4.1+) needs: each partition
- *    hands its rows on as they come to exist ([[OffsetRowsStream]]). Micro-batch triggers read
+ *    hands its rows on as they come to exist ([[io.github.sparkrandomstrings.realtime.OffsetRowsStream]]). Micro-batch triggers read
  *    it too (not with `maxRowsPerTrigger` in real-time mode). Refused at `load()` before Spark 4.1.
  *    Its offsets are per partition, so `numPartitions` is then fixed for the checkpoint.
  *
@@ -164,7 +165,7 @@ class RandomStringsSourceProvider extends StreamSourceProvider with TableProvide
 
   /**
    * DSv2: the table Spark reads a stream from if it reports `MICRO_BATCH_READ`, which it does
-   * with `realTime=true` only ([[OffsetRowsTable]]); otherwise Spark uses [[createSource]].
+   * with `realTime=true` only ([[io.github.sparkrandomstrings.realtime.OffsetRowsTable]]); otherwise Spark uses [[createSource]].
    */
   override def getTable(schema: StructType, partitioning: Array[Transform], properties: JMap[String, String]): Table = {
     val parameters = properties.asScala.toMap

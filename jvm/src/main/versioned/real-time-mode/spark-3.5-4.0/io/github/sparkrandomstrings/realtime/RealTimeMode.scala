@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.realtime
 
 import org.apache.spark.SPARK_VERSION
 

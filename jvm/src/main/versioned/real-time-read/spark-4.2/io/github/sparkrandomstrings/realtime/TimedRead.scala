@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.realtime
 
 import java.lang.{Long => JLong}
 
@@ -8,14 +8,11 @@ import io.github.sparkrandomstrings.time.RowClock
 
 /**
  * How this Spark line asks an [[InterleavedReader]] for its next row in real-time mode.
- * Spark 4.3 has both forms as defaults, `nextWithTimeout(startTimeMs, timeoutMs)` (which its engine
- * calls) and 4.1's `nextWithTimeout(timeoutMs)`: both are answered here.
+ * Spark 4.2 asks with `nextWithTimeout(startTimeMs, timeoutMs)`: the moment it asked, and the time
+ * left from then until the batch ends.
  */
 private[sparkrandomstrings] trait TimedRead extends RealTimeRead {
 
   override def nextWithTimeout(startTimeMs: JLong, timeoutMs: JLong): RecordStatus =
     answerBy(RowClock.saturatedAdd(startTimeMs, timeoutMs))
-
-  override def nextWithTimeout(timeoutMs: JLong): RecordStatus =
-    answerBy(RowClock.saturatedAdd(System.currentTimeMillis(), timeoutMs))
 }

@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.realtime
 
 import java.lang.{Long => JLong}
 
@@ -8,9 +8,13 @@ import io.github.sparkrandomstrings.time.RowClock
 
 /**
  * How this Spark line asks an [[InterleavedReader]] for its next row in real-time mode.
- * Spark 4.1 asks with `nextWithTimeout(timeoutMs)`: the time left until the batch ends.
+ * Spark 4.3 has both forms as defaults, `nextWithTimeout(startTimeMs, timeoutMs)` (which its engine
+ * calls) and 4.1's `nextWithTimeout(timeoutMs)`: both are answered here.
  */
 private[sparkrandomstrings] trait TimedRead extends RealTimeRead {
+
+  override def nextWithTimeout(startTimeMs: JLong, timeoutMs: JLong): RecordStatus =
+    answerBy(RowClock.saturatedAdd(startTimeMs, timeoutMs))
 
   override def nextWithTimeout(timeoutMs: JLong): RecordStatus =
     answerBy(RowClock.saturatedAdd(System.currentTimeMillis(), timeoutMs))

@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.realtime
 
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.locks.LockSupport

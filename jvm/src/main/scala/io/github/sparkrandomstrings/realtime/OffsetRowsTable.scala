@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.realtime
 
 import java.util.{Collections, EnumSet => JEnumSet, Set => JSet}
 

@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.realtime
 
 /**
  * Spark 3.5 and 4.0 have no real-time reads (`SupportsRealTimeRead`): there an
