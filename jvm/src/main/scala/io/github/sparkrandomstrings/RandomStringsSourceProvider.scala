@@ -15,6 +15,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
 import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.realtime.{OffsetRowsStream, OffsetRowsTable, RealTimeMode}
+import io.github.sparkrandomstrings.strings.{DefinitionStore, RandomStringsSource, SourceOptions}
 import io.github.sparkrandomstrings.typed.FieldOptions
 
 /**

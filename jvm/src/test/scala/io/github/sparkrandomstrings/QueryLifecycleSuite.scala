@@ -11,6 +11,7 @@ import org.apache.spark.sql.streaming.StreamingQueryException
 
 import io.github.sparkrandomstrings.offsets.SparkOffsets.LongOffset
 import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.strings.RandomStringsSource
 import io.github.sparkrandomstrings.testing.SparkSessionSuite
 import io.github.sparkrandomstrings.time.ManualClock
 

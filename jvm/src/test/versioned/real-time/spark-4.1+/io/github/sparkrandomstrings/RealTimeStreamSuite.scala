@@ -18,6 +18,7 @@ import org.apache.spark.sql.streaming.{OutputMode, StreamingQuery, Trigger}
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.realtime.InterleavedReader
 import io.github.sparkrandomstrings.rows.{RowGenerator, StreamDefinition}
+import io.github.sparkrandomstrings.strings.DefinitionStore
 import io.github.sparkrandomstrings.testing.{KeepingWriter, SparkSessionSuite}
 import io.github.sparkrandomstrings.time.ManualClock
 

@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings
+package io.github.sparkrandomstrings.latency
 
 import java.sql.Timestamp
 import java.time.Instant
