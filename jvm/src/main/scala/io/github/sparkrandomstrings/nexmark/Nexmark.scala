@@ -90,7 +90,7 @@ object Nexmark {
   val MAX_EVENTS_PER_TRIGGER = "maxEventsPerTrigger"
   val REAL_TIME: String = RandomStrings.REAL_TIME
 
-  /** Internal, for tests: a [[io.github.sparkrandomstrings.time.ManualClock]]'s name, as the strings source takes it. */
+  /** Internal, for tests: a [[time.ManualClock]]'s name, as the strings source takes it. */
   val MANUAL_CLOCK: String = RandomStrings.MANUAL_CLOCK
 
   /** The options that say which events the stream makes: Beam's names, kept in the checkpoint. */

@@ -6,7 +6,7 @@ import org.apache.spark.sql.types.StructType
 import io.github.sparkrandomstrings.offsets.OffsetSource
 
 /**
- * The `nexmark` stream: Spark's V1 `Source` contract ([[io.github.sparkrandomstrings.offsets.OffsetSource]]) over Nexmark's events,
+ * The `nexmark` stream: Spark's V1 `Source` contract ([[offsets.OffsetSource]]) over Nexmark's events,
  * offset `n` being event `n`. Events exist by the wall clock from the stream's first start, as
  * their timestamps space them (or all at once under `Trigger.AvailableNow` for a bounded run),
  * up to `numEvents`; a batch reads at most `maxEventsPerTrigger`.

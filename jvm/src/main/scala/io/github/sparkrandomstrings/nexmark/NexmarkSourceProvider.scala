@@ -49,7 +49,7 @@ import io.github.sparkrandomstrings.realtime.{OffsetRowsStream, OffsetRowsTable,
  *  - `maxEventsPerTrigger` (default: no limit): the most events one micro-batch reads.
  *  - `realTime` (default: false): reads the stream through Spark's DSv2 streaming interfaces,
  *    which real-time mode (`Trigger.RealTime`, Spark 4.1+) needs: each partition hands its events
- *    on as they come to exist ([[io.github.sparkrandomstrings.realtime.OffsetRowsStream]]); micro-batch triggers read it too (not with
+ *    on as they come to exist ([[realtime.OffsetRowsStream]]); micro-batch triggers read it too (not with
  *    `maxEventsPerTrigger` in real-time mode). Refused at `load()` before Spark 4.1. Its offsets
  *    are per partition, so `numPartitions` is then fixed for the checkpoint.
  *
@@ -100,7 +100,7 @@ class NexmarkSourceProvider extends StreamSourceProvider with TableProvider with
 
   /**
    * DSv2: the table Spark reads a stream from if it reports `MICRO_BATCH_READ`, which it does
-   * with `realTime=true` only ([[io.github.sparkrandomstrings.realtime.OffsetRowsTable]]); otherwise Spark uses [[createSource]].
+   * with `realTime=true` only ([[realtime.OffsetRowsTable]]); otherwise Spark uses [[createSource]].
    */
   override def getTable(schema: StructType, partitioning: Array[Transform], properties: JMap[String, String]): Table = {
     val options = NexmarkOptions.parse(properties.asScala.toMap)

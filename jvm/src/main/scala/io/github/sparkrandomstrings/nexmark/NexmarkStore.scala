@@ -9,7 +9,7 @@ import io.github.sparkrandomstrings.offsets.MetadataFile
 
 /**
  * Keeps a Nexmark stream ([[NexmarkStream]]: its configuration and first start) in the source's
- * metadata folder of the checkpoint, as one small JSON file written once ([[io.github.sparkrandomstrings.offsets.MetadataFile]]):
+ * metadata folder of the checkpoint, as one small JSON file written once ([[offsets.MetadataFile]]):
  *
  * {{{
  *   {"version":1,"startTimeMs":1763790000000,"config":{"firstEventRate":"10000",...}}

@@ -10,7 +10,7 @@ import io.github.sparkrandomstrings.time.RowClock
 
 /**
  * Where a `realTime` stream stands: for each of its n partitions, the next offset it reads.
- * This is the offset arithmetic of the DSv2 stream, in one place, as [[io.github.sparkrandomstrings.offsets.OffsetRange]] is the V1
+ * This is the offset arithmetic of the DSv2 stream, in one place, as [[OffsetRange]] is the V1
  * source's.
  *
  * Partition p of n reads the offsets p, p + n, p + 2n, ... in order: interleaved, so that every

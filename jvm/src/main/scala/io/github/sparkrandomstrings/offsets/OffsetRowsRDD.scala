@@ -12,7 +12,7 @@ private[sparkrandomstrings] final case class SlicePartition(index: Int, offsets:
 
 /**
  * One batch of rows, made on the executors: each partition generates its own slice of the
- * batch's offsets from the [[io.github.sparkrandomstrings.rows.OffsetRows]] it carries (a [[io.github.sparkrandomstrings.rows.StreamDefinition]], or the Nexmark
+ * batch's offsets from the [[rows.OffsetRows]] it carries (a [[rows.StreamDefinition]], or the Nexmark
  * events'). Nothing is made on the driver, and nothing at all until a task runs, so planning a
  * batch (or planning it again after a restart) costs nothing.
  */

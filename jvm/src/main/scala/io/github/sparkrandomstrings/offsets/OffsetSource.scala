@@ -23,7 +23,7 @@ import io.github.sparkrandomstrings.time.{RowClock, StreamClock}
 
 /**
  * Spark's V1 `Source` contract over a stream of rows whose offsets are their 0-based positions
- * and whose every row is a pure function of its offset ([[io.github.sparkrandomstrings.rows.OffsetRows]]): the contract this
+ * and whose every row is a pure function of its offset ([[rows.OffsetRows]]): the contract this
  * project exists to show done right, written once for every source of the jar.
  *
  * Design, method by method:

@@ -14,7 +14,7 @@ import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
  *
  * Spark plans a V1 source's batch (a `LogicalRDD`) as `RDDScanExec`, which copies every row into
  * a new `UnsafeRow`, since a foreign RDD's rows may be in any format. Ours are `UnsafeRow`s
- * already, made in place by [[io.github.sparkrandomstrings.rows.RowGenerator]], so this scan skips that copy (`docs/design.md`,
+ * already, made in place by [[rows.RowGenerator]], so this scan skips that copy (`docs/design.md`,
  * "The batch scan", has what it saves). Like any scan's rows, a row is valid until the next
  * one; operators that keep rows copy them.
  */

@@ -53,7 +53,7 @@ object RandomStrings {
   val REAL_TIME = "realTime"
 
   /**
-   * Internal, for tests: the name of a [[io.github.sparkrandomstrings.time.ManualClock]] the stream reads the time from instead of
+   * Internal, for tests: the name of a [[time.ManualClock]] the stream reads the time from instead of
    * the system clock. Not among [[Names]]: the documentation does not list it.
    */
   val MANUAL_CLOCK = "_manualClock"

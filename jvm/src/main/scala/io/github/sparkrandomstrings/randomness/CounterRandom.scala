@@ -84,7 +84,7 @@ private[sparkrandomstrings] final class CounterRandom(seed: Long) {
   /**
    * Writes `table(i)` for `count` indexes i drawn uniformly from [0, table.length) into `target`
    * from `at`: exactly what `count` calls of `nextBounded(table.length)` would draw (the
-   * per-character hot path of ASCII strings; see [[io.github.sparkrandomstrings.rows.RowGenerator]]). It takes each 64-bit number
+   * per-character hot path of ASCII strings; see [[rows.RowGenerator]]). It takes each 64-bit number
    * as its two 32-bit halves in turn, low then high, as [[nextUnsignedInt]] does, in one loop
    * over local variables, and leaves the spare half exactly as those calls would.
    */

@@ -14,7 +14,7 @@ import io.github.sparkrandomstrings.time.{RowClock, StreamClock}
 /**
  * The share of a batch of a `realTime` stream that one task reads: partition `partition` of
  * `numPartitions` reads its offsets (congruent to `partition` modulo `numPartitions`, see
- * [[io.github.sparkrandomstrings.offsets.InterleavedOffset]]) from `from` until `until` (exclusive; Long.MaxValue in real-time mode,
+ * [[offsets.InterleavedOffset]]) from `from` until `until` (exclusive; Long.MaxValue in real-time mode,
  * whose batches are open-ended, or `totalRows` for a bounded stream).
  */
 private[sparkrandomstrings] final case class InterleavedPartition(
@@ -33,13 +33,13 @@ private[sparkrandomstrings] final class InterleavedReaderFactory(rows: OffsetRow
 
 /**
  * Reads one [[InterleavedPartition]]: its rows in offset order, each made on the executor by
- * the stream's [[io.github.sparkrandomstrings.rows.RowMaker]], as the V1 source's partitions make theirs.
+ * the stream's [[rows.RowMaker]], as the V1 source's partitions make theirs.
  *
  * Two ways to read, one position:
  *  - a micro-batch (`next`): every row of the partition's range, which all exist already (the
  *    batch's end was chosen from the clock);
  *  - real-time mode ([[nextBy]], which each Spark line's `nextWithTimeout` calls, see
- *    [[TimedRead]]): the next row once it comes to exist ([[io.github.sparkrandomstrings.rows.OffsetRows.existsAtMs]]),
+ *    [[TimedRead]]): the next row once it comes to exist ([[rows.OffsetRows.existsAtMs]]),
  *    blocking until then, with that moment as its arrival time; or, if it does not exist by the
  *    batch's deadline (or the stream has ended), nothing, once the deadline has passed. The
  *    thread parks until the moment it waits for: it neither spins nor polls. Spark ends the

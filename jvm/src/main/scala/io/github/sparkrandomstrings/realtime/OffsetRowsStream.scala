@@ -20,11 +20,11 @@ import io.github.sparkrandomstrings.time.{RowClock, StreamClock}
 /**
  * A stream of this jar read with `realTime=true`: Spark's DSv2 `MicroBatchStream`, which
  * real-time mode needs (on Spark 4.1 and later [[RealTimeMode]] adds its side, and the readers'
- * [[TimedRead]] theirs). The rows are the V1 source's ([[io.github.sparkrandomstrings.offsets.OffsetSource]]), row for row: a row is a
- * pure function of the stream's definition and its offset ([[io.github.sparkrandomstrings.rows.OffsetRows]]), whichever interface
+ * [[TimedRead]] theirs). The rows are the V1 source's ([[offsets.OffsetSource]]), row for row: a row is a
+ * pure function of the stream's definition and its offset ([[rows.OffsetRows]]), whichever interface
  * reads it. The random strings and the Nexmark events are both read through it.
  *
- * Offsets are per partition ([[io.github.sparkrandomstrings.offsets.InterleavedOffset]]): partition p of n reads the offsets
+ * Offsets are per partition ([[offsets.InterleavedOffset]]): partition p of n reads the offsets
  * congruent to p modulo n, so in real-time mode each partition hands its rows on as they come
  * to exist and ends a batch wherever its deadline finds it.
  *  - Micro-batch triggers (processing time, `AvailableNow`): [[latestOffset]] takes every

@@ -13,7 +13,7 @@ import io.github.sparkrandomstrings.options.RandomStrings
 
 /**
  * A source of this jar as Spark's DSv2 sees it. It reports `MICRO_BATCH_READ` only with
- * `realTime=true`: without it Spark falls back to the V1 `Source` ([[io.github.sparkrandomstrings.offsets.OffsetSource]]), which stays
+ * `realTime=true`: without it Spark falls back to the V1 `Source` ([[offsets.OffsetSource]]), which stays
  * the path of every query that does not ask for `realTime`. With it, a query reads an
  * [[OffsetRowsStream]], under any trigger (real-time mode included, on Spark 4.1+).
  *

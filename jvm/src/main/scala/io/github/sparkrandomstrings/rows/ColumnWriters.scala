@@ -8,8 +8,8 @@ import io.github.sparkrandomstrings.time.RowClock
 import io.github.sparkrandomstrings.typed.CellWriter
 
 /**
- * Picks each column's [[io.github.sparkrandomstrings.columns.ColumnWriter]]: the string column's ([[io.github.sparkrandomstrings.text.StringColumnWriter]]), a
- * declared column's ([[io.github.sparkrandomstrings.typed.CellWriter]]), and the small writers of the row's offset, its event time
+ * Picks each column's [[columns.ColumnWriter]]: the string column's ([[text.StringColumnWriter]]), a
+ * declared column's ([[typed.CellWriter]]), and the small writers of the row's offset, its event time
  * and a string's length, which are here.
  */
 private[sparkrandomstrings] object ColumnWriters {

@@ -21,7 +21,7 @@ object Column {
   /** What a column's cells hold: how its writer ([[ColumnWriters.of]]) makes each row's cell. */
   sealed trait Content extends Serializable
 
-  /** A string drawn as `values` says ([[io.github.sparkrandomstrings.text.StringColumnWriter]]), of the row or of its original. */
+  /** A string drawn as `values` says ([[text.StringColumnWriter]]), of the row or of its original. */
   final case class Strings(values: StringValues) extends Content
 
   /** The row's event time, in epoch ms (a LONG). */
@@ -36,7 +36,7 @@ object Column {
   /** The length, in code points, of the string the column at `ordinal` holds (written before this one). */
   final case class LengthOf(ordinal: Int) extends Content
 
-  /** A declared column's cells, made as its spec says ([[io.github.sparkrandomstrings.typed.CellWriter]]). */
+  /** A declared column's cells, made as its spec says ([[typed.CellWriter]]). */
   final case class Cells(spec: CellSpec) extends Content
 }
 
@@ -47,7 +47,7 @@ object Columns {
   /**
    * The columns of a stream of random strings: `value` drawn as `values` says, `ts`, `offset`,
    * `length` and, with `timestampColumn`, `timestamp` last. Their fields are
-   * [[io.github.sparkrandomstrings.options.RandomStrings.Schema]]'s and [[io.github.sparkrandomstrings.options.RandomStrings.TimestampSchema]]'s.
+   * [[options.RandomStrings.Schema]]'s and [[options.RandomStrings.TimestampSchema]]'s.
    */
   def of(values: StringValues, timestampColumn: Boolean): Seq[Column] = {
     val contents = Seq(Strings(values), EventTimeMs, Offset, LengthOf(0)) ++
@@ -55,7 +55,7 @@ object Columns {
     RandomStrings.schemaOf(timestampColumn).fields.toSeq.zip(contents).map { case (f, c) => Column(f, c) }
   }
 
-  /** The columns of a declared schema: each made as its [[io.github.sparkrandomstrings.typed.CellSpec]] says. */
+  /** The columns of a declared schema: each made as its [[typed.CellSpec]] says. */
   def declared(specs: Seq[CellSpec]): Seq[Column] =
     specs.map(s => Column(StructField(s.path.last, s.dataType, s.nullable), Cells(s)))
 

@@ -4,7 +4,7 @@ import org.apache.spark.sql.catalyst.expressions.UnsafeRow
 
 /**
  * A stream whose every row is a pure function of its offset: what a batch's partitions carry to
- * the executors ([[io.github.sparkrandomstrings.offsets.OffsetRowsRDD]]), each making its own slice there with its own [[RowMaker]].
+ * the executors ([[offsets.OffsetRowsRDD]]), each making its own slice there with its own [[RowMaker]].
  * The random strings' [[StreamDefinition]] is one; the Nexmark events' stream is another.
  */
 private[sparkrandomstrings] trait OffsetRows extends Serializable {
@@ -24,7 +24,7 @@ private[sparkrandomstrings] trait OffsetRows extends Serializable {
 
 /**
  * Makes the row at any offset, in Spark's binary row format, which the batch scan hands on
- * without a copy ([[io.github.sparkrandomstrings.offsets.RandomStringsScanExec]]); the row it returns may be overwritten by the next
+ * without a copy ([[offsets.RandomStringsScanExec]]); the row it returns may be overwritten by the next
  * call.
  */
 private[sparkrandomstrings] trait RowMaker {

@@ -11,20 +11,20 @@ import io.github.sparkrandomstrings.time.{EventTimeCursor, ProfileCursor, RowClo
  * Makes rows straight into Spark's binary row format: row `offset` is a pure function of
  * (definition, offset), however many generators make rows and in whatever order.
  *
- * A row is its columns' cells, each written by its column's [[io.github.sparkrandomstrings.columns.ColumnWriter]] (which the
+ * A row is its columns' cells, each written by its column's [[columns.ColumnWriter]] (which the
  * definition's [[StreamDefinition.columns]] say), in order, from what this generator works out
- * once a row ([[io.github.sparkrandomstrings.columns.RowDraw]]): which original the row carries ([[RowDisorder]]: a repeated row
+ * once a row ([[columns.RowDraw]]): which original the row carries ([[RowDisorder]]: a repeated row
  * carries the cells of the row it repeats, except its offset) and its event time.
  *
  * One generator serves one partition: it reuses one row writer and its columns' writers for all
  * its rows, so making a row allocates nothing. Strings go straight into the row writer's buffer
- * ([[io.github.sparkrandomstrings.text.StringColumnWriter]]), and consecutive rows' event times are stepped, not divided out
+ * ([[text.StringColumnWriter]]), and consecutive rows' event times are stepped, not divided out
  * (`EventTimeCursor`). The row it returns is overwritten by the next call, as Spark's own
  * operators expect of an iterator of rows. (`docs/design.md`, "Rows on the executors", says
  * what each of these choices saves.)
  *
  * Event times count from the definition's origin (`startTimestamp`, or the first start) at its
- * one rate, or by its `rateProfile` ([[io.github.sparkrandomstrings.time.ProfileCursor]]), and an original's event time moves back
+ * one rate, or by its `rateProfile` ([[time.ProfileCursor]]), and an original's event time moves back
  * as [[RowDisorder]] says. A stream of fresh strings in order, at one rate and without the
  * `timestamp` column, takes the plain path: the same writers, called directly, exactly 0.1.0's
  * rows.

@@ -6,7 +6,7 @@ import io.github.sparkrandomstrings.options.RandomStrings
  * How a stream's rows depart from rows in event-time order, each once: out-of-order and late
  * event times, and repeated rows. It is the part of a stream's definition that belongs to the
  * whole row, whatever its columns; what a string column's values are drawn from (lengths,
- * characters, a pool) is its [[io.github.sparkrandomstrings.text.StringValues]]. The defaults ([[RowShape.Plain]]) make exactly
+ * characters, a pool) is its [[text.StringValues]]. The defaults ([[RowShape.Plain]]) make exactly
  * the rows of 0.1.0. It is fixed when the query first starts; the rules its values pass are
  * [[StreamDefinition.validate]]'s. What each option does is said in the provider's Scaladoc
  * (`RandomStringsSourceProvider`), and the draws in [[RowDisorder]].

@@ -11,7 +11,7 @@ import io.github.sparkrandomstrings.typed.{CellKind, DeclaredSchema}
  * Everything a row depends on besides its offset. Row `offset` of the stream is a pure function
  * of (definition, offset): that is what makes batches replayable after a restart and identical
  * whatever the partitioning. A definition is fixed when a query first starts and is kept in the
- * checkpoint (see [[io.github.sparkrandomstrings.strings.DefinitionStore]]); it travels to the executors inside each batch's RDD.
+ * checkpoint (see [[strings.DefinitionStore]]); it travels to the executors inside each batch's RDD.
  * Whether its values come from a query's options or from a checkpoint, they pass the one set of
  * rules, [[StreamDefinition.validate]].
  *
@@ -117,12 +117,12 @@ object StreamDefinition {
   import RandomStrings._
 
   /**
-   * The rules every stream passes, whether its options were just parsed ([[io.github.sparkrandomstrings.strings.SourceOptions]]) or
-   * its definition was read from a checkpoint ([[io.github.sparkrandomstrings.strings.DefinitionStore]]): each written once, here,
+   * The rules every stream passes, whether its options were just parsed ([[strings.SourceOptions]]) or
+   * its definition was read from a checkpoint ([[strings.DefinitionStore]]): each written once, here,
    * with the options' messages. In order: the rate in range, the string options' rules
-   * ([[io.github.sparkrandomstrings.text.StringValues.validate]]), each of the row's shaping values in range, a late row's
+   * ([[text.StringValues.validate]]), each of the row's shaping values in range, a late row's
    * lateness, a pool that the lengths and characters can fill, `startTimestamp` in range and
-   * the profile's rules ([[io.github.sparkrandomstrings.time.RateProfile.parse]]'s: a profile is only made by its parser, so it
+   * the profile's rules ([[time.RateProfile.parse]]'s: a profile is only made by its parser, so it
    * passes them by construction).
    *
    * @param written for a user's options, Some(f): f(name) is the value of option `name` as the

@@ -17,7 +17,7 @@ import io.github.sparkrandomstrings.time.RateProfile
 import io.github.sparkrandomstrings.typed.DeclaredSchema
 
 /**
- * Keeps a stream's [[io.github.sparkrandomstrings.rows.StreamDefinition]] in the source's metadata folder of the checkpoint (the
+ * Keeps a stream's [[rows.StreamDefinition]] in the source's metadata folder of the checkpoint (the
  * `metadataPath` Spark hands to `createSource`), as one small JSON file:
  *
  * {{{
@@ -32,14 +32,14 @@ import io.github.sparkrandomstrings.typed.DeclaredSchema
  * Version 4 is written for a stream with a declared schema only, and adds `schema` (its JSON,
  * as Spark writes a `StructType`) and `fields` (each `fields.` option's name and value); every
  * other stream's file is still version 3, byte for byte. Version 3 added `timestampColumn`, `startTimestamp` and `rateProfile` (its canonical text,
- * parsed again by [[io.github.sparkrandomstrings.time.RateProfile.parse]]; `null` for an option not set). Version 2, which 0.2.0
- * wrote, added the options that shape rows (a [[io.github.sparkrandomstrings.rows.RowShape]]). Version 1, which 0.1.0 wrote, has
- * none of them and reads as [[io.github.sparkrandomstrings.rows.RowShape.Plain]], the stream 0.1.0 made; versions 1 and 2 read as
+ * parsed again by [[time.RateProfile.parse]]; `null` for an option not set). Version 2, which 0.2.0
+ * wrote, added the options that shape rows (a [[rows.RowShape]]). Version 1, which 0.1.0 wrote, has
+ * none of them and reads as [[rows.RowShape.Plain]], the stream 0.1.0 made; versions 1 and 2 read as
  * none of version 3's options set. A file that cannot be read, or whose values break the rules
- * the options follow ([[io.github.sparkrandomstrings.rows.StreamDefinition.validate]], with the options' messages), is refused as
+ * the options follow ([[rows.StreamDefinition.validate]], with the options' messages), is refused as
  * corrupt.
  *
- * The file is written once, when the query first starts, and whole ([[io.github.sparkrandomstrings.offsets.MetadataFile]]: through
+ * The file is written once, when the query first starts, and whole ([[offsets.MetadataFile]]: through
  * Spark's `CheckpointFileManager.createAtomic`, as Spark writes its own offset and commit logs).
  * The first definition written wins: a start that finds the file already there reads it back.
  *

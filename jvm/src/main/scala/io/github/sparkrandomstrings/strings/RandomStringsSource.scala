@@ -9,13 +9,13 @@ import io.github.sparkrandomstrings.rows.{RowShape, StreamDefinition}
 import io.github.sparkrandomstrings.text.StringValues
 
 /**
- * The `InMemoryRandomStrings` stream: Spark's V1 `Source` contract ([[io.github.sparkrandomstrings.offsets.OffsetSource]]) over an
+ * The `InMemoryRandomStrings` stream: Spark's V1 `Source` contract ([[offsets.OffsetSource]]) over an
  * endless (or, with `totalRows`, bounded) sequence of rows whose offsets are their 0-based
- * positions. Rows exist by the clock's time since the stream first started ([[io.github.sparkrandomstrings.time.RowClock]]; the
- * clock is the system's unless a test steps a [[io.github.sparkrandomstrings.time.ManualClock]]), capped at `totalRows`; a batch
+ * positions. Rows exist by the clock's time since the stream first started ([[time.RowClock]]; the
+ * clock is the system's unless a test steps a [[time.ManualClock]]), capped at `totalRows`; a batch
  * reads at most `maxRowsPerTrigger`.
  *
- * Replay: a row is a pure function of the [[io.github.sparkrandomstrings.rows.StreamDefinition]] (seed, start time, rate, lengths,
+ * Replay: a row is a pure function of the [[rows.StreamDefinition]] (seed, start time, rate, lengths,
  * characters), which is fixed in the checkpoint when the query first starts, and of its offset.
  */
 final class RandomStringsSource private[sparkrandomstrings] (

@@ -15,8 +15,8 @@ import io.github.sparkrandomstrings.typed.{DeclaredSchema, FieldOptions}
  *
  * Every value here has passed validation. The parsing lives in the companion object: the text
  * of each option, and the rules about which options were given; the rules about the values
- * themselves are [[io.github.sparkrandomstrings.rows.StreamDefinition.validate]]'s, which a stored definition passes too. The
- * option names, their defaults and their limits are [[io.github.sparkrandomstrings.options.RandomStrings]]'.
+ * themselves are [[rows.StreamDefinition.validate]]'s, which a stored definition passes too. The
+ * option names, their defaults and their limits are [[options.RandomStrings]]'.
  *
  * @param rowsPerSecond      how many rows become available per second of wall-clock time
  * @param strings            what the strings are drawn from: lengths, characters, pool and distribution
@@ -32,7 +32,7 @@ import io.github.sparkrandomstrings.typed.{DeclaredSchema, FieldOptions}
  *                           which real-time mode needs (Spark 4.1+), rather than the V1 `Source`
  * @param declared           the schema the user declared and its `fields.` options, if any
  * @param clock              where the stream reads the time: the system clock, or in tests the
- *                           [[io.github.sparkrandomstrings.time.ManualClock]] that the internal option `_manualClock` names
+ *                           [[time.ManualClock]] that the internal option `_manualClock` names
  */
 final case class SourceOptions(
     rowsPerSecond: Long,
@@ -81,10 +81,10 @@ object SourceOptions {
    * Names are matched case-insensitively; messages show them and their values as the user
    * wrote them. In order: unknown names; the text of each option (a number, a character set, a
    * distribution); the rules about which options go together; then
-   * [[io.github.sparkrandomstrings.rows.StreamDefinition.validate]].
+   * [[rows.StreamDefinition.validate]].
    *
    * With a declared `schema`, the `fields.` options say how its columns are made
-   * ([[io.github.sparkrandomstrings.typed.TypedColumns.parse]]), and the options of the random strings' own columns are refused.
+   * ([[typed.TypedColumns.parse]]), and the options of the random strings' own columns are refused.
    *
    * @throws IllegalArgumentException naming the option, the value given and what is allowed
    */

@@ -11,14 +11,14 @@ import io.github.sparkrandomstrings.randomness.{CounterRandom, RandomStreams, Zi
  * Writes a string column's cells: each row's value, drawn as its [[StringValues]] say, straight
  * into the row writer's buffer, with no string made on the way.
  *
- * How a fresh value is drawn, from the row's own random stream (see [[io.github.sparkrandomstrings.randomness.CounterRandom]]; `seed`'s
+ * How a fresh value is drawn, from the row's own random stream (see [[randomness.CounterRandom]]; `seed`'s
  * stream, keyed by the row's original):
  *  1. its length, uniform over [minLength, maxLength];
  *  2. then each character, uniform over the character set.
  * With `distinctValues`, a row's value is the pool entry ([[ValuePool]]) that it picks,
- * uniformly or by Zipf's law ([[io.github.sparkrandomstrings.randomness.ZipfSampler]]) from the stream of picks; the entry's own
+ * uniformly or by Zipf's law ([[randomness.ZipfSampler]]) from the stream of picks; the entry's own
  * characters come from a stream of the entry, not of the row. A repeated row carries its
- * original's value: the draws are keyed by [[io.github.sparkrandomstrings.columns.RowDraw.original]].
+ * original's value: the draws are keyed by [[columns.RowDraw.original]].
  *
  * @param seed   the seed of the column's random streams
  * @param values what the values are drawn from
@@ -65,7 +65,7 @@ private[sparkrandomstrings] final class StringColumnWriter(seed: Long, values: S
   }
 
   /**
-   * Writes a value drawn from `draws`, a declared column's cell stream (see [[io.github.sparkrandomstrings.typed.CellWriter]]): a
+   * Writes a value drawn from `draws`, a declared column's cell stream (see [[typed.CellWriter]]): a
    * fresh value's length and characters, or the pool entry it picks (uniformly or by Zipf's
    * law), whose characters come from the entry's own stream.
    */

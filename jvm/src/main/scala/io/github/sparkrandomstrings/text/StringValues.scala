@@ -6,7 +6,7 @@ import io.github.sparkrandomstrings.options.RandomStrings
  * What a string column's values are drawn from: their lengths and characters, and, with
  * `distinctValues`, the bounded pool they come from and how rows pick from it. It is the part of
  * a stream's definition that belongs to its string column (`value`); what belongs to the whole
- * row (disorder, lateness, repeats) is the [[io.github.sparkrandomstrings.rows.RowShape]]. How a value is drawn is said in
+ * row (disorder, lateness, repeats) is the [[rows.RowShape]]. How a value is drawn is said in
  * [[StringColumnWriter]].
  *
  * @param minLength         the shortest string, in code points

@@ -4,8 +4,8 @@ import io.github.sparkrandomstrings.options.RandomStrings
 
 /**
  * Where every part of the source reads the time: when a stream first starts, how many rows exist
- * ([[io.github.sparkrandomstrings.offsets.OffsetSource]], [[io.github.sparkrandomstrings.realtime.OffsetRowsStream]]) and when a real-time read's row comes to exist
- * ([[io.github.sparkrandomstrings.realtime.InterleavedReader]]). It is the system clock, except in tests that name a [[ManualClock]]
+ * ([[offsets.OffsetSource]], [[realtime.OffsetRowsStream]]) and when a real-time read's row comes to exist
+ * ([[realtime.InterleavedReader]]). It is the system clock, except in tests that name a [[ManualClock]]
  * with the internal option `_manualClock`. It travels to the executors inside the reader factory.
  */
 private[sparkrandomstrings] sealed trait StreamClock extends Serializable {
@@ -23,7 +23,7 @@ private[sparkrandomstrings] object StreamClock {
 
   /**
    * The manual clock registered under `name`, looked up where it is read (in this JVM). Real-time
-   * mode, which Spark times by the system clock, refuses it ([[io.github.sparkrandomstrings.realtime.OffsetRowsStream.checkRealTime]]),
+   * mode, which Spark times by the system clock, refuses it ([[realtime.OffsetRowsStream.checkRealTime]]),
    * so no reader waits on it.
    */
   final case class Manual(name: String) extends StreamClock {

@@ -51,7 +51,7 @@ object CellKind {
    */
   final case class Values(values: IndexedSeq[Any], texts: IndexedSeq[String], pick: Pick) extends CellKind
 
-  /** Strings as a string column's options say ([[io.github.sparkrandomstrings.text.StringColumnWriter]]), drawn from the column's stream. */
+  /** Strings as a string column's options say ([[text.StringColumnWriter]]), drawn from the column's stream. */
   final case class Strings(values: StringValues) extends CellKind
 
   /** Strings that match a regular expression ([[PatternPlan]]). */

@@ -56,7 +56,7 @@ private[sparkrandomstrings] abstract class CellWriter(val spec: CellSpec, seed: 
 private[sparkrandomstrings] object CellWriter {
   import CellKind._
 
-  /** The stream every column's streams are derived from ([[io.github.sparkrandomstrings.randomness.RandomStreams]]). */
+  /** The stream every column's streams are derived from ([[randomness.RandomStreams]]). */
   def columnsSeed(seed: Long): Long = CounterRandom.derivedSeed(seed, RandomStreams.Columns)
 
   /**

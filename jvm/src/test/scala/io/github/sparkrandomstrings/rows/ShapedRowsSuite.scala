@@ -41,7 +41,7 @@ class ShapedRowsSuite extends AnyFunSuite {
   }
 
   /**
-   * Pool entries 0 to n - 1 of `d`, spelled the plain way, as [[io.github.sparkrandomstrings.text.ValuePool]] says: the first
+   * Pool entries 0 to n - 1 of `d`, spelled the plain way, as [[text.ValuePool]] says: the first
    * characters drawn one by one from the entry's own random stream, the last ones its code in
    * base A, most significant digit first. (The row generator writes them in place, and ASCII
    * sets by a faster path.)

@@ -12,7 +12,7 @@ import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.testing.SparkSessionSuite
 import io.github.sparkrandomstrings.time.ManualClock
 
-/** The `Source` contract, called directly with a stepped clock (a [[io.github.sparkrandomstrings.time.ManualClock]]). */
+/** The `Source` contract, called directly with a stepped clock (a [[time.ManualClock]]). */
 class RandomStringsSourceSuite extends SparkSessionSuite {
 
   private val start = 1000000L

@@ -37,7 +37,7 @@ class RealTimeStreamSuite extends SparkSessionSuite {
 
   private def reader(options: (String, String)*) = spark.readStream.format(ShortName).options(options.toMap)
 
-  /** Starts `df` in real-time mode into a [[io.github.sparkrandomstrings.testing.KeepingWriter]] named `name`. */
+  /** Starts `df` in real-time mode into a [[testing.KeepingWriter]] named `name`. */
   private def startRealTime(df: DataFrame, name: String, checkpoint: File): StreamingQuery =
     df.writeStream.foreach(new KeepingWriter(name)).outputMode(OutputMode.Update())
       .trigger(Trigger.RealTime("500 milliseconds"))
