@@ -8,10 +8,15 @@ import org.apache.hadoop.conf.Configuration
 import org.apache.spark.TaskContext
 import org.apache.spark.sql.{ForeachWriter, Row}
 
+import io.github.sparkrandomstrings.latency.MeasuredStream
+import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.rows.StreamDefinition
+import io.github.sparkrandomstrings.strings.DefinitionStore
+
 /**
  * A `foreach` sink that measures a pipeline fed by this source: for each row that reaches it,
  * the moment it arrived minus the moment the row came to exist
- * ([[StreamDefinition.existsAtMs]], which it reads from the query's checkpoint). It runs in
+ * ([[rows.StreamDefinition.existsAtMs]], which it reads from the query's checkpoint). It runs in
  * real-time mode (Spark allows `foreach` sinks there) as under micro-batch triggers, so the two
  * can be compared on the same stream.
  *
@@ -23,8 +28,8 @@ import org.apache.spark.sql.{ForeachWriter, Row}
  *
  * The measurements are kept in the JVM that runs the tasks, under `name`: read them with
  * [[LatencySink.summary]] from the driver in local mode (a cluster's executors keep their own).
- * Rows need what says when each came to exist ([[MeasuredStream]]): for the random strings, the
- * column that holds each row's offset ([[StreamDefinition.offsetColumn]]: `offset`, or, with a
+ * Rows need what says when each came to exist ([[latency.MeasuredStream]]): for the random strings, the
+ * column that holds each row's offset ([[rows.StreamDefinition.offsetColumn]]: `offset`, or, with a
  * declared schema, a column of kind `offset`); for the Nexmark events, `dateTime`. Latencies are counted in buckets of 0.1 ms up to 60 s (the
  * percentiles are the bucket's upper edge; the maximum is exact).
  *

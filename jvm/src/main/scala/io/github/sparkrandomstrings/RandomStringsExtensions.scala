@@ -3,6 +3,8 @@ package io.github.sparkrandomstrings
 import org.apache.spark.SparkContext
 import org.apache.spark.sql.SparkSessionExtensions
 
+import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
+
 /**
  * Plugs this source's batch scan (`RandomStringsScanStrategy`) into a session's planner the
  * conventional way: through `spark.sql.extensions`, set before the session starts.
@@ -25,9 +27,12 @@ class RandomStringsExtensions extends (SparkSessionExtensions => Unit) {
 object RandomStringsExtensions {
 
   /** The setting that installs the extensions: Spark's static `spark.sql.extensions`. */
-  val ConfigKey = "spark.sql.extensions"
+  val ConfigKey: String = RandomStringsScanStrategy.ExtensionsKey
 
-  /** Whether the session of `context` was started with these extensions. */
-  def configuredOn(context: SparkContext): Boolean =
-    context.getConf.get(ConfigKey, "").split(",").map(_.trim).contains(classOf[RandomStringsExtensions].getName)
+  /**
+   * Whether the session of `context` was started with these extensions. The strategy answers it,
+   * by this class's name kept as text, so that the Nexmark provider, which imports nothing from this
+   * package, asks the same.
+   */
+  def configuredOn(context: SparkContext): Boolean = RandomStringsScanStrategy.extensionsConfiguredOn(context)
 }

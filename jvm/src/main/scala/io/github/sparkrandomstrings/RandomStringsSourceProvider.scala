@@ -12,6 +12,12 @@ import org.apache.spark.sql.sources.{DataSourceRegister, StreamSourceProvider}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
+import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
+import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.realtime.{OffsetRowsStream, OffsetRowsTable, RealTimeMode}
+import io.github.sparkrandomstrings.strings.{DefinitionStore, RandomStringsSource, SourceOptions}
+import io.github.sparkrandomstrings.typed.FieldOptions
+
 /**
  * A streaming source of random strings, for testing, benchmarking and demonstrating streaming
  * pipelines: `spark.readStream.format("InMemoryRandomStrings")`.
@@ -70,7 +76,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
  *    repeat`. Not with `rowsPerSecond`.
  *  - `realTime` (e.g. true, default: false): reads the stream through Spark's DSv2 streaming
  *    interfaces, which real-time mode (`Trigger.RealTime`, Spark 4.1+) needs: each partition
- *    hands its rows on as they come to exist ([[OffsetRowsStream]]). Micro-batch triggers read
+ *    hands its rows on as they come to exist ([[realtime.OffsetRowsStream]]). Micro-batch triggers read
  *    it too (not with `maxRowsPerTrigger` in real-time mode). Refused at `load()` before Spark 4.1.
  *    Its offsets are per partition, so `numPartitions` is then fixed for the checkpoint.
  *
@@ -85,7 +91,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
  * TIMESTAMP_NTZ, and ARRAY and STRUCT of them), the rows are its columns, and the options
  * `fields.<column>.<property>` say how each is made (a path: `fields.shipping.zip.pattern`,
  * `fields.tags.element.values`; backticks around a name with a dot). The properties, each
- * allowed only where it makes sense ([[TypedColumns]] checks them; `docs/typed-columns.md` says
+ * allowed only where it makes sense ([[typed.TypedColumns]] checks them; `docs/typed-columns.md` says
  * how each draw is made):
  *  - `kind` (default: random): random, sequence (`start` 0, `step` 1, `end` the type's, then
  *    start again; integer types), offset (BIGINT: the row's offset), eventTime (TIMESTAMP,
@@ -160,7 +166,7 @@ class RandomStringsSourceProvider extends StreamSourceProvider with TableProvide
 
   /**
    * DSv2: the table Spark reads a stream from if it reports `MICRO_BATCH_READ`, which it does
-   * with `realTime=true` only ([[OffsetRowsTable]]); otherwise Spark uses [[createSource]].
+   * with `realTime=true` only ([[realtime.OffsetRowsTable]]); otherwise Spark uses [[createSource]].
    */
   override def getTable(schema: StructType, partitioning: Array[Transform], properties: JMap[String, String]): Table = {
     val parameters = properties.asScala.toMap
@@ -188,7 +194,7 @@ class RandomStringsSourceProvider extends StreamSourceProvider with TableProvide
 }
 
 /**
- * The source's name and schema, as [[RandomStrings]] holds them, under the provider's name: the
+ * The source's name and schema, as [[options.RandomStrings]] holds them, under the provider's name: the
  * provider is the top of the source, and nothing else in it refers to it.
  */
 object RandomStringsSourceProvider {

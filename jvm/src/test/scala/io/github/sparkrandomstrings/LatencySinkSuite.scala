@@ -12,6 +12,12 @@ import org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema
 import org.apache.spark.sql.types.StructType
 import org.scalatest.funsuite.AnyFunSuite
 
+import io.github.sparkrandomstrings.latency.MeasuredStream
+import io.github.sparkrandomstrings.rows.StreamDefinition
+import io.github.sparkrandomstrings.strings.{DefinitionStore, SourceOptions}
+import io.github.sparkrandomstrings.testing.TestDirectories
+import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
+
 /** LatencySink's arithmetic and bookkeeping, on constructed inputs (RealTimeStreamSuite runs it in a query). */
 class LatencySinkSuite extends AnyFunSuite with TestDirectories {
 

@@ -9,7 +9,11 @@ import scala.jdk.CollectionConverters._
 import org.apache.spark.sql.DataFrame
 import org.apache.spark.sql.streaming.StreamingQueryException
 
-import io.github.sparkrandomstrings.SparkOffsets.LongOffset
+import io.github.sparkrandomstrings.offsets.SparkOffsets.LongOffset
+import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.strings.RandomStringsSource
+import io.github.sparkrandomstrings.testing.SparkSessionSuite
+import io.github.sparkrandomstrings.time.ManualClock
 
 /**
  * Starting and stopping many queries leaks nothing: the JVM's live threads and the driver heap

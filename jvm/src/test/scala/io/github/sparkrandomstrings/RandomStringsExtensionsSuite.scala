@@ -4,6 +4,9 @@ import java.io.File
 
 import org.apache.spark.sql.streaming.Trigger
 
+import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.testing.SparkSessionSuite
+
 /** A session started with `spark.sql.extensions` gets the scan from them; `load()` leaves it be. */
 class RandomStringsExtensionsSuite extends SparkSessionSuite {
 

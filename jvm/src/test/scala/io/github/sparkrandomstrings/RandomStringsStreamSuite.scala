@@ -7,6 +7,13 @@ import scala.collection.mutable
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.streaming.{StreamingQuery, Trigger}
 
+import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
+import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.rows.RowGenerator
+import io.github.sparkrandomstrings.strings.DefinitionStore
+import io.github.sparkrandomstrings.testing.SparkSessionSuite
+import io.github.sparkrandomstrings.time.ManualClock
+
 /** The source end to end, through `spark.readStream` and real streaming queries. */
 class RandomStringsStreamSuite extends SparkSessionSuite {
   import RandomStrings.ShortName

@@ -6,6 +6,8 @@ import org.apache.spark.sql.SQLContext
 import org.apache.spark.sql.execution.streaming.Source
 import org.apache.spark.sql.types.StructType
 
+import io.github.sparkrandomstrings.strings.RandomStringsSource
+
 /** The source as made by Spark, remembered so that a test can look at it after its query. */
 class TrackingSourceProvider extends RandomStringsSourceProvider {
   override def createSource(

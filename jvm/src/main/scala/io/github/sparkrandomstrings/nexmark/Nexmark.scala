@@ -10,7 +10,7 @@ import org.apache.spark.sql.types.{
   TimestampType
 }
 
-import io.github.sparkrandomstrings.Whole
+import io.github.sparkrandomstrings.options.{RandomStrings, Whole}
 
 /**
  * The facts of the `nexmark` source that the rest of it is built on: its short name, its schema
@@ -88,10 +88,10 @@ object Nexmark {
   // The source's own.
   val NUM_PARTITIONS = "numPartitions"
   val MAX_EVENTS_PER_TRIGGER = "maxEventsPerTrigger"
-  val REAL_TIME: String = io.github.sparkrandomstrings.RandomStrings.REAL_TIME
+  val REAL_TIME: String = RandomStrings.REAL_TIME
 
-  /** Internal, for tests: a [[io.github.sparkrandomstrings.ManualClock]]'s name, as the strings source takes it. */
-  val MANUAL_CLOCK: String = io.github.sparkrandomstrings.RandomStrings.MANUAL_CLOCK
+  /** Internal, for tests: a [[time.ManualClock]]'s name, as the strings source takes it. */
+  val MANUAL_CLOCK: String = RandomStrings.MANUAL_CLOCK
 
   /** The options that say which events the stream makes: Beam's names, kept in the checkpoint. */
   val EventNames: Seq[String] = Seq(

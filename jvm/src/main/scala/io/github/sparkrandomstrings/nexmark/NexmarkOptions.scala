@@ -5,7 +5,8 @@ import java.util.Locale
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap
 
-import io.github.sparkrandomstrings.{StreamClock, Suggestions, Whole}
+import io.github.sparkrandomstrings.options.{Suggestions, Whole}
+import io.github.sparkrandomstrings.time.StreamClock
 
 /**
  * The `nexmark` source's options, parsed once and checked whole, so that `load()` refuses a bad

@@ -3,10 +3,10 @@ package io.github.sparkrandomstrings.nexmark
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.types.StructType
 
-import io.github.sparkrandomstrings.OffsetSource
+import io.github.sparkrandomstrings.offsets.OffsetSource
 
 /**
- * The `nexmark` stream: Spark's V1 `Source` contract ([[OffsetSource]]) over Nexmark's events,
+ * The `nexmark` stream: Spark's V1 `Source` contract ([[offsets.OffsetSource]]) over Nexmark's events,
  * offset `n` being event `n`. Events exist by the wall clock from the stream's first start, as
  * their timestamps space them (or all at once under `Trigger.AvailableNow` for a bounded run),
  * up to `numEvents`; a batch reads at most `maxEventsPerTrigger`.

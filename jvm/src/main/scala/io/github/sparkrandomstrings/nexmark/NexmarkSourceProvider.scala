@@ -12,13 +12,8 @@ import org.apache.spark.sql.sources.{DataSourceRegister, StreamSourceProvider}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import io.github.sparkrandomstrings.{
-  OffsetRowsStream,
-  OffsetRowsTable,
-  RandomStringsExtensions,
-  RandomStringsScanStrategy,
-  RealTimeMode
-}
+import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
+import io.github.sparkrandomstrings.realtime.{OffsetRowsStream, OffsetRowsTable, RealTimeMode}
 
 /**
  * The events of the Nexmark benchmark (persons, auctions and bids of an online auction house),
@@ -54,7 +49,7 @@ import io.github.sparkrandomstrings.{
  *  - `maxEventsPerTrigger` (default: no limit): the most events one micro-batch reads.
  *  - `realTime` (default: false): reads the stream through Spark's DSv2 streaming interfaces,
  *    which real-time mode (`Trigger.RealTime`, Spark 4.1+) needs: each partition hands its events
- *    on as they come to exist ([[OffsetRowsStream]]); micro-batch triggers read it too (not with
+ *    on as they come to exist ([[realtime.OffsetRowsStream]]); micro-batch triggers read it too (not with
  *    `maxEventsPerTrigger` in real-time mode). Refused at `load()` before Spark 4.1. Its offsets
  *    are per partition, so `numPartitions` is then fixed for the checkpoint.
  *
@@ -77,7 +72,7 @@ class NexmarkSourceProvider extends StreamSourceProvider with TableProvider with
     schema.foreach(refuseSchema)
     if (options.realTime) RealTimeMode.requireAvailable()
     val spark = sqlContext.sparkSession
-    if (!RandomStringsExtensions.configuredOn(spark.sparkContext)) RandomStringsScanStrategy.addTo(spark)
+    if (!RandomStringsScanStrategy.extensionsConfiguredOn(spark.sparkContext)) RandomStringsScanStrategy.addTo(spark)
     (Nexmark.ShortName, Nexmark.Schema)
   }
 
@@ -105,7 +100,7 @@ class NexmarkSourceProvider extends StreamSourceProvider with TableProvider with
 
   /**
    * DSv2: the table Spark reads a stream from if it reports `MICRO_BATCH_READ`, which it does
-   * with `realTime=true` only ([[OffsetRowsTable]]); otherwise Spark uses [[createSource]].
+   * with `realTime=true` only ([[realtime.OffsetRowsTable]]); otherwise Spark uses [[createSource]].
    */
   override def getTable(schema: StructType, partitioning: Array[Transform], properties: JMap[String, String]): Table = {
     val options = NexmarkOptions.parse(properties.asScala.toMap)

@@ -5,11 +5,11 @@ import scala.util.control.NonFatal
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import org.apache.hadoop.conf.Configuration
 
-import io.github.sparkrandomstrings.MetadataFile
+import io.github.sparkrandomstrings.offsets.MetadataFile
 
 /**
  * Keeps a Nexmark stream ([[NexmarkStream]]: its configuration and first start) in the source's
- * metadata folder of the checkpoint, as one small JSON file written once ([[MetadataFile]]):
+ * metadata folder of the checkpoint, as one small JSON file written once ([[offsets.MetadataFile]]):
  *
  * {{{
  *   {"version":1,"startTimeMs":1763790000000,"config":{"firstEventRate":"10000",...}}

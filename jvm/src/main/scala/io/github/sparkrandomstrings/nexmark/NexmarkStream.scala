@@ -2,7 +2,7 @@ package io.github.sparkrandomstrings.nexmark
 
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow
 
-import io.github.sparkrandomstrings.{OffsetRows, RowMaker}
+import io.github.sparkrandomstrings.rows.{OffsetRows, RowMaker}
 
 /**
  * One Nexmark stream as a checkpoint fixes it: which events (the configuration) and when the

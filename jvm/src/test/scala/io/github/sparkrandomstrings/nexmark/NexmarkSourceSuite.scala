@@ -9,7 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.catalyst.encoders.ExpressionEncoder
 
-import io.github.sparkrandomstrings.{AvailableNowQueries, ManualClock, SparkSessionSuite}
+import io.github.sparkrandomstrings.testing.{AvailableNowQueries, SparkSessionSuite}
+import io.github.sparkrandomstrings.time.ManualClock
 
 /** The `nexmark` source through Spark: its rows, its clock, its checkpoint and its refusals. */
 class NexmarkSourceSuite extends SparkSessionSuite with AvailableNowQueries {

@@ -4,7 +4,7 @@ import java.io.File
 
 import org.apache.spark.sql.streaming.Trigger
 
-import io.github.sparkrandomstrings.SparkSessionSuite
+import io.github.sparkrandomstrings.testing.SparkSessionSuite
 
 /**
  * The write's commit protocol: Spark's file sink, with a record of each data file its tasks create.

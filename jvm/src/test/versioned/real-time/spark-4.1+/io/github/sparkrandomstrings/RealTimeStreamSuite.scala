@@ -11,9 +11,16 @@ import org.apache.logging.log4j.core.{LogEvent, LoggerContext}
 import org.apache.logging.log4j.core.appender.AbstractAppender
 import org.apache.logging.log4j.core.config.Property
 import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd, SparkListenerTaskStart}
-import org.apache.spark.sql.{DataFrame, ForeachWriter, Row}
+import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.catalyst.encoders.{ExpressionEncoder, RowEncoder}
 import org.apache.spark.sql.streaming.{OutputMode, StreamingQuery, Trigger}
+
+import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.realtime.InterleavedReader
+import io.github.sparkrandomstrings.rows.{RowGenerator, StreamDefinition}
+import io.github.sparkrandomstrings.strings.DefinitionStore
+import io.github.sparkrandomstrings.testing.{KeepingWriter, SparkSessionSuite}
+import io.github.sparkrandomstrings.time.ManualClock
 
 /**
  * `realTime=true`: the same stream through Spark's DSv2 interfaces, in real-time mode and under
@@ -30,7 +37,7 @@ class RealTimeStreamSuite extends SparkSessionSuite {
 
   private def reader(options: (String, String)*) = spark.readStream.format(ShortName).options(options.toMap)
 
-  /** Starts `df` in real-time mode into a [[KeepingWriter]] named `name`. */
+  /** Starts `df` in real-time mode into a [[testing.KeepingWriter]] named `name`. */
   private def startRealTime(df: DataFrame, name: String, checkpoint: File): StreamingQuery =
     df.writeStream.foreach(new KeepingWriter(name)).outputMode(OutputMode.Update())
       .trigger(Trigger.RealTime("500 milliseconds"))
@@ -395,23 +402,6 @@ class RealTimeStreamSuite extends SparkSessionSuite {
     query.exception.foreach(e => throw e)
     (rows.asScala.toSeq.sortBy(_.getAs[Long]("offset")), counts.asScala.toSeq.filter(_ > 0))
   }
-}
-
-/** A foreach sink that keeps each row it gets, with the moment it got it, under its name. */
-final class KeepingWriter(name: String) extends ForeachWriter[Row] {
-  override def open(partitionId: Long, epochId: Long): Boolean = true
-  override def process(row: Row): Unit = KeepingWriter.queue(name).add((row, System.currentTimeMillis()))
-  override def close(errorOrNull: Throwable): Unit = ()
-}
-
-object KeepingWriter {
-  private val queues = new ConcurrentHashMap[String, ConcurrentLinkedQueue[(Row, Long)]]()
-
-  private def queue(name: String): ConcurrentLinkedQueue[(Row, Long)] =
-    queues.computeIfAbsent(name, _ => new ConcurrentLinkedQueue[(Row, Long)]())
-
-  /** What the sink named `name` has kept so far, in the order it got it. */
-  def kept(name: String): Seq[(Row, Long)] = queue(name).asScala.toSeq
 }
 
 /** The tasks that started and have not ended, as the listener bus tells. */

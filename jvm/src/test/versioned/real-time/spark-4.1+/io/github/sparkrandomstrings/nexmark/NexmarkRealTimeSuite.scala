@@ -7,7 +7,7 @@ import org.apache.spark.sql.Row
 import org.apache.spark.sql.catalyst.encoders.ExpressionEncoder
 import org.apache.spark.sql.streaming.{OutputMode, Trigger}
 
-import io.github.sparkrandomstrings.{KeepingWriter, SparkSessionSuite}
+import io.github.sparkrandomstrings.testing.{KeepingWriter, SparkSessionSuite}
 
 /** `realTime=true` on the `nexmark` source: Beam's events, each handed on once it exists. */
 class NexmarkRealTimeSuite extends SparkSessionSuite {

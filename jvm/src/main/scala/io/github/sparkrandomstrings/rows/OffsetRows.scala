@@ -1,0 +1,32 @@
+package io.github.sparkrandomstrings.rows
+
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow
+
+/**
+ * A stream whose every row is a pure function of its offset: what a batch's partitions carry to
+ * the executors ([[offsets.OffsetRowsRDD]]), each making its own slice there with its own [[RowMaker]].
+ * The random strings' [[StreamDefinition]] is one; the Nexmark events' stream is another.
+ */
+private[sparkrandomstrings] trait OffsetRows extends Serializable {
+
+  /** The short name of the source whose rows these are, as plans and messages show it. */
+  def sourceName: String
+
+  /** How many rows exist at wall-clock time `nowMs` (epoch ms), before any end of the stream. */
+  def rowsAvailableAt(nowMs: Long): Long
+
+  /** When the row at `offset` comes to exist (epoch ms): the moment [[rowsAvailableAt]] first counts it. */
+  def existsAtMs(offset: Long): Long
+
+  /** A maker of rows for one partition: it may reuse its row, so one maker serves one thread. */
+  def newRowMaker(): RowMaker
+}
+
+/**
+ * Makes the row at any offset, in Spark's binary row format, which the batch scan hands on
+ * without a copy ([[offsets.RandomStringsScanExec]]); the row it returns may be overwritten by the next
+ * call.
+ */
+private[sparkrandomstrings] trait RowMaker {
+  def row(offset: Long): UnsafeRow
+}

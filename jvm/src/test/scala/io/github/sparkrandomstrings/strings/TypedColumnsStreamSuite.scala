@@ -1,0 +1,91 @@
+package io.github.sparkrandomstrings.strings
+
+import java.io.File
+
+import org.apache.spark.sql.Row
+import org.apache.spark.sql.catalyst.encoders.ExpressionEncoder
+import org.apache.spark.sql.types.StructType
+
+import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.rows.RowGenerator
+import io.github.sparkrandomstrings.testing.{AvailableNowQueries, SparkSessionSuite}
+
+class TypedColumnsStreamSuite extends SparkSessionSuite with AvailableNowQueries {
+  import RandomStrings.ShortName
+
+  private val Ddl = "id BIGINT NOT NULL, user_id INT NOT NULL, amount DECIMAL(10,2), status STRING NOT NULL, " +
+    "tags ARRAY<STRING>, event_time TIMESTAMP NOT NULL"
+
+  private val Fields = Map(
+    "fields.id.kind" -> "offset",
+    "fields.user_id.min" -> "1",
+    "fields.user_id.max" -> "1000",
+    "fields.user_id.distribution" -> "zipf",
+    "fields.amount.min" -> "0.50",
+    "fields.amount.max" -> "99.99",
+    "fields.amount.nullRate" -> "0.1",
+    "fields.status.kind" -> "values",
+    "fields.status.values" -> """["new", "paid", "shipped"]""",
+    "fields.tags.element.pattern" -> "[a-z]{3}",
+    "fields.event_time.kind" -> "eventTime")
+
+  private def reader(options: Map[String, String]) =
+    spark.readStream.format(ShortName).schema(Ddl).options(options)
+
+  /** The rows the generator makes for the definition stored in `checkpoint`, as Spark's Rows. */
+  private def generated(checkpoint: File, offsets: Seq[Long]): Seq[Row] = {
+    val definition =
+      new DefinitionStore(new File(checkpoint, "sources/0").getPath, spark.sparkContext.hadoopConfiguration)
+        .read().get
+    val toRow = ExpressionEncoder(definition.schema).resolveAndBind().createDeserializer()
+    val generator = new RowGenerator(definition)
+    offsets.map(o => toRow(generator.row(o).copy()))
+  }
+
+  test("a declared schema streams exactly the rows its definition makes, in every batch") {
+    withTempDir { dir =>
+      val checkpoint = new File(dir, "c")
+      val df = reader(Fields ++ Map(
+        "totalRows" -> "250",
+        "maxRowsPerTrigger" -> "100",
+        "seed" -> "5",
+        "numPartitions" -> "3")).load()
+      assert(df.schema == StructType.fromDDL(Ddl))
+      val rows = collectAvailableNow(df, checkpoint).sortBy(_.getLong(0))
+      assert(rows.map(_.getLong(0)) == (0L until 250L))
+      assert(rows == generated(checkpoint, 0L until 250L))
+      assert(rows.exists(_.isNullAt(2)) && rows.map(_.getString(3)).toSet == Set("new", "paid", "shipped"))
+      val stored = new String(
+        java.nio.file.Files.readAllBytes(new File(
+          checkpoint,
+          "sources/0/random-strings-source.json").toPath),
+        "UTF-8")
+      assert(stored.startsWith("""{"version":4,"seed":5,"""))
+    }
+  }
+
+  test("a restart that changes a column's options is refused, naming the option and both values") {
+    withTempDir { dir =>
+      val checkpoint = new File(dir, "c")
+      collectAvailableNow(reader(Fields ++ Map("totalRows" -> "10", "seed" -> "5")).load(), checkpoint)
+      val error = intercept[Exception] {
+        collectAvailableNow(
+          reader(Fields ++ Map("totalRows" -> "20", "fields.user_id.max" -> "50")).load(),
+          checkpoint)
+      }
+      val message =
+        Iterator.iterate[Throwable](error)(_.getCause).takeWhile(_ != null).map(_.getMessage).mkString(" | ")
+      assert(message.contains("fields.user_id.max: the checkpoint has 1000, the query sets 50"), message)
+    }
+  }
+
+  test("bad per-column options fail at load(), before any query starts") {
+    val error = intercept[IllegalArgumentException](reader(Fields + ("fields.amount.nullRate" -> "2")).load())
+    assert(error.getMessage == "Invalid value '2' for option 'fields.amount.nullRate': out of range. " +
+      "Allowed: a decimal number >= 0 and <= 1.")
+    val noSchema = intercept[IllegalArgumentException] {
+      spark.readStream.format(ShortName).option("fields.a.min", "1").load()
+    }
+    assert(noSchema.getMessage.startsWith("Option 'fields.a.min' says how a declared column is made"))
+  }
+}
