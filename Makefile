@@ -62,6 +62,9 @@ MAVEN_REPO := $(DIST)/maven
 # ones, and numpy and pyarrow as a line's pyspark needs them ($(call constraints,LINE)).
 CONSTRAINTS := python/constraints.txt
 constraints = -c $(CONSTRAINTS) -c python/constraints-numpy$(if $(filter 3.%,$(1)),1,2).txt
+# pip's isolated builds (the pyspark sdist's, this package's wheel's) install their build tools
+# apart, where -c does not reach: PIP_CONSTRAINT does, so they take the pinned setuptools too.
+export PIP_CONSTRAINT := $(abspath $(CONSTRAINTS))
 
 # sbt resolves from the local caches and Maven Central only (project/repositories). The
 # throughput collector: compiling, sbt's work, takes 8% less CPU time with it than with G1.

@@ -34,7 +34,7 @@ from pyspark.sql.streaming.query import StreamingQuery
 from report import LatencyConfig, LatencyRun, LatencySettings, RealTimeResults
 
 from spark_random_strings import read_random_strings
-from spark_random_strings.realtime.latency import latency_summary, reset_latency, start_measured
+from spark_random_strings.latency.sink import latency_summary, reset_latency, start_measured
 
 #: The rate of the first configuration, and what the capacity runs offer: far above what one
 #: partition hands on, so that rows always exist before the reader asks for them.

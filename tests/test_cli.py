@@ -42,8 +42,8 @@ from spark_random_strings.cli.real_time import (
 )
 from spark_random_strings.engine.choice import pyspark_line
 from spark_random_strings.engine.local import StopRequest
+from spark_random_strings.latency.sink import LatencySummary
 from spark_random_strings.options import OPTIONS
-from spark_random_strings.realtime.latency import LatencySummary
 
 CONSOLE_SCRIPT = str(Path(sys.executable).parent / "spark-random-strings")
 # A row as `stream` prints it: offset, event time (UTC), length, value.

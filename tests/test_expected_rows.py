@@ -219,7 +219,7 @@ def test_the_python_strict_math_is_the_jvms_to_the_bit(spark: SparkSession) -> N
         assert len(jvm) > 30_000
         assert _bits(ours(x[defined])) == _bits(jvm), name
     # The source's own e^x, through Py4J.
-    portable = spark.sparkContext._jvm.io.github.sparkrandomstrings.PortableMath  # type: ignore[union-attr]
+    portable = spark.sparkContext._jvm.io.github.sparkrandomstrings.randomness.PortableMath  # type: ignore[union-attr]
     exponents = [(random.Random(3).random() - 0.5) * 1400 for _ in range(1)] + _doubles(1_500, 5)
     assert _bits(strict.portable_exp(np.array(exponents))) == _bits(portable.exp(v) for v in exponents)
 

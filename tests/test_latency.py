@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from helpers.support import REPO
-from spark_random_strings.realtime.latency import LatencySummary, summary_from
+from spark_random_strings.latency.sink import LatencySummary, summary_from
 
 VECTORS = REPO / "tests" / "vectors" / "latency_summary.json"
 CASES: list[dict[str, Any]] = json.loads(VECTORS.read_text())["cases"]

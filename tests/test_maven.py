@@ -61,7 +61,7 @@ def test_each_artifact_has_the_jar_its_sources_its_scaladoc_and_the_license(buil
     assert artifact(build, ".jar").read_bytes() == jar_path(build.spark, build.scala_binary).read_bytes()
     license_text = (REPO / "LICENSE").read_bytes()
     with zipfile.ZipFile(artifact(build, "-sources.jar")) as sources:
-        assert "io/github/sparkrandomstrings/RandomStringsSource.scala" in sources.namelist()
+        assert "io/github/sparkrandomstrings/strings/RandomStringsSource.scala" in sources.namelist()
         assert sources.read("META-INF/LICENSE") == license_text
     with zipfile.ZipFile(artifact(build, "-javadoc.jar")) as scaladoc:
         assert "index.html" in scaladoc.namelist()

@@ -46,7 +46,7 @@ def test_each_jar_is_built_for_the_spark_and_scala_in_its_name_and_carries_the_l
 ) -> None:
     with zipfile.ZipFile(jar_path(f"{line}.1", scala)) as jar:
         manifest = jar.read("META-INF/MANIFEST.MF").decode()
-        classes = jar.read("io/github/sparkrandomstrings/RandomStringsSource.class")
+        classes = jar.read("io/github/sparkrandomstrings/strings/RandomStringsSource.class")
         license_text = jar.read("META-INF/LICENSE")
     assert f"Spark-Version: {line}." in manifest
     assert f"Scala-Version: {scala}" in manifest

@@ -2,7 +2,7 @@
 waits for the wall clock, and each step makes exactly the rows the test expects.
 
 A :class:`SteppedClock` is one manual clock, registered under a unique name both in the
-session's JVM (``io.github.sparkrandomstrings.ManualClock``, which the jar's source reads) and
+session's JVM (``io.github.sparkrandomstrings.time.ManualClock``, which the jar's source reads) and
 as a file clock on this machine (``spark_random_strings.time.manual_clock``, which the Python data
 source's reader reads in its Python worker); :meth:`SteppedClock.advance` steps both.
 :func:`stepped_stream` reads either engine's stream with the internal option ``_manualClock``
@@ -52,7 +52,7 @@ class SteppedClock:
         self.name = f"stepped-{uuid.uuid4().hex}"
         #: The time it started at, in epoch ms.
         self.start_ms = start_ms
-        self._registry: Any = spark.sparkContext._jvm.io.github.sparkrandomstrings.ManualClock  # type: ignore[union-attr]
+        self._registry: Any = spark.sparkContext._jvm.io.github.sparkrandomstrings.time.ManualClock  # type: ignore[union-attr]
         self._jvm_clock: Any = self._registry.register(self.name, start_ms)
         self._file_clock = _manual_clock.register(self.name, start_ms)
 

@@ -1,7 +1,7 @@
 """``spark-random-strings stream --real-time``: the stream in Spark's real-time mode, each row
 shown as it reaches the sink, under a status line with how long rows take to get there.
 
-The query writes into the jar's ``LatencySink`` (see ``realtime.latency``), which measures, for every
+The query writes into the jar's ``LatencySink`` (see ``latency.sink``), which measures, for every
 row, the moment it reached the sink minus the moment it came to exist, and keeps the last
 :data:`SINK_KEEPS` rows. Four times a second this module reads the sink: it prints the rows it
 has not shown yet and updates the status line. Two choices follow from how the sink works:
@@ -37,7 +37,7 @@ from rich.live import Live
 from rich.text import Text
 
 from spark_random_strings.cli.stream import print_cells, print_header, print_row, run_until_done
-from spark_random_strings.realtime.latency import (
+from spark_random_strings.latency.sink import (
     LatencySummary,
     latency_summary,
     reset_latency,
