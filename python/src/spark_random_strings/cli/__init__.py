@@ -30,7 +30,7 @@ from spark_random_strings.cli.options import (
     parsed,
     unrecognized,
 )
-from spark_random_strings.cli.real_time import BATCH_DURATION_S, real_time_cores
+from spark_random_strings.cli.real_time import BATCH_DURATION_S, check_real_time, real_time_cores
 from spark_random_strings.cli.write import check_before_spark, write_request
 from spark_random_strings.engine.choice import ENGINES, pyspark_line
 from spark_random_strings.engine.local import StopRequest, first_interrupt_sets
@@ -49,14 +49,6 @@ NEXMARK_FLAG = "--nexmark"
 DEMO_DEFAULTS: dict[str, Any] = {"rows_per_second": 50, "min_length": 1, "max_length": 8}
 DEMO_SECONDS = 20.0
 FORMATS = ("parquet", "json", "csv")
-#: The commands that do not run in real-time mode, and why (the usage error of --real-time).
-NOT_REAL_TIME = {
-    "write": "real-time mode writes to console, foreach and Kafka sinks, not to files",
-    "demo": "real-time mode writes to console, foreach and Kafka sinks, and the demo counts each "
-    "batch's strings with foreachBatch",
-}
-
-
 REAL_TIME_HELP = (
     "run the query in Spark's real-time mode (Spark 4.1+), in batches of "
     f"{BATCH_DURATION_S} s: each row reaches the terminal as it comes to exist, and the status "
@@ -119,7 +111,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The parser of the command and its two subcommands."""
+    """The parser of the command and its subcommands."""
     parser = _Parser(
         prog=PROG,
         description="Stream random strings through a local Spark, with the InMemoryRandomStrings source.",
@@ -127,8 +119,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_VersionAction)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in (_add_stream, _add_write, _add_demo):
+        command = add(commands)
+        command.set_defaults(open=open_stream)
+        command.add_argument(
+            "--engine",
+            choices=ENGINES,
+            default="auto",
+            help="the jar's source (jvm); the Python data source (python: Spark 4.0+, slower, no jar "
+            "needed); or the jar's where the session has it, as here (default: auto)",
+        )
+        command.add_argument("--verbose", action="store_true", help="show Spark's own log (default: silent)")
+    _add_nexmark(commands)
+    return parser
 
-    stream = commands.add_parser(
+
+def _add_stream(commands: Any) -> argparse.ArgumentParser:
+    """``stream``: the live stream in the terminal."""
+    stream: argparse.ArgumentParser = commands.add_parser(
         "stream",
         help="show the live stream in the terminal",
         description="Show the live stream in the terminal: each second's rows (offset, event "
@@ -158,8 +166,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="the most rows printed per batch (with --real-time: per refresh, four a second, at "
         "most the 20 the sink keeps); the status counts all (default: 20)",
     )
+    stream.set_defaults(run=_run_stream, parser=stream)
+    return stream
 
-    write = commands.add_parser(
+
+def _add_write(commands: Any) -> argparse.ArgumentParser:
+    """``write``: exactly N rows into files."""
+    write: argparse.ArgumentParser = commands.add_parser(
         "write",
         help="write exactly N rows to files",
         description="Write exactly N rows to files through a streaming query with a "
@@ -193,8 +206,13 @@ def build_parser() -> argparse.ArgumentParser:
         "nexmark command's flags (spark-random-strings nexmark --help), as nexmark --output does "
         "(default: the random strings)",
     )
+    write.set_defaults(run=_run_write, parser=write)
+    return write
 
-    demo = commands.add_parser(
+
+def _add_demo(commands: Any) -> argparse.ArgumentParser:
+    """``demo``: the strings counted by length, live."""
+    demo: argparse.ArgumentParser = commands.add_parser(
         "demo",
         help="count the strings by length, live",
         description="Stream random strings through a local Spark and print the count of "
@@ -208,8 +226,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help=f"stop after this many seconds (default: {DEMO_SECONDS:g})",
     )
+    demo.set_defaults(run=_run_demo, parser=demo)
+    return demo
 
-    nexmark = commands.add_parser(
+
+def _add_nexmark(commands: Any) -> None:
+    """``nexmark``: the Nexmark events, shown or written to files."""
+    nexmark: argparse.ArgumentParser = commands.add_parser(
         "nexmark",
         help="the Nexmark benchmark's events, shown or written to files",
         description="Stream the Nexmark benchmark's events (Apache Beam's generator, every field "
@@ -220,21 +243,6 @@ def build_parser() -> argparse.ArgumentParser:
     add_nexmark_flags(nexmark)
     nexmark.add_argument("--verbose", action="store_true", help="show Spark's own log (default: silent)")
     nexmark.set_defaults(run=run_nexmark, parser=nexmark, open=open_nexmark, real_time=False)
-
-    for command in (stream, write, demo):
-        command.set_defaults(open=open_stream)
-        command.add_argument(
-            "--engine",
-            choices=ENGINES,
-            default="auto",
-            help="the jar's source (jvm); the Python data source (python: Spark 4.0+, slower, no jar "
-            "needed); or the jar's where the session has it, as here (default: auto)",
-        )
-        command.add_argument("--verbose", action="store_true", help="show Spark's own log (default: silent)")
-    stream.set_defaults(run=_run_stream, parser=stream)
-    write.set_defaults(run=_run_write, parser=write)
-    demo.set_defaults(run=_run_demo, parser=demo)
-    return parser
 
 
 def _run_stream(args: argparse.Namespace, strings: DataFrame, console: Console) -> int:
@@ -307,36 +315,6 @@ def _run_write(args: argparse.Namespace, strings: DataFrame, console: Console) -
     return write_command(strings, args.write_request, total_rows=args.total_rows, console=console)
 
 
-def _check_real_time(args: argparse.Namespace, command: argparse.ArgumentParser) -> None:
-    """Refuse --real-time, before Spark starts, where it cannot run: the commands other than
-    stream, the Python data source, and a row limit per batch (which the source would refuse
-    only once the query started)."""
-    name = args.command
-    if name in NOT_REAL_TIME:
-        command.error(
-            f"argument --real-time: {name} cannot run in Spark's real-time mode "
-            f"({NOT_REAL_TIME[name]}); only stream takes --real-time."
-        )
-    if args.engine == "python":
-        command.error(
-            "argument --real-time: Spark's real-time mode reads JVM streams only, and --engine "
-            "python reads the Python data source. Use --engine jvm or auto (the default: the "
-            "jar's source, which comes with this package) with --real-time."
-        )
-    if args.schema is not None and parsed(args).definition(0, 0).offset_column() is None:
-        command.error(
-            "argument --real-time: the status line measures each row from the moment its offset "
-            "came to exist, and the --schema declares no column of the rows' offsets. Declare a "
-            "BIGINT column made with --field <column>.kind=offset."
-        )
-    if args.max_rows_per_trigger is not None:
-        command.error(
-            f"argument --max-rows-per-trigger: {args.max_rows_per_trigger} limits the rows of a "
-            "micro-batch, and --real-time runs real-time batches, which read each row as it comes "
-            "to exist and have no row limit. Leave out --max-rows-per-trigger or --real-time."
-        )
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run the command; return its exit status (2 for a bad flag, 130 after Ctrl-C)."""
     from spark_random_strings.engine.local import local_session
@@ -376,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
             args.write_request = write_request(args)
             check_before_spark(args.write_request)
         if args.real_time:
-            _check_real_time(args, command)
+            check_real_time(args, command)
         if run is _run_demo:  # what it shows, before Spark takes its few seconds to start
             console.print(_demo_heading(args), markup=False)
         spark = local_session(

@@ -1,5 +1,6 @@
 """``spark-random-strings stream --real-time``: the stream in Spark's real-time mode, each row
-shown as it reaches the sink, under a status line with how long rows take to get there.
+shown as it reaches the sink, under a status line with how long rows take to get there; and
+``--real-time`` refused, before Spark starts, where it cannot run.
 
 The query writes into the jar's ``LatencySink`` (see ``latency.sink``), which measures, for every
 row, the moment it reached the sink minus the moment it came to exist, and keeps the last
@@ -21,6 +22,7 @@ has not shown yet and updates the status line. Two choices follow from how the s
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
@@ -36,6 +38,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
+from spark_random_strings.cli.options import parsed
 from spark_random_strings.cli.stream import print_cells, print_header, print_row, run_until_done
 from spark_random_strings.latency.sink import (
     LatencySummary,
@@ -307,3 +310,41 @@ def stream_in_real_time(
             # Before its checkpoint goes.
             if query.isActive:
                 query.stop()
+
+
+#: The commands that do not run in real-time mode, and why (the usage error of --real-time).
+NOT_REAL_TIME = {
+    "write": "real-time mode writes to console, foreach and Kafka sinks, not to files",
+    "demo": "real-time mode writes to console, foreach and Kafka sinks, and the demo counts each "
+    "batch's strings with foreachBatch",
+}
+
+
+def check_real_time(args: argparse.Namespace, command: argparse.ArgumentParser) -> None:
+    """Refuse --real-time, before Spark starts, where it cannot run: the commands other than
+    stream, the Python data source, and a row limit per batch (which the source would refuse
+    only once the query started)."""
+    name = args.command
+    if name in NOT_REAL_TIME:
+        command.error(
+            f"argument --real-time: {name} cannot run in Spark's real-time mode "
+            f"({NOT_REAL_TIME[name]}); only stream takes --real-time."
+        )
+    if args.engine == "python":
+        command.error(
+            "argument --real-time: Spark's real-time mode reads JVM streams only, and --engine "
+            "python reads the Python data source. Use --engine jvm or auto (the default: the "
+            "jar's source, which comes with this package) with --real-time."
+        )
+    if args.schema is not None and parsed(args).definition(0, 0).offset_column() is None:
+        command.error(
+            "argument --real-time: the status line measures each row from the moment its offset "
+            "came to exist, and the --schema declares no column of the rows' offsets. Declare a "
+            "BIGINT column made with --field <column>.kind=offset."
+        )
+    if args.max_rows_per_trigger is not None:
+        command.error(
+            f"argument --max-rows-per-trigger: {args.max_rows_per_trigger} limits the rows of a "
+            "micro-batch, and --real-time runs real-time batches, which read each row as it comes "
+            "to exist and have no row limit. Leave out --max-rows-per-trigger or --real-time."
+        )

@@ -32,7 +32,7 @@ from spark_random_strings.options import (
 )
 from spark_random_strings.options.ranges import LONG_MAX, LONG_MIN
 from spark_random_strings.rows.definition import RowShape, StreamDefinition
-from spark_random_strings.text.character_set import alphabet_set, named_set
+from spark_random_strings.text.character_set import CharacterSet, alphabet_set, named_set
 from spark_random_strings.text.string_values import DEFAULT_VALUES
 from spark_random_strings.time.rate_profile import parse_rate_profile
 from spark_random_strings.typed.cells.spec import StructType
@@ -88,6 +88,71 @@ def definition_to_json(definition: StreamDefinition) -> dict[str, object]:
     return stored
 
 
+class _StoredFields:
+    """The fields of a stored definition's JSON object, each read as its kind or refused as corrupt."""
+
+    def __init__(self, stored: dict[str, Any], where: str) -> None:
+        self.stored = stored
+        self.where = where
+
+    def corrupt(self, why: str) -> CorruptDefinitionError:
+        return CorruptDefinitionError(f"{self.where} is corrupt or truncated ({why}).")
+
+    def get(self, name: str) -> Any:
+        if name not in self.stored:
+            raise self.corrupt(f"the field '{name}' is missing")
+        return self.stored[name]
+
+    def whole(self, name: str, optional: bool = False) -> Any:
+        value = self.get(name)
+        if optional and value is None:
+            return None
+        if not isinstance(value, int) or isinstance(value, bool) or not LONG_MIN <= value <= LONG_MAX:
+            raise self.corrupt(f"'{name}' is not a whole number")
+        return value
+
+    def number(self, name: str) -> float:
+        value = self.get(name)
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise self.corrupt(f"'{name}' is not a number")
+        return float(value)
+
+    def optional_text(self, name: str) -> str | None:
+        value = self.get(name)
+        if value is not None and not isinstance(value, str):
+            raise self.corrupt(f"'{name}' is not a string")
+        return value
+
+    def boolean(self, name: str) -> bool:
+        value = self.get(name)
+        if not isinstance(value, bool):
+            raise self.corrupt(f"'{name}' is not true or false")
+        return value
+
+    def characters(self) -> CharacterSet:
+        described = self.get("characters")
+        if isinstance(described, str) and described.startswith("charset="):
+            return named_set("characters", described.removeprefix("charset="))
+        if isinstance(described, str) and described.startswith("alphabet="):
+            return alphabet_set("characters", described.removeprefix("alphabet="))
+        raise self.corrupt(f"'characters' is '{described}', neither a charset nor an alphabet")
+
+    def declared(self) -> DeclaredSchema:
+        try:
+            schema, metadata = from_json(self.get("schema"))
+        except ValueError as error:
+            raise self.corrupt(f"'schema' is not a schema: {error}") from None
+        fields = self.get("fields")
+        if not isinstance(fields, dict):
+            raise self.corrupt("'fields' is not an object")
+        if not isinstance(schema, StructType):
+            raise self.corrupt(f"'schema' is {simple_string(schema)}, not a STRUCT")
+        for name, value in fields.items():
+            if not isinstance(value, str):
+                raise self.corrupt(f"the value of '{name}' in 'fields' is not a string")
+        return DeclaredSchema(schema, tuple(fields.items()), metadata)
+
+
 def definition_from_json(stored: object, where: str) -> StreamDefinition:
     """The definition a JSON object (parsed) holds, as :func:`definition_to_json` or the JVM
     source writes it, version 1 to 4 (an older version reads as none of the later options
@@ -100,111 +165,65 @@ def definition_from_json(stored: object, where: str) -> StreamDefinition:
     Raises:
         CorruptDefinitionError: it is not an object, or a field is missing or invalid.
     """
-
-    def corrupt(why: str) -> CorruptDefinitionError:
-        return CorruptDefinitionError(f"{where} is corrupt or truncated ({why}).")
-
     if not isinstance(stored, dict):
-        raise corrupt("not a JSON object")
-
-    def get(name: str) -> Any:
-        if name not in stored:
-            raise corrupt(f"the field '{name}' is missing")
-        return stored[name]
-
-    def whole(name: str, optional: bool = False) -> Any:
-        value = get(name)
-        if optional and value is None:
-            return None
-        if not isinstance(value, int) or isinstance(value, bool) or not LONG_MIN <= value <= LONG_MAX:
-            raise corrupt(f"'{name}' is not a whole number")
-        return value
-
-    def number(name: str) -> float:
-        value = get(name)
-        if not isinstance(value, int | float) or isinstance(value, bool):
-            raise corrupt(f"'{name}' is not a number")
-        return float(value)
-
-    def optional_text(name: str) -> str | None:
-        value = get(name)
-        if value is not None and not isinstance(value, str):
-            raise corrupt(f"'{name}' is not a string")
-        return value
-
-    def boolean(name: str) -> bool:
-        value = get(name)
-        if not isinstance(value, bool):
-            raise corrupt(f"'{name}' is not true or false")
-        return value
-
-    def declared() -> DeclaredSchema:
-        try:
-            schema, metadata = from_json(get("schema"))
-        except ValueError as error:
-            raise corrupt(f"'schema' is not a schema: {error}") from None
-        fields = get("fields")
-        if not isinstance(fields, dict):
-            raise corrupt("'fields' is not an object")
-        if not isinstance(schema, StructType):
-            raise corrupt(f"'schema' is {simple_string(schema)}, not a STRUCT")
-        for name, value in fields.items():
-            if not isinstance(value, str):
-                raise corrupt(f"the value of '{name}' in 'fields' is not a string")
-        return DeclaredSchema(schema, tuple(fields.items()), metadata)
-
-    version = whole("version")
+        raise CorruptDefinitionError(f"{where} is corrupt or truncated (not a JSON object).")
+    fields = _StoredFields(stored, where)
+    version = fields.whole("version")
     if version not in range(1, DEFINITION_VERSION + 1):
-        raise corrupt(f"version {version} is not 1 to {DEFINITION_VERSION}, the versions this source reads")
-    described = get("characters")
-    try:
-        if isinstance(described, str) and described.startswith("charset="):
-            characters = named_set("characters", described.removeprefix("charset="))
-        elif isinstance(described, str) and described.startswith("alphabet="):
-            characters = alphabet_set("characters", described.removeprefix("alphabet="))
-        else:
-            raise corrupt(f"'characters' is '{described}', neither a charset nor an alphabet")
-        # The fields are read in this order, so that a file with several bad ones names the one it
-        # always named: the shaping options (the pool's, then the row's), then the seed to the lengths.
-        pool, shape = DEFAULT_VALUES, RowShape()
-        if version >= 2:
-            pool = replace(
-                pool,
-                distinct_values=whole(DISTINCT_VALUES, optional=True),
-                value_distribution=str(get(VALUE_DISTRIBUTION)),
-                zipf_exponent=number(ZIPF_EXPONENT),
-            )
-            shape = RowShape(
-                max_out_of_order_ms=whole(MAX_OUT_OF_ORDER_MS),
-                late_row_fraction=number(LATE_ROW_FRACTION),
-                late_by_ms=whole(LATE_BY_MS, optional=True),
-                duplicate_fraction=number(DUPLICATE_FRACTION),
-                max_duplicate_distance=whole(MAX_DUPLICATE_DISTANCE),
-            )
-        definition = StreamDefinition(
-            whole("seed"),
-            whole("startTimeMs"),
-            whole("rowsPerSecond"),
-            replace(
-                pool, characters=characters, min_length=whole("minLength"), max_length=whole("maxLength")
-            ),
-            shape,
+        raise fields.corrupt(
+            f"version {version} is not 1 to {DEFINITION_VERSION}, the versions this source reads"
         )
-        if version >= 3:
-            profile = optional_text(RATE_PROFILE)
-            definition = replace(
-                definition,
-                timestamp_column=boolean(TIMESTAMP_COLUMN),
-                start_timestamp=whole(START_TIMESTAMP, optional=True),
-                rate_profile=None if profile is None else parse_rate_profile(profile),
-            )
-        if version >= 4:
-            definition = replace(definition, declared=declared())
-        definition = definition.validated()
+    try:
+        definition = _definition(fields, version).validated()
     except CorruptDefinitionError:
         raise
     except ValueError as error:
-        raise corrupt(str(error)) from None
+        raise fields.corrupt(str(error)) from None
+    return definition
+
+
+def _definition(fields: _StoredFields, version: int) -> StreamDefinition:
+    """The definition of a stored ``version``, its fields read in the order that makes a file with
+    several bad ones name the one it always named: the characters, the shaping options (the pool's,
+    then the row's), then the seed to the lengths, then version 3's and 4's."""
+    characters = fields.characters()
+    pool, shape = DEFAULT_VALUES, RowShape()
+    if version >= 2:
+        pool = replace(
+            pool,
+            distinct_values=fields.whole(DISTINCT_VALUES, optional=True),
+            value_distribution=str(fields.get(VALUE_DISTRIBUTION)),
+            zipf_exponent=fields.number(ZIPF_EXPONENT),
+        )
+        shape = RowShape(
+            max_out_of_order_ms=fields.whole(MAX_OUT_OF_ORDER_MS),
+            late_row_fraction=fields.number(LATE_ROW_FRACTION),
+            late_by_ms=fields.whole(LATE_BY_MS, optional=True),
+            duplicate_fraction=fields.number(DUPLICATE_FRACTION),
+            max_duplicate_distance=fields.whole(MAX_DUPLICATE_DISTANCE),
+        )
+    definition = StreamDefinition(
+        fields.whole("seed"),
+        fields.whole("startTimeMs"),
+        fields.whole("rowsPerSecond"),
+        replace(
+            pool,
+            characters=characters,
+            min_length=fields.whole("minLength"),
+            max_length=fields.whole("maxLength"),
+        ),
+        shape,
+    )
+    if version >= 3:
+        profile = fields.optional_text(RATE_PROFILE)
+        definition = replace(
+            definition,
+            timestamp_column=fields.boolean(TIMESTAMP_COLUMN),
+            start_timestamp=fields.whole(START_TIMESTAMP, optional=True),
+            rate_profile=None if profile is None else parse_rate_profile(profile),
+        )
+    if version >= 4:
+        definition = replace(definition, declared=fields.declared())
     return definition
 
 

@@ -143,11 +143,92 @@ def parse_options(parameters: Mapping[str, str], schema: object = None) -> Sourc
     Raises:
         ValueError: naming the option, the value given and what is allowed.
     """
+    parameters, declared = _declared(parameters, schema)
+    given = _Given({name.lower(): value for name, value in parameters.items()})
+    # Each option's text, in the JVM's order: a query with several bad ones is refused for the same.
+    min_length = given.whole(MIN_LENGTH, LENGTH_RANGE)
+    max_length = given.whole(MAX_LENGTH, LENGTH_RANGE)
+    charset_text, alphabet_text = given.text(CHARSET), given.text(ALPHABET)
+    charset = None if charset_text is None else named_set(CHARSET, charset_text)
+    alphabet = None if alphabet_text is None else alphabet_set(ALPHABET, alphabet_text)
+    characters = alphabet or charset or NAMED_SETS[cast(str, default(CHARSET))]
+    rows_per_second = given.whole(ROWS_PER_SECOND, ROWS_PER_SECOND_RANGE)
+    seed = given.whole(SEED, SEED_RANGE)
+    num_partitions = given.whole(NUM_PARTITIONS, NUM_PARTITIONS_RANGE)
+    max_rows = given.whole(MAX_ROWS_PER_TRIGGER, MAX_ROWS_PER_TRIGGER_RANGE)
+    total_rows = given.whole(TOTAL_ROWS, TOTAL_ROWS_RANGE)
+    distinct_values = given.whole(DISTINCT_VALUES, DISTINCT_VALUES_RANGE)
+    distribution: str | None = None
+    distribution_text = given.text(VALUE_DISTRIBUTION)
+    if distribution_text is not None:
+        distribution = next((d for d in DISTRIBUTIONS if d == java_trim(distribution_text).lower()), None)
+        if distribution is None:
+            raise ValueError(distribution_error(distribution_text))
+    zipf_exponent = given.real(ZIPF_EXPONENT, ZIPF_EXPONENT_RANGE)
+    late_fraction = given.real(LATE_ROW_FRACTION, LATE_ROW_FRACTION_RANGE)
+    late_by_ms = given.whole(LATE_BY_MS, LATE_BY_MS_RANGE)
+    duplicate_fraction = given.real(DUPLICATE_FRACTION, DUPLICATE_FRACTION_RANGE)
+    max_distance = given.whole(MAX_DUPLICATE_DISTANCE, MAX_DUPLICATE_DISTANCE_RANGE)
+    max_out_of_order_ms = given.whole(MAX_OUT_OF_ORDER_MS, MAX_OUT_OF_ORDER_MS_RANGE)
+    timestamp_text = given.text(TIMESTAMP_COLUMN)
+    timestamp_column = None if timestamp_text is None else boolean(TIMESTAMP_COLUMN, timestamp_text)
+    start_timestamp = given.whole(START_TIMESTAMP, START_TIMESTAMP_RANGE)
+    profile_text = given.text(RATE_PROFILE)
+    rate_profile = None if profile_text is None else parse_rate_profile(profile_text)
+    real_time_text = given.text(REAL_TIME)
+    real_time = None if real_time_text is None else boolean(REAL_TIME, real_time_text)
+    clock_text = given.text(MANUAL_CLOCK)
+    clock = None if clock_text is None else manual(MANUAL_CLOCK, clock_text)
+    _refuse_unfit(given, distribution, distinct_values, zipf_exponent, late_fraction, duplicate_fraction)
+    if rate_profile is not None and rows_per_second is not None:
+        raise _unfit(
+            f"{given.stated(ROWS_PER_SECOND)}, but '{RATE_PROFILE}' is set. The profile sets the rate: "
+            f"remove '{ROWS_PER_SECOND}', or remove '{RATE_PROFILE}'"
+        )
+    late = cast(float, _or_default(LATE_ROW_FRACTION, late_fraction))
+    strings = StringValues(
+        min_length=cast(int, _or_default(MIN_LENGTH, min_length)),
+        max_length=cast(int, _or_default(MAX_LENGTH, max_length)),
+        characters=characters,
+        distinct_values=distinct_values,
+        value_distribution=cast(str, _or_default(VALUE_DISTRIBUTION, distribution)),
+        zipf_exponent=cast(float, _or_default(ZIPF_EXPONENT, zipf_exponent)),
+    )
+    shape = RowShape(
+        max_out_of_order_ms=cast(int, _or_default(MAX_OUT_OF_ORDER_MS, max_out_of_order_ms)),
+        late_row_fraction=late,
+        late_by_ms=late_by_ms if late > 0.0 else None,
+        duplicate_fraction=cast(float, _or_default(DUPLICATE_FRACTION, duplicate_fraction)),
+        max_duplicate_distance=cast(int, _or_default(MAX_DUPLICATE_DISTANCE, max_distance)),
+    )
+    parsed = SourceOptions(
+        rows_per_second=cast(int, _or_default(ROWS_PER_SECOND, rows_per_second)),
+        strings=strings,
+        seed=seed,
+        num_partitions=num_partitions,
+        max_rows_per_trigger=max_rows,
+        total_rows=total_rows,
+        shape=shape,
+        timestamp_column=cast(bool, _or_default(TIMESTAMP_COLUMN, timestamp_column)),
+        start_timestamp=start_timestamp,
+        rate_profile=rate_profile,
+        real_time=cast(bool, _or_default(REAL_TIME, real_time)),
+        clock=clock,
+        declared=declared,
+    )
+    validate(parsed.rows_per_second, strings, shape, written=given.text)
+    return parsed
+
+
+def _declared(parameters: Mapping[str, str], schema: object) -> tuple[dict[str, str], DeclaredSchema | None]:
+    """The source's own options (unknown ones refused) and the declared schema with its ``fields.``
+    options, if one is declared: without one a ``fields.`` option is refused, and with one an option
+    of the random strings' own columns."""
     declared: DeclaredSchema | None = None
     converted = None if schema is None else to_schema(schema)  # where Spark reads it: at .schema()
     field_parameters = [(name, value) for name, value in parameters.items() if is_field_option(name)]
-    parameters = {name: value for name, value in parameters.items() if not is_field_option(name)}
-    reject_unknown(FORMAT, NAMES, INTERNAL_NAMES, parameters)
+    own = {name: value for name, value in parameters.items() if not is_field_option(name)}
+    reject_unknown(FORMAT, NAMES, INTERNAL_NAMES, own)
     if converted is None:
         named = sorted((name for name, _ in field_parameters), key=java_sort_key)
         if named:
@@ -156,86 +237,71 @@ def parse_options(parameters: Mapping[str, str], schema: object = None) -> Sourc
                 'Declare the columns with .schema(...), e.g. .schema("id BIGINT, name STRING"), or '
                 f"remove the '{PREFIX}' options."
             )
-    else:
-        for own in STRING_OPTIONS:
-            given = next((name for name in parameters if name.lower() == own.lower()), None)
-            if given is not None:
-                replacement = "kind" if own == TIMESTAMP_COLUMN else own
-                raise ValueError(
-                    f"Option '{given}' shapes the random strings' own columns, and this query declares "
-                    f"its schema. Set it per column instead: '{PREFIX}<column>.{replacement}'"
-                    + (" = eventTime on a TIMESTAMP column." if own == TIMESTAMP_COLUMN else ".")
-                    + " Or remove it."
-                )
-        fields = tuple(sorted(field_parameters, key=lambda field: java_sort_key(field[0])))
-        declared = DeclaredSchema(converted[0], fields, converted[1])
-        _ = declared.cells
-    options = {name.lower(): value for name, value in parameters.items()}
+        return own, None
+    for option in STRING_OPTIONS:
+        given = next((name for name in own if name.lower() == option.lower()), None)
+        if given is not None:
+            replacement = "kind" if option == TIMESTAMP_COLUMN else option
+            raise ValueError(
+                f"Option '{given}' shapes the random strings' own columns, and this query declares "
+                f"its schema. Set it per column instead: '{PREFIX}<column>.{replacement}'"
+                + (" = eventTime on a TIMESTAMP column." if option == TIMESTAMP_COLUMN else ".")
+                + " Or remove it."
+            )
+    fields = tuple(sorted(field_parameters, key=lambda field: java_sort_key(field[0])))
+    declared = DeclaredSchema(converted[0], fields, converted[1])
+    _ = declared.cells
+    return own, declared
 
-    def text(name: str) -> str | None:
-        return options.get(name.lower())
 
-    def whole(name: str, allowed: Whole) -> int | None:
-        given = text(name)
+class _Given:
+    """The options given, by lower-cased name: each one's text, and its value in its range."""
+
+    def __init__(self, options: dict[str, str]) -> None:
+        self.options = options
+
+    def text(self, name: str) -> str | None:
+        return self.options.get(name.lower())
+
+    def whole(self, name: str, allowed: Whole) -> int | None:
+        given = self.text(name)
         return None if given is None else allowed.parse(name, given)
 
-    def real(name: str, allowed: Real) -> float | None:
-        given = text(name)
+    def real(self, name: str, allowed: Real) -> float | None:
+        given = self.text(name)
         return None if given is None else allowed.parse(name, given)
 
-    def or_default(name: str, value: object) -> object:
-        return default(name) if value is None else value
+    def stated(self, name: str) -> str:
+        return f"'{name}' is {self.text(name)}"
 
-    min_length = whole(MIN_LENGTH, LENGTH_RANGE)
-    max_length = whole(MAX_LENGTH, LENGTH_RANGE)
-    charset_text, alphabet_text = text(CHARSET), text(ALPHABET)
-    charset = None if charset_text is None else named_set(CHARSET, charset_text)
-    alphabet = None if alphabet_text is None else alphabet_set(ALPHABET, alphabet_text)
-    characters = alphabet or charset or NAMED_SETS[cast(str, default(CHARSET))]
-    rows_per_second = whole(ROWS_PER_SECOND, ROWS_PER_SECOND_RANGE)
-    seed = whole(SEED, SEED_RANGE)
-    num_partitions = whole(NUM_PARTITIONS, NUM_PARTITIONS_RANGE)
-    max_rows = whole(MAX_ROWS_PER_TRIGGER, MAX_ROWS_PER_TRIGGER_RANGE)
-    total_rows = whole(TOTAL_ROWS, TOTAL_ROWS_RANGE)
 
-    distinct_values = whole(DISTINCT_VALUES, DISTINCT_VALUES_RANGE)
-    distribution: str | None = None
-    distribution_text = text(VALUE_DISTRIBUTION)
-    if distribution_text is not None:
-        distribution = next((d for d in DISTRIBUTIONS if d == java_trim(distribution_text).lower()), None)
-        if distribution is None:
-            raise ValueError(distribution_error(distribution_text))
-    zipf_exponent = real(ZIPF_EXPONENT, ZIPF_EXPONENT_RANGE)
-    late_fraction = real(LATE_ROW_FRACTION, LATE_ROW_FRACTION_RANGE)
-    late_by_ms = whole(LATE_BY_MS, LATE_BY_MS_RANGE)
-    duplicate_fraction = real(DUPLICATE_FRACTION, DUPLICATE_FRACTION_RANGE)
-    max_distance = whole(MAX_DUPLICATE_DISTANCE, MAX_DUPLICATE_DISTANCE_RANGE)
-    max_out_of_order_ms = whole(MAX_OUT_OF_ORDER_MS, MAX_OUT_OF_ORDER_MS_RANGE)
-    timestamp_text = text(TIMESTAMP_COLUMN)
-    timestamp_column = None if timestamp_text is None else boolean(TIMESTAMP_COLUMN, timestamp_text)
-    start_timestamp = whole(START_TIMESTAMP, START_TIMESTAMP_RANGE)
-    profile_text = text(RATE_PROFILE)
-    rate_profile = None if profile_text is None else parse_rate_profile(profile_text)
-    real_time_text = text(REAL_TIME)
-    real_time = None if real_time_text is None else boolean(REAL_TIME, real_time_text)
-    clock_text = text(MANUAL_CLOCK)
-    clock = None if clock_text is None else manual(MANUAL_CLOCK, clock_text)
+def _or_default(name: str, value: object) -> object:
+    return default(name) if value is None else value
 
-    # The rules about which options were given together; the definition's own are validate's.
-    def stated(name: str) -> str:
-        return f"'{name}' is {text(name)}"
 
-    def unfit(message: str) -> ValueError:
-        return ValueError(f"Options that do not fit together: {message}.")
+def _unfit(message: str) -> ValueError:
+    return ValueError(f"Options that do not fit together: {message}.")
 
+
+def _refuse_unfit(
+    given: _Given,
+    distribution: str | None,
+    distinct_values: int | None,
+    zipf_exponent: float | None,
+    late_fraction: float | None,
+    duplicate_fraction: float | None,
+) -> None:
+    """The rules about which options were given together (a definition's own rules are
+    ``validate``'s): a distribution needs a pool, a Zipf exponent a Zipf distribution, and the
+    options of late and repeated rows a fraction above 0."""
     if distribution is not None and distinct_values is None:
-        raise unfit(
-            f"{stated(VALUE_DISTRIBUTION)}, but '{DISTINCT_VALUES}' is not set. A distribution picks among a "
-            f"pool of values: set '{DISTINCT_VALUES}' too"
+        raise _unfit(
+            f"{given.stated(VALUE_DISTRIBUTION)}, but '{DISTINCT_VALUES}' is not set. A distribution picks "
+            f"among a pool of values: set '{DISTINCT_VALUES}' too"
         )
     if zipf_exponent is not None and distribution != ZIPF:
-        raise unfit(
-            f"{stated(ZIPF_EXPONENT)}, but '{VALUE_DISTRIBUTION}' is not {ZIPF}. "
+        raise _unfit(
+            f"{given.stated(ZIPF_EXPONENT)}, but '{VALUE_DISTRIBUTION}' is not {ZIPF}. "
             f"Set '{VALUE_DISTRIBUTION}' to "
             f"{ZIPF}, or remove '{ZIPF_EXPONENT}'"
         )
@@ -243,50 +309,12 @@ def parse_options(parameters: Mapping[str, str], schema: object = None) -> Sourc
         (LATE_BY_MS, LATE_ROW_FRACTION, late_fraction, "no row is late"),
         (MAX_DUPLICATE_DISTANCE, DUPLICATE_FRACTION, duplicate_fraction, "no row repeats"),
     ):
-        if text(dependent) is not None and (value or 0.0) == 0.0:
-            said = "not set" if value is None else text(fraction)
-            raise unfit(
-                f"{stated(dependent)}, but '{fraction}' is {said}, so {none}. Set '{fraction}' above 0, or "
-                f"remove '{dependent}'"
+        if given.text(dependent) is not None and (value or 0.0) == 0.0:
+            said = "not set" if value is None else given.text(fraction)
+            raise _unfit(
+                f"{given.stated(dependent)}, but '{fraction}' is {said}, so {none}. Set '{fraction}' "
+                f"above 0, or remove '{dependent}'"
             )
-    if rate_profile is not None and rows_per_second is not None:
-        raise unfit(
-            f"{stated(ROWS_PER_SECOND)}, but '{RATE_PROFILE}' is set. The profile sets the rate: remove "
-            f"'{ROWS_PER_SECOND}', or remove '{RATE_PROFILE}'"
-        )
-    late = cast(float, or_default(LATE_ROW_FRACTION, late_fraction))
-    strings = StringValues(
-        min_length=cast(int, or_default(MIN_LENGTH, min_length)),
-        max_length=cast(int, or_default(MAX_LENGTH, max_length)),
-        characters=characters,
-        distinct_values=distinct_values,
-        value_distribution=cast(str, or_default(VALUE_DISTRIBUTION, distribution)),
-        zipf_exponent=cast(float, or_default(ZIPF_EXPONENT, zipf_exponent)),
-    )
-    shape = RowShape(
-        max_out_of_order_ms=cast(int, or_default(MAX_OUT_OF_ORDER_MS, max_out_of_order_ms)),
-        late_row_fraction=late,
-        late_by_ms=late_by_ms if late > 0.0 else None,
-        duplicate_fraction=cast(float, or_default(DUPLICATE_FRACTION, duplicate_fraction)),
-        max_duplicate_distance=cast(int, or_default(MAX_DUPLICATE_DISTANCE, max_distance)),
-    )
-    parsed = SourceOptions(
-        rows_per_second=cast(int, or_default(ROWS_PER_SECOND, rows_per_second)),
-        strings=strings,
-        seed=seed,
-        num_partitions=num_partitions,
-        max_rows_per_trigger=max_rows,
-        total_rows=total_rows,
-        shape=shape,
-        timestamp_column=cast(bool, or_default(TIMESTAMP_COLUMN, timestamp_column)),
-        start_timestamp=start_timestamp,
-        rate_profile=rate_profile,
-        real_time=cast(bool, or_default(REAL_TIME, real_time)),
-        clock=clock,
-        declared=declared,
-    )
-    validate(parsed.rows_per_second, strings, shape, written=text)
-    return parsed
 
 
 def python_real_time_error() -> ValueError:
