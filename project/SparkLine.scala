@@ -80,6 +80,17 @@ object SparkLine {
   /** Every row of the lines file, and the default line it names. */
   final case class Lines(default: String, all: Seq[SparkLine]) {
     def defaultBuilds: Seq[SparkLine] = all.filter(_.line == default)
+
+    /**
+     * Whether `line`'s build runs the suites of line-independent logic: the default line's builds
+     * do, and the first build of each other Scala version (its collections and numbers are
+     * another compiler's); the rest run only what can differ by line.
+     */
+    def runsLineIndependentSuites(line: SparkLine): Boolean =
+      line.line == default || {
+        val sameScala = all.filter(_.scalaBinary == line.scalaBinary)
+        !sameScala.exists(_.line == default) && sameScala.headOption.contains(line)
+      }
   }
 
   def read(file: File): Lines = {

@@ -27,6 +27,24 @@ object SparkLineProjects extends AutoPlugin {
   val scalatestVersion = "3.2.19"
 
   /**
+   * The suites of logic that no Spark line changes: drawing characters, rows, rate profiles and
+   * Nexmark's events from (seed, offset), and offset arithmetic. They touch none of the versioned
+   * sources and start no Spark session, and the every-line end-to-end tests check each line's
+   * rows against the Python twin; so they run where `SparkLine.Lines.runsLineIndependentSuites`
+   * says (the default line, once per other Scala version, and every Java that `make test-java`
+   * runs those builds on), not on every line.
+   */
+  val lineIndependentSuites: Set[String] = Set(
+    "io.github.sparkrandomstrings.nexmark.NexmarkGeneratorSuite",
+    "io.github.sparkrandomstrings.offsets.InterleavedOffsetSuite",
+    "io.github.sparkrandomstrings.offsets.OffsetArithmeticSuite",
+    "io.github.sparkrandomstrings.rows.RowGeneratorSuite",
+    "io.github.sparkrandomstrings.rows.ShapedRowsSuite",
+    "io.github.sparkrandomstrings.strings.ReleasedStreamsSuite",
+    "io.github.sparkrandomstrings.text.CharacterSetSuite",
+    "io.github.sparkrandomstrings.time.RateProfileSuite")
+
+  /**
    * Apache Beam's Nexmark generator, the reference the `nexmark` source's events must equal
    * (NexmarkGeneratorSuite runs it beside ours). Tests only, never in the jar or the wheel. Each
    * is taken intransitively: the nexmark jar's own tree names a repository outside Maven Central,
@@ -152,6 +170,9 @@ object SparkLineProjects extends AutoPlugin {
           file
         },
         Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD"),
+        Test / testOptions ++=
+          (if (sparkLines.runsLineIndependentSuites(line)) Nil
+           else Seq(Tests.Filter(suite => !lineIndependentSuites(suite)))),
         Compile / packageBin / packageOptions += Package.ManifestAttributes(
           "Spark-Version" -> line.spark,
           "Scala-Version" -> line.scalaBinary))

@@ -175,3 +175,21 @@ def test_no_import_of_the_package_loops() -> None:
 
     loops = [loop for name in graph if (loop := loop_from(name))]
     assert loops == [], f"import loops: {loops[:3]}"
+
+
+def test_each_line_independent_suite_exists_and_starts_no_spark_session() -> None:
+    """The suites that run on the default line and once per other Scala version only (sbt's
+    ``lineIndependentSuites``) are suites of this name, and none starts a Spark session: a
+    suite that does checks something a line can change, and runs on every line."""
+    build = (REPO / "project" / "SparkLineProjects.scala").read_text()
+    listed = re.search(r"val lineIndependentSuites: Set\[String\] = Set\(([^)]*)\)", build)
+    assert listed, "project/SparkLineProjects.scala declares lineIndependentSuites"
+    suites = re.findall(r'"([\w.]+)"', listed.group(1))
+    assert len(suites) >= 5
+    tests = REPO / "jvm" / "src" / "test" / "scala"
+    for suite in suites:
+        source = tests / (suite.replace(".", "/") + ".scala")
+        assert source.is_file(), suite
+        text = source.read_text()
+        assert f"class {suite.rpartition('.')[2]} " in text, suite
+        assert "SparkSession" not in text and "readStream" not in text, suite

@@ -75,6 +75,18 @@ def read_lines() -> tuple[str, list[Build]]:
 DEFAULT_LINE, BUILDS = read_lines()
 
 
+def on_default_line() -> bool:
+    """Whether the installed pyspark is the default line's, where ``make test`` runs every suite.
+
+    A test of something that cannot differ by line (the drawing of definitions, the kills'
+    timing) repeats it in full there, and a few times on the other lines, which check only
+    what each line's jar and Spark do with it.
+    """
+    import pyspark
+
+    return ".".join(pyspark.__version__.split(".")[:2]) == DEFAULT_LINE
+
+
 def scalas_by_line(builds: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
     """(line, Scala version) pairs grouped by line, in their order: ``{"3.5": ["2.12", "2.13"]}``."""
     scalas: dict[str, list[str]] = {}
