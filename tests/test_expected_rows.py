@@ -16,8 +16,8 @@ import pytest
 from pyspark.sql import SparkSession
 from pyspark.sql.functions import lit, unix_micros
 
-from helpers.stepped import Batches, SteppedClock, start_stepped, stepped_stream
 from helpers.spark_lines import on_default_line
+from helpers.stepped import Batches, SteppedClock, start_stepped, stepped_stream
 from helpers.support import REPO
 from helpers.typed_draws import ATOMS, draw_declared
 from helpers.typed_rows import canonical, differences, from_json_cell, json_row
