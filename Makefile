@@ -44,8 +44,10 @@ PACKAGE_JARS := python/src/spark_random_strings/jars
 # Every line's jar, as sbt builds it: jvm/lines/spark-<line>_<scala>/target/scala-<scala>/
 LINE_JARS = jvm/lines/*/target/scala-*/spark-random-strings-spark*-$(VERSION).jar
 # What the jars are built from: a change to any of these builds them again.
+# The one table of options, which the wheel and every jar carry (sbt copies it into the jar).
+OPTION_TABLE := python/src/spark_random_strings/options/table.json
 JAR_INPUTS := $(shell find jvm/src/main -type f) $(wildcard project/*.scala project/*.properties project/*.sbt) \
-	build.sbt $(LINES_FILE) VERSION LICENSE
+	build.sbt $(LINES_FILE) VERSION LICENSE $(OPTION_TABLE)
 JARS_BUILT := $(PACKAGE_JARS)/.built
 # `make demo` builds and bundles the default line's jar only: sbt then compiles one build, not
 # every line's. The wheel, `make jar` and `make test` build and bundle them all.

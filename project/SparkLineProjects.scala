@@ -93,6 +93,10 @@ object SparkLineProjects extends AutoPlugin {
 
   // The shared source tree, under the build's root folder.
   private val sharedMain = Def.setting((ThisBuild / baseDirectory).value / "jvm" / "src" / "main")
+
+  /** The one table of options, kept beside the Python module that reads it. */
+  private val optionTable = Def.setting(
+    (ThisBuild / baseDirectory).value / "python" / "src" / "spark_random_strings" / "options" / "table.json")
   private val sharedTest = Def.setting((ThisBuild / baseDirectory).value / "jvm" / "src" / "test")
 
   /** The folders one line compiles from a shared tree (jvm/src/main or jvm/src/test). */
@@ -126,6 +130,13 @@ object SparkLineProjects extends AutoPlugin {
         scalaVersion := line.scala,
         Compile / unmanagedSourceDirectories := sourceFolders(line, sharedMain.value),
         Compile / unmanagedResourceDirectories := Seq(sharedMain.value / "resources"),
+        // The one table of options, which the wheel carries too: the jar's copy, where
+        // options.OptionTable reads it.
+        Compile / resourceGenerators += Def.task {
+          val copy = (Compile / resourceManaged).value / "io" / "github" / "sparkrandomstrings" / "options" / "table.json"
+          IO.copyFile(optionTable.value, copy)
+          Seq(copy)
+        }.taskValue,
         // The suites of an API that moved have version folders too (jvm/src/test/versioned/<api>).
         Test / unmanagedSourceDirectories := sourceFolders(line, sharedTest.value),
         formatOnce(Compile, line, sharedMain),

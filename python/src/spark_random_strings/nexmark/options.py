@@ -16,7 +16,7 @@ from spark_random_strings.nexmark.config import SHAPE_STEPS, US_PER_UNIT, Nexmar
 from spark_random_strings.nexmark.table import NEXMARK_FORMAT, NEXMARK_OPTIONS, NEXMARK_PYTHON_FORMAT
 from spark_random_strings.nexmark.timeline import inter_event_delays_us
 from spark_random_strings.options import MANUAL_CLOCK
-from spark_random_strings.options.ranges import INT_MAX, LONG_MAX, Whole, java_equals_ignore_case, java_trim
+from spark_random_strings.options.ranges import INT_MAX, Whole, java_equals_ignore_case, java_trim
 from spark_random_strings.options.suggestions import boolean, reject_unknown
 from spark_random_strings.time.manual_clock import ManualClock, manual
 
@@ -49,24 +49,9 @@ EVENT_NAMES: tuple[str, ...] = tuple(_ROWS[keyword].name for keyword in EVENT_KE
 #: Every option, in the documentation's order.
 NAMES: tuple[str, ...] = tuple(row.name for row in NEXMARK_OPTIONS.rows)
 
-#: The values each whole-number option allows (``Nexmark.scala``'s ranges), by keyword.
+#: The values each whole-number option allows (the table of options' ranges), by keyword.
 RANGES: dict[str, Whole] = {
-    "first_event_rate": Whole(1, INT_MAX),
-    "next_event_rate": Whole(1, INT_MAX),
-    "rate_period_sec": Whole(1, INT_MAX),
-    "num_event_generators": Whole(1, 1_000_000),
-    "avg_person_byte_size": Whole(0, 1 << 20),
-    "avg_auction_byte_size": Whole(0, 1 << 20),
-    "avg_bid_byte_size": Whole(0, 1 << 20),
-    "hot_auction_ratio": Whole(1, INT_MAX),
-    "hot_sellers_ratio": Whole(1, INT_MAX),
-    "hot_bidders_ratio": Whole(1, INT_MAX),
-    "num_active_people": Whole(1, INT_MAX),
-    "num_in_flight_auctions": Whole(1, INT_MAX),
-    "out_of_order_group_size": Whole(1, INT_MAX),
-    "num_events": Whole(0, LONG_MAX),
-    "num_partitions": Whole(1, INT_MAX),
-    "max_events_per_trigger": Whole(1, LONG_MAX),
+    row.keyword: row.option.whole for row in NEXMARK_OPTIONS.rows if row.option.kind == "whole"
 }
 
 
@@ -97,7 +82,7 @@ def parse_nexmark_options(parameters: Mapping[str, str]) -> NexmarkOptions:
     Raises:
         ValueError: naming the option, the value given and what is allowed.
     """
-    reject_unknown(NEXMARK_FORMAT, NAMES, (MANUAL_CLOCK,), parameters)
+    reject_unknown(NEXMARK_FORMAT, NAMES, NEXMARK_OPTIONS.internal, parameters)
     given = {name.lower(): (name, value) for name, value in parameters.items()}
 
     def text(keyword: str) -> str | None:

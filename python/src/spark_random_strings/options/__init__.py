@@ -2,15 +2,16 @@
 JVM source's ``RandomStrings.scala``): the source's names, its schema, each option's name, default
 and allowed values.
 
-[`SourceKeywords`][spark_random_strings.options.SourceKeywords] is the one place each option is
-written on the Python side: its ``read_random_strings`` keyword, its Python type and, in its
-[`Option`][spark_random_strings.options.Option], the source's option name, its default and what it
-does. [`OPTIONS`][spark_random_strings.options.OPTIONS] is the same table as rows. The options
-parser applies the defaults of this table, ``read_random_strings`` checks its keywords with
-[`source_options`][spark_random_strings.options.source_options], the command-line tool makes a flag
-of each row, and the tests check the README's option table against it.
+Each option's name, keyword, default, allowed values and help line are a row of the one table of
+options, ``options/table.json``, which the jar carries too (``options.table`` reads it).
+[`SourceKeywords`][spark_random_strings.options.SourceKeywords] types each keyword of
+``read_random_strings`` for type checkers, and names its row;
+[`OPTIONS`][spark_random_strings.options.OPTIONS] is the table's rows under their keywords. The
+options parser applies the defaults and ranges of the table, ``read_random_strings`` checks its
+keywords with [`source_options`][spark_random_strings.options.source_options], the command-line
+tool makes a flag of each row, and the tests check the README's option table against it.
 
-This module imports nothing else of the package: every other module builds on it.
+This module imports nothing of the package outside its room: every other module builds on it.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from typing import Annotated, TypedDict, get_args, get_type_hints
 
 import pyarrow as pa
 
-from spark_random_strings.options.ranges import INT_MAX, LONG_MIN, Real, Whole
+from spark_random_strings.options.ranges import Real, Whole
+from spark_random_strings.options.table import KINDS, SOURCES, Option, SourceTable, _text
 
 #: The source's short name, as given to ``spark.readStream.format`` (Spark matches it
 #: case-insensitively).
@@ -75,168 +77,59 @@ REAL_TIME = "realTime"
 #: time from instead of the system clock. Not among ``NAMES``: the documentation does not list it.
 MANUAL_CLOCK = "_manualClock"
 
-UNIFORM, ZIPF = "uniform", "zipf"
+#: This source's rows of the table of options.
+STRINGS_TABLE: SourceTable = SOURCES[FORMAT]
+
 #: The values of ``valueDistribution``.
-DISTRIBUTIONS = (UNIFORM, ZIPF)
+DISTRIBUTIONS = STRINGS_TABLE[VALUE_DISTRIBUTION].values
+UNIFORM, ZIPF = DISTRIBUTIONS
 #: The longest string allowed: one mebi code points (at most 4 MiB of UTF-8 per row).
-LENGTH_CAP = 1 << 20
+LENGTH_CAP = STRINGS_TABLE[MAX_LENGTH].whole.high
 
-ROWS_PER_SECOND_RANGE = Whole(1)
-LENGTH_RANGE = Whole(0, LENGTH_CAP)
-SEED_RANGE = Whole(LONG_MIN)
-NUM_PARTITIONS_RANGE = Whole(1, INT_MAX)
-MAX_ROWS_PER_TRIGGER_RANGE = Whole(1)
-TOTAL_ROWS_RANGE = Whole(0)
-DISTINCT_VALUES_RANGE = Whole(1, INT_MAX)
-ZIPF_EXPONENT_RANGE = Real(0.0, False, 10.0, True)
-MAX_OUT_OF_ORDER_MS_RANGE = Whole(0)
-LATE_ROW_FRACTION_RANGE = Real(0.0, True, 1.0, True)
-LATE_BY_MS_RANGE = Whole(1)
-DUPLICATE_FRACTION_RANGE = Real(0.0, True, 1.0, False)
-MAX_DUPLICATE_DISTANCE_RANGE = Whole(1)
-START_TIMESTAMP_RANGE = Whole(LONG_MIN)
-
-
-def _text(value: object) -> str:
-    """A value as an option's text: ``true``/``false`` for a boolean, as Spark writes them."""
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-@dataclass(frozen=True)
-class Option:
-    """What the table says of one option, beside its keyword and type."""
-
-    #: The source's option name, as given to ``spark.readStream.option``.
-    name: str
-    #: The value the source takes when the option is not given; ``None`` where there is none or
-    #: it is decided when the stream starts (``unset`` says which).
-    value: int | float | str | None
-    #: What the option does, in a few words.
-    help: str
-    #: The placeholder of its value in the command-line help.
-    metavar: str = "N"
-    #: What the documentation says for a default that is not a value.
-    unset: str = "none"
-
-    @property
-    def default(self) -> str:
-        """The default, as the documentation states it: the value, or what happens without one."""
-        return self.unset if self.value is None else _text(self.value)
+ROWS_PER_SECOND_RANGE: Whole = STRINGS_TABLE[ROWS_PER_SECOND].whole
+LENGTH_RANGE: Whole = STRINGS_TABLE[MAX_LENGTH].whole
+SEED_RANGE: Whole = STRINGS_TABLE[SEED].whole
+NUM_PARTITIONS_RANGE: Whole = STRINGS_TABLE[NUM_PARTITIONS].whole
+MAX_ROWS_PER_TRIGGER_RANGE: Whole = STRINGS_TABLE[MAX_ROWS_PER_TRIGGER].whole
+TOTAL_ROWS_RANGE: Whole = STRINGS_TABLE[TOTAL_ROWS].whole
+DISTINCT_VALUES_RANGE: Whole = STRINGS_TABLE[DISTINCT_VALUES].whole
+ZIPF_EXPONENT_RANGE: Real = STRINGS_TABLE[ZIPF_EXPONENT].real
+MAX_OUT_OF_ORDER_MS_RANGE: Whole = STRINGS_TABLE[MAX_OUT_OF_ORDER_MS].whole
+LATE_ROW_FRACTION_RANGE: Real = STRINGS_TABLE[LATE_ROW_FRACTION].real
+LATE_BY_MS_RANGE: Whole = STRINGS_TABLE[LATE_BY_MS].whole
+DUPLICATE_FRACTION_RANGE: Real = STRINGS_TABLE[DUPLICATE_FRACTION].real
+MAX_DUPLICATE_DISTANCE_RANGE: Whole = STRINGS_TABLE[MAX_DUPLICATE_DISTANCE].whole
+START_TIMESTAMP_RANGE: Whole = STRINGS_TABLE[START_TIMESTAMP].whole
 
 
 class SourceKeywords(TypedDict, total=False):
     """The keywords of ``read_random_strings``: each source option, in snake_case.
 
-    ``None``, like a keyword left out, leaves the source's default.
+    ``None``, like a keyword left out, leaves the source's default. Each hint names the option's
+    row of the table of options, which says its default, allowed values and what it does.
     """
 
-    rows_per_second: Annotated[int | None, Option(ROWS_PER_SECOND, 10, "rows made available per second")]
-    min_length: Annotated[int | None, Option(MIN_LENGTH, 0, "the shortest string, in characters")]
-    max_length: Annotated[
-        int | None, Option(MAX_LENGTH, 4, "the longest string, in characters, at most 1048576")
-    ]
-    charset: Annotated[
-        str | None,
-        Option(
-            CHARSET,
-            "alphanumeric",
-            "the characters to draw from: alphanumeric, letters, digits, hex, ascii or unicode",
-            "NAME",
-        ),
-    ]
-    alphabet: Annotated[
-        str | None,
-        Option(
-            ALPHABET,
-            None,
-            "the exact characters to draw from, each distinct one once; wins over charset",
-            "TEXT",
-        ),
-    ]
-    seed: Annotated[
-        int | None, Option(SEED, None, "the seed of every row", unset="drawn once, kept in the checkpoint")
-    ]
-    num_partitions: Annotated[
-        int | None,
-        Option(
-            NUM_PARTITIONS, None, "partitions (tasks) per batch", unset="the session's default parallelism"
-        ),
-    ]
-    max_rows_per_trigger: Annotated[
-        int | None,
-        Option(MAX_ROWS_PER_TRIGGER, None, "the most rows one micro-batch reads", unset="no limit"),
-    ]
-    total_rows: Annotated[
-        int | None, Option(TOTAL_ROWS, None, "the stream ends after this many rows", unset="unbounded")
-    ]
-    distinct_values: Annotated[
-        int | None,
-        Option(DISTINCT_VALUES, None, "value is one of exactly this many distinct strings (a pool)"),
-    ]
-    value_distribution: Annotated[
-        str | None,
-        Option(
-            VALUE_DISTRIBUTION,
-            UNIFORM,
-            "how rows pick pool entries: uniform or zipf; needs distinctValues",
-            "NAME",
-        ),
-    ]
-    zipf_exponent: Annotated[
-        float | None,
-        Option(ZIPF_EXPONENT, 1.0, "s of zipf: entry k with probability ~ 1/(k+1)^s", "S"),
-    ]
-    max_out_of_order_ms: Annotated[
-        int | None,
-        Option(MAX_OUT_OF_ORDER_MS, 0, "each ts moves back by a delay uniform over [0, this]", "MS"),
-    ]
-    late_row_fraction: Annotated[
-        float | None,
-        Option(LATE_ROW_FRACTION, 0, "the probability that a row is late by lateByMs more", "P"),
-    ]
-    late_by_ms: Annotated[
-        int | None,
-        Option(LATE_BY_MS, None, "how late a late row is; required when lateRowFraction > 0", "MS"),
-    ]
-    duplicate_fraction: Annotated[
-        float | None,
-        Option(DUPLICATE_FRACTION, 0, "the probability that a row repeats an earlier row's value, ts", "P"),
-    ]
-    max_duplicate_distance: Annotated[
-        int | None,
-        Option(MAX_DUPLICATE_DISTANCE, 1000, "how many offsets back a repeated row may be"),
-    ]
-    timestamp_column: Annotated[
-        bool | None,
-        Option(TIMESTAMP_COLUMN, False, "add a last column, timestamp: ts as a TIMESTAMP", "BOOL"),
-    ]
-    start_timestamp: Annotated[
-        int | None,
-        Option(
-            START_TIMESTAMP,
-            None,
-            "the event time of offset 0, in epoch ms; without it, the time the stream first starts",
-            "MS",
-        ),
-    ]
-    rate_profile: Annotated[
-        str | None,
-        Option(
-            RATE_PROFILE,
-            None,
-            "phases the rate follows, e.g. '60s@1000, 30s@1000..20000, repeat'; not with rowsPerSecond",
-            "PHASES",
-        ),
-    ]
-    real_time: Annotated[
-        bool | None,
-        Option(
-            REAL_TIME,
-            False,
-            "read through Spark's DSv2 interfaces, which real-time mode needs (Spark 4.1+)",
-            "BOOL",
-        ),
-    ]
+    rows_per_second: Annotated[int | None, ROWS_PER_SECOND]
+    min_length: Annotated[int | None, MIN_LENGTH]
+    max_length: Annotated[int | None, MAX_LENGTH]
+    charset: Annotated[str | None, CHARSET]
+    alphabet: Annotated[str | None, ALPHABET]
+    seed: Annotated[int | None, SEED]
+    num_partitions: Annotated[int | None, NUM_PARTITIONS]
+    max_rows_per_trigger: Annotated[int | None, MAX_ROWS_PER_TRIGGER]
+    total_rows: Annotated[int | None, TOTAL_ROWS]
+    distinct_values: Annotated[int | None, DISTINCT_VALUES]
+    value_distribution: Annotated[str | None, VALUE_DISTRIBUTION]
+    zipf_exponent: Annotated[float | None, ZIPF_EXPONENT]
+    max_out_of_order_ms: Annotated[int | None, MAX_OUT_OF_ORDER_MS]
+    late_row_fraction: Annotated[float | None, LATE_ROW_FRACTION]
+    late_by_ms: Annotated[int | None, LATE_BY_MS]
+    duplicate_fraction: Annotated[float | None, DUPLICATE_FRACTION]
+    max_duplicate_distance: Annotated[int | None, MAX_DUPLICATE_DISTANCE]
+    timestamp_column: Annotated[bool | None, TIMESTAMP_COLUMN]
+    start_timestamp: Annotated[int | None, START_TIMESTAMP]
+    rate_profile: Annotated[str | None, RATE_PROFILE]
+    real_time: Annotated[bool | None, REAL_TIME]
 
 
 @dataclass(frozen=True)
@@ -269,21 +162,35 @@ class SourceOption:
 
 
 class OptionTable:
-    """A source's options under their Python keywords, from a ``TypedDict`` of keywords whose
-    every hint is ``Annotated[<type> | None, Option(...)]`` (as
-    [`SourceKeywords`][spark_random_strings.options.SourceKeywords]): what turns keywords into the
-    source's options, and the source's messages back into keywords. Each source of the package has
-    one.
+    """A source's options under their Python keywords: its rows of the table of options, each
+    under the keyword of a ``TypedDict`` whose every hint is ``Annotated[<type> | None, <name>]``
+    (as [`SourceKeywords`][spark_random_strings.options.SourceKeywords]). What turns keywords into
+    the source's options, and the source's messages back into keywords. Each source of the
+    package has one.
+
+    Raises:
+        ValueError: the keywords and the table disagree: an option missing, in another order,
+            under another keyword, or of another Python type.
     """
 
-    def __init__(self, keywords: type) -> None:
+    def __init__(self, keywords: type, table: SourceTable) -> None:
         rows = []
         for keyword, hint in get_type_hints(keywords, include_extras=True).items():
-            optional, option = get_args(hint)
+            optional, name = get_args(hint)
             (kind,) = (t for t in get_args(optional) if t is not type(None))
+            option = table[name]
+            if option.keyword != keyword or KINDS[option.kind or "text"] is not kind:
+                raise ValueError(
+                    f"{keywords.__name__}.{keyword} ({kind.__name__}) is not table.json's option "
+                    f"'{name}': keyword {option.keyword}, kind {option.kind}"
+                )
             rows.append(SourceOption(keyword, kind, option))
+        if tuple(row.name for row in rows) != table.names:
+            raise ValueError(f"{keywords.__name__} lists other options than table.json: {table.names}")
         #: Every option, in the order the documentation lists them.
         self.rows: tuple[SourceOption, ...] = tuple(rows)
+        #: The options tests use and users never see: accepted, but not listed.
+        self.internal = table.internal
         self.by_keyword = {row.keyword: row for row in self.rows}
         self.by_name = {row.name: row for row in self.rows}
         # An option the source's messages name: 'rowsPerSecond' or option 'rowsPerSecond', but not
@@ -337,7 +244,7 @@ class OptionTable:
         return options
 
 
-_TABLE = OptionTable(SourceKeywords)
+_TABLE = OptionTable(SourceKeywords, STRINGS_TABLE)
 
 #: Every source option, in the order the documentation lists them.
 OPTIONS: tuple[SourceOption, ...] = _TABLE.rows
@@ -345,7 +252,7 @@ OPTIONS: tuple[SourceOption, ...] = _TABLE.rows
 #: Every option name, in the documentation's order.
 NAMES = tuple(row.name for row in OPTIONS)
 #: The options tests use and users never see: accepted, but not listed in ``NAMES``.
-INTERNAL_NAMES = (MANUAL_CLOCK,)
+INTERNAL_NAMES = STRINGS_TABLE.internal
 
 
 def keyword_args() -> str:

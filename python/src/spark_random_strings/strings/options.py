@@ -50,6 +50,7 @@ from spark_random_strings.options import (
     SEED_RANGE,
     START_TIMESTAMP,
     START_TIMESTAMP_RANGE,
+    STRINGS_TABLE,
     TIMESTAMP_COLUMN,
     TOTAL_ROWS,
     TOTAL_ROWS_RANGE,
@@ -64,7 +65,7 @@ from spark_random_strings.options.suggestions import boolean, reject_unknown
 from spark_random_strings.rows.columns import columns_declared, columns_of, schema_of_columns
 from spark_random_strings.rows.definition import RowShape, StreamDefinition, validate
 from spark_random_strings.text.character_set import NAMED_SETS, alphabet_set, named_set
-from spark_random_strings.text.string_values import STRING_VALUE_OPTIONS, StringValues, distribution_error
+from spark_random_strings.text.string_values import StringValues, distribution_error
 from spark_random_strings.time.manual_clock import ManualClock, manual
 from spark_random_strings.time.rate_profile import RateProfile, parse_rate_profile
 from spark_random_strings.typed.declared_schema import DeclaredSchema
@@ -126,7 +127,7 @@ class SourceOptions:
 
 
 #: The options of the random strings' own columns, which a declared schema replaces.
-STRING_OPTIONS = (*STRING_VALUE_OPTIONS, TIMESTAMP_COLUMN)
+STRING_OPTIONS: tuple[str, ...] = STRINGS_TABLE.own_columns
 
 
 def parse_options(parameters: Mapping[str, str], schema: object = None) -> SourceOptions:

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import cast
 
 from spark_random_strings.options import (
-    ALPHABET,
     CHARSET,
     DISTINCT_VALUES,
     DISTINCT_VALUES_RANGE,
@@ -29,20 +28,13 @@ from spark_random_strings.options import (
     ZIPF_EXPONENT_RANGE,
     default,
 )
+from spark_random_strings.options.table import FIELDS
 from spark_random_strings.text.character_set import NAMED_SETS, CharacterSet
 from spark_random_strings.text.value_pool import pool_capacity
 
 #: The options that say what a string column is drawn from: the stream's own, and a declared
 #: STRING column's properties of the same names.
-STRING_VALUE_OPTIONS = (
-    MIN_LENGTH,
-    MAX_LENGTH,
-    CHARSET,
-    ALPHABET,
-    DISTINCT_VALUES,
-    VALUE_DISTRIBUTION,
-    ZIPF_EXPONENT,
-)
+STRING_VALUE_OPTIONS: tuple[str, ...] = FIELDS.string_properties
 
 
 @dataclass(frozen=True)

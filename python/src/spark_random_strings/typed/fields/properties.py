@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from spark_random_strings.options.ranges import (
     LONG_MAX,
     LONG_MIN,
-    Real,
     Whole,
     java_double,
     java_sort_key,
     java_trim,
 )
 from spark_random_strings.options.suggestions import closest
+from spark_random_strings.options.table import FIELDS
 from spark_random_strings.text.string_values import STRING_VALUE_OPTIONS
 from spark_random_strings.typed.cells.spec import DataType
 from spark_random_strings.typed.fields import options as field_options
@@ -53,38 +53,32 @@ MIN_SIZE = "minSize"
 MAX_SIZE = "maxSize"
 
 #: The path part that names an ARRAY's elements.
-ELEMENT_NAME = "element"
+ELEMENT_NAME = FIELDS.element
 
-RANDOM_KIND = "random"
-SEQUENCE_KIND = "sequence"
-OFFSET_KIND = "offset"
-EVENT_TIME_KIND = "eventTime"
-VALUES_KIND = "values"
-KINDS = (RANDOM_KIND, SEQUENCE_KIND, OFFSET_KIND, EVENT_TIME_KIND, VALUES_KIND)
-
-UNIFORM_DISTRIBUTION = "uniform"
-ZIPF_DISTRIBUTION = "zipf"
-NORMAL_DISTRIBUTION = "normal"
-EXPONENTIAL_DISTRIBUTION = "exponential"
+#: The kinds of column (``kind``), in the table's order.
+KINDS = FIELDS[KIND].values
+RANDOM_KIND, SEQUENCE_KIND, OFFSET_KIND, EVENT_TIME_KIND, VALUES_KIND = KINDS
+#: The distributions of a number (``distribution``), in the table's order.
+DISTRIBUTIONS = FIELDS[DISTRIBUTION].values
+UNIFORM_DISTRIBUTION, ZIPF_DISTRIBUTION, NORMAL_DISTRIBUTION, EXPONENTIAL_DISTRIBUTION = DISTRIBUTIONS
 #: A normal's ``stddev`` may be at most this many times its range's width (in whole units, the
 #: width plus one): a value is drawn again until it falls within [min, max], at least once in 250
 #: tries on average then; a wider one would take millions of tries, or never end.
-NORMAL_SPREAD = 100.0
+NORMAL_SPREAD = FIELDS.normal_spread
 
 #: The default sizes of an ARRAY, and the most elements one may hold.
-DEFAULT_MIN_SIZE = 0
-DEFAULT_MAX_SIZE = 4
-MAX_SIZE_LIMIT = 1 << 16
+DEFAULT_MIN_SIZE = int(FIELDS[MIN_SIZE].value or 0)
+DEFAULT_MAX_SIZE = int(FIELDS[MAX_SIZE].value or 0)
+MAX_SIZE_LIMIT = FIELDS[MAX_SIZE].whole.high
 #: The default lengths of BINARY values, in bytes.
-DEFAULT_MIN_BYTES = 0
-DEFAULT_MAX_BYTES = 16
+DEFAULT_MIN_BYTES: int = FIELDS.default("binaryMinLength")
+DEFAULT_MAX_BYTES: int = FIELDS.default("binaryMaxLength")
 #: The default range of DATE values, and of TIMESTAMP and TIMESTAMP_NTZ ones.
-DEFAULT_MIN_DATE = "2000-01-01"
-DEFAULT_MAX_DATE = "2030-12-31"
-DEFAULT_MIN_TIMESTAMP = "2000-01-01 00:00:00"
-DEFAULT_MAX_TIMESTAMP = "2030-12-31 23:59:59.999999"
-
-NULL_RATE_RANGE = Real(0.0, True, 1.0, True)
+DEFAULT_MIN_DATE: str = FIELDS.default("minDate")
+DEFAULT_MAX_DATE: str = FIELDS.default("maxDate")
+DEFAULT_MIN_TIMESTAMP: str = FIELDS.default("minTimestamp")
+DEFAULT_MAX_TIMESTAMP: str = FIELDS.default("maxTimestamp")
+NULL_RATE_RANGE = FIELDS[NULL_RATE].real
 DOUBLE_MAX = 1.7976931348623157e308
 FLOAT_MAX = 3.4028234663852886e38  # Float.MaxValue
 MIN_POSITIVE = 5e-324

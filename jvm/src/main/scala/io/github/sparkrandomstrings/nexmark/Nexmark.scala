@@ -10,7 +10,7 @@ import org.apache.spark.sql.types.{
   TimestampType
 }
 
-import io.github.sparkrandomstrings.options.{RandomStrings, Whole}
+import io.github.sparkrandomstrings.options.{OptionTable, RandomStrings, Whole}
 
 /**
  * The facts of the `nexmark` source that the rest of it is built on: its short name, its schema
@@ -111,27 +111,21 @@ object Nexmark {
     NUM_IN_FLIGHT_AUCTIONS,
     OUT_OF_ORDER_GROUP_SIZE)
 
+  /** This source's rows of the table of options ([[OptionTable]], which the Python engine reads too). */
+  val Table: OptionTable.Source = OptionTable.source(ShortName)
+
   /** Every option this source takes, in the order the documentation lists them. */
-  val Names: Seq[String] = EventNames ++ Seq(NUM_EVENTS, NUM_PARTITIONS, MAX_EVENTS_PER_TRIGGER, REAL_TIME)
+  val Names: Seq[String] = Table.options.names
 
   /** The options tests use and users never see. */
-  val InternalNames: Seq[String] = Seq(MANUAL_CLOCK)
+  val InternalNames: Seq[String] = Table.internal
 
   /** Beam's default run: 100,000 events. 0 is an endless stream. */
-  val DefaultNumEvents: Long = 100000L
+  val DefaultNumEvents: Long = Table.options(NUM_EVENTS).defaultLong
 
   /** The highest rate per second: Beam's delays are whole microseconds, so 1 µs apart at most. */
   val MaxRatePerSecond: Long = 1000000L
 
-  val RateRange: Whole = Whole(1, Int.MaxValue)
-  val RatePeriodSecRange: Whole = Whole(1, Int.MaxValue)
-  val NumEventGeneratorsRange: Whole = Whole(1, 1000000)
-  val ByteSizeRange: Whole = Whole(0, 1 << 20)
-  val RatioRange: Whole = Whole(1, Int.MaxValue)
-  val NumActivePeopleRange: Whole = Whole(1, Int.MaxValue)
-  val NumInFlightAuctionsRange: Whole = Whole(1, Int.MaxValue)
-  val OutOfOrderGroupSizeRange: Whole = Whole(1, Int.MaxValue)
-  val NumEventsRange: Whole = Whole(0)
-  val NumPartitionsRange: Whole = Whole(1, Int.MaxValue)
-  val MaxEventsPerTriggerRange: Whole = Whole(1)
+  /** The whole numbers option `name` allows. */
+  def range(name: String): Whole = Table.options(name).whole
 }

@@ -59,7 +59,7 @@ object NexmarkOptions {
     val defaults = NexmarkConfig.Default
     val rateUnit = oneOf[RateUnit](RATE_UNIT, RateUnit.All, _.name).getOrElse(defaults.rateUnit)
     def rate(name: String, default: Int): Int = {
-      val value = int(name, RateRange).getOrElse(default)
+      val value = int(name, range(name)).getOrElse(default)
       val most = MaxRatePerSecond * rateUnit.usPerUnit / 1000000L
       if (value > most) {
         throw new IllegalArgumentException(
@@ -75,29 +75,31 @@ object NexmarkOptions {
       nextEventRate = rate(NEXT_EVENT_RATE, defaults.nextEventRate),
       rateUnit = rateUnit,
       rateShape = oneOf[RateShape](RATE_SHAPE, RateShape.All, _.name).getOrElse(defaults.rateShape),
-      ratePeriodSec = int(RATE_PERIOD_SEC, RatePeriodSecRange).getOrElse(defaults.ratePeriodSec),
-      numEventGenerators = int(NUM_EVENT_GENERATORS, NumEventGeneratorsRange).getOrElse(defaults.numEventGenerators),
-      avgPersonByteSize = int(AVG_PERSON_BYTE_SIZE, ByteSizeRange).getOrElse(defaults.avgPersonByteSize),
-      avgAuctionByteSize = int(AVG_AUCTION_BYTE_SIZE, ByteSizeRange).getOrElse(defaults.avgAuctionByteSize),
-      avgBidByteSize = int(AVG_BID_BYTE_SIZE, ByteSizeRange).getOrElse(defaults.avgBidByteSize),
-      hotAuctionRatio = int(HOT_AUCTION_RATIO, RatioRange).getOrElse(defaults.hotAuctionRatio),
-      hotSellersRatio = int(HOT_SELLERS_RATIO, RatioRange).getOrElse(defaults.hotSellersRatio),
-      hotBiddersRatio = int(HOT_BIDDERS_RATIO, RatioRange).getOrElse(defaults.hotBiddersRatio),
-      numActivePeople = int(NUM_ACTIVE_PEOPLE, NumActivePeopleRange).getOrElse(defaults.numActivePeople),
+      ratePeriodSec = int(RATE_PERIOD_SEC, range(RATE_PERIOD_SEC)).getOrElse(defaults.ratePeriodSec),
+      numEventGenerators =
+        int(NUM_EVENT_GENERATORS, range(NUM_EVENT_GENERATORS)).getOrElse(defaults.numEventGenerators),
+      avgPersonByteSize = int(AVG_PERSON_BYTE_SIZE, range(AVG_PERSON_BYTE_SIZE)).getOrElse(defaults.avgPersonByteSize),
+      avgAuctionByteSize =
+        int(AVG_AUCTION_BYTE_SIZE, range(AVG_AUCTION_BYTE_SIZE)).getOrElse(defaults.avgAuctionByteSize),
+      avgBidByteSize = int(AVG_BID_BYTE_SIZE, range(AVG_BID_BYTE_SIZE)).getOrElse(defaults.avgBidByteSize),
+      hotAuctionRatio = int(HOT_AUCTION_RATIO, range(HOT_AUCTION_RATIO)).getOrElse(defaults.hotAuctionRatio),
+      hotSellersRatio = int(HOT_SELLERS_RATIO, range(HOT_SELLERS_RATIO)).getOrElse(defaults.hotSellersRatio),
+      hotBiddersRatio = int(HOT_BIDDERS_RATIO, range(HOT_BIDDERS_RATIO)).getOrElse(defaults.hotBiddersRatio),
+      numActivePeople = int(NUM_ACTIVE_PEOPLE, range(NUM_ACTIVE_PEOPLE)).getOrElse(defaults.numActivePeople),
       numInFlightAuctions =
-        int(NUM_IN_FLIGHT_AUCTIONS, NumInFlightAuctionsRange).getOrElse(defaults.numInFlightAuctions),
+        int(NUM_IN_FLIGHT_AUCTIONS, range(NUM_IN_FLIGHT_AUCTIONS)).getOrElse(defaults.numInFlightAuctions),
       outOfOrderGroupSize =
-        long(OUT_OF_ORDER_GROUP_SIZE, OutOfOrderGroupSizeRange).getOrElse(defaults.outOfOrderGroupSize))
+        long(OUT_OF_ORDER_GROUP_SIZE, range(OUT_OF_ORDER_GROUP_SIZE)).getOrElse(defaults.outOfOrderGroupSize))
     checkRatePeriod(config, options.get(RATE_PERIOD_SEC))
 
     NexmarkOptions(
       config = config,
-      numEvents = long(NUM_EVENTS, NumEventsRange).getOrElse(DefaultNumEvents) match {
+      numEvents = long(NUM_EVENTS, range(NUM_EVENTS)).getOrElse(DefaultNumEvents) match {
         case 0L => None
         case n => Some(n)
       },
-      numPartitions = int(NUM_PARTITIONS, NumPartitionsRange),
-      maxEventsPerTrigger = long(MAX_EVENTS_PER_TRIGGER, MaxEventsPerTriggerRange),
+      numPartitions = int(NUM_PARTITIONS, range(NUM_PARTITIONS)),
+      maxEventsPerTrigger = long(MAX_EVENTS_PER_TRIGGER, range(MAX_EVENTS_PER_TRIGGER)),
       realTime = options.get(REAL_TIME).exists(Suggestions.boolean(REAL_TIME, _)),
       clock = options.get(MANUAL_CLOCK).map(StreamClock.manual(MANUAL_CLOCK, _)).getOrElse(StreamClock.System))
   }

@@ -4,10 +4,13 @@ import org.apache.spark.sql.types.{IntegerType, LongType, StringType, StructFiel
 
 /**
  * The facts of the `InMemoryRandomStrings` source that the rest of it is built on: its short
- * name, its schema, the option names (the one place they are spelled), their defaults and the
- * values each allows. It is the bottom of the source: it refers to nothing of ours but the
- * kinds of range ([[Whole]], [[Real]]), and every other file may refer to it. What each option
- * does is said in the provider's Scaladoc (`RandomStringsSourceProvider`).
+ * name, its schema, the option names as the code spells them, their defaults and the values
+ * each allows. The names' order, the defaults and the ranges are the table of options'
+ * ([[OptionTable]], which the Python engine reads too); a name the table lacks fails the class's
+ * first use, and `OptionTableSuite` holds the two equal. It is the bottom of the source: it
+ * refers to nothing of ours but the table and the kinds of range ([[Whole]], [[Real]]), and
+ * every other file may refer to it. What each option does is said in the provider's Scaladoc
+ * (`RandomStringsSourceProvider`).
  */
 object RandomStrings {
 
@@ -58,59 +61,43 @@ object RandomStrings {
    */
   val MANUAL_CLOCK = "_manualClock"
 
+  /** This source's rows of the table of options. */
+  val Table: OptionTable.Source = OptionTable.source(ShortName)
+  private val options = Table.options
+
   /** Every option this source takes, in the order the documentation lists them. */
-  val Names: Seq[String] = Seq(
-    ROWS_PER_SECOND,
-    MIN_LENGTH,
-    MAX_LENGTH,
-    CHARSET,
-    ALPHABET,
-    SEED,
-    NUM_PARTITIONS,
-    MAX_ROWS_PER_TRIGGER,
-    TOTAL_ROWS,
-    DISTINCT_VALUES,
-    VALUE_DISTRIBUTION,
-    ZIPF_EXPONENT,
-    MAX_OUT_OF_ORDER_MS,
-    LATE_ROW_FRACTION,
-    LATE_BY_MS,
-    DUPLICATE_FRACTION,
-    MAX_DUPLICATE_DISTANCE,
-    TIMESTAMP_COLUMN,
-    START_TIMESTAMP,
-    RATE_PROFILE,
-    REAL_TIME)
+  val Names: Seq[String] = options.names
 
   /** The options tests use and users never see: accepted, but not listed in [[Names]]. */
-  val InternalNames: Seq[String] = Seq(MANUAL_CLOCK)
+  val InternalNames: Seq[String] = Table.internal
 
-  val DefaultRowsPerSecond: Long = 10L
-  val DefaultMinLength: Int = 0
-  val DefaultMaxLength: Int = 4
-  val UniformDistribution = "uniform"
-  val ZipfDistribution = "zipf"
-  val Distributions: Seq[String] = Seq(UniformDistribution, ZipfDistribution)
-  val DefaultZipfExponent: Double = 1.0
-  val DefaultMaxDuplicateDistance: Long = 1000L
+  val DefaultRowsPerSecond: Long = options(ROWS_PER_SECOND).defaultLong
+  val DefaultMinLength: Int = options(MIN_LENGTH).defaultInt
+  val DefaultMaxLength: Int = options(MAX_LENGTH).defaultInt
+  val Distributions: Seq[String] = options(VALUE_DISTRIBUTION).values
+  val UniformDistribution: String = Distributions(0)
+  val ZipfDistribution: String = Distributions(1)
+  val DefaultZipfExponent: Double = options(ZIPF_EXPONENT).defaultDouble
+  val DefaultMaxDuplicateDistance: Long = options(MAX_DUPLICATE_DISTANCE).defaultLong
+
+  val RowsPerSecondRange: Whole = options(ROWS_PER_SECOND).whole
+  val LengthRange: Whole = options(MAX_LENGTH).whole
 
   /** The longest string allowed: one mebi code points (at most 4 MiB of UTF-8 per row). */
-  val LengthCap: Int = 1 << 20
+  val LengthCap: Int = Math.toIntExact(LengthRange.max)
 
-  val RowsPerSecondRange: Whole = Whole(1)
-  val LengthRange: Whole = Whole(0, LengthCap)
-  val SeedRange: Whole = Whole(Long.MinValue)
-  val NumPartitionsRange: Whole = Whole(1, Int.MaxValue)
-  val MaxRowsPerTriggerRange: Whole = Whole(1)
-  val TotalRowsRange: Whole = Whole(0)
-  val DistinctValuesRange: Whole = Whole(1, Int.MaxValue)
-  val ZipfExponentRange: Real = Real(0.0, minIncluded = false, 10.0, maxIncluded = true)
-  val MaxOutOfOrderMsRange: Whole = Whole(0)
-  val LateRowFractionRange: Real = Real(0.0, minIncluded = true, 1.0, maxIncluded = true)
-  val LateByMsRange: Whole = Whole(1)
-  val DuplicateFractionRange: Real = Real(0.0, minIncluded = true, 1.0, maxIncluded = false)
-  val MaxDuplicateDistanceRange: Whole = Whole(1)
-  val StartTimestampRange: Whole = Whole(Long.MinValue)
+  val SeedRange: Whole = options(SEED).whole
+  val NumPartitionsRange: Whole = options(NUM_PARTITIONS).whole
+  val MaxRowsPerTriggerRange: Whole = options(MAX_ROWS_PER_TRIGGER).whole
+  val TotalRowsRange: Whole = options(TOTAL_ROWS).whole
+  val DistinctValuesRange: Whole = options(DISTINCT_VALUES).whole
+  val ZipfExponentRange: Real = options(ZIPF_EXPONENT).real
+  val MaxOutOfOrderMsRange: Whole = options(MAX_OUT_OF_ORDER_MS).whole
+  val LateRowFractionRange: Real = options(LATE_ROW_FRACTION).real
+  val LateByMsRange: Whole = options(LATE_BY_MS).whole
+  val DuplicateFractionRange: Real = options(DUPLICATE_FRACTION).real
+  val MaxDuplicateDistanceRange: Whole = options(MAX_DUPLICATE_DISTANCE).whole
+  val StartTimestampRange: Whole = options(START_TIMESTAMP).whole
 
   /** The most phases a `rateProfile` may have (`repeat` not counted). */
   val MaxProfilePhases: Int = 1000

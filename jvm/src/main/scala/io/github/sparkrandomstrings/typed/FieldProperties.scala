@@ -4,7 +4,7 @@ import java.util.Locale
 
 import org.apache.spark.sql.types.DataType
 
-import io.github.sparkrandomstrings.options.{RandomStrings, Suggestions, Whole}
+import io.github.sparkrandomstrings.options.{OptionTable, RandomStrings, Real, Suggestions, Whole}
 
 /**
  * The `fields.<column>.<property>` options' names, kinds, distributions and defaults, and the
@@ -36,42 +36,50 @@ private[sparkrandomstrings] object FieldProperties {
   val DISTINCT_VALUES: String = RandomStrings.DISTINCT_VALUES
   val VALUE_DISTRIBUTION: String = RandomStrings.VALUE_DISTRIBUTION
 
+  /** The properties' rows of the table of options ([[OptionTable]], which the Python engine reads too). */
+  val Table: OptionTable.Fields = OptionTable.fields
+  private val properties = Table.properties
+
   /** The path part that names an ARRAY's elements. */
-  val Element = "element"
+  val Element: String = Table.element
 
-  val RandomKind = "random"
-  val SequenceKind = "sequence"
-  val OffsetKind = "offset"
-  val EventTimeKind = "eventTime"
-  val ValuesKind = "values"
-  val Kinds: Seq[String] = Seq(RandomKind, SequenceKind, OffsetKind, EventTimeKind, ValuesKind)
+  val Kinds: Seq[String] = properties(KIND).values
+  val RandomKind: String = Kinds(0)
+  val SequenceKind: String = Kinds(1)
+  val OffsetKind: String = Kinds(2)
+  val EventTimeKind: String = Kinds(3)
+  val ValuesKind: String = Kinds(4)
 
-  val UniformDistribution = "uniform"
-  val ZipfDistribution = "zipf"
-  val NormalDistribution = "normal"
-  val ExponentialDistribution = "exponential"
+  val Distributions: Seq[String] = properties(DISTRIBUTION).values
+  val UniformDistribution: String = Distributions(0)
+  val ZipfDistribution: String = Distributions(1)
+  val NormalDistribution: String = Distributions(2)
+  val ExponentialDistribution: String = Distributions(3)
 
   /**
    * A normal's `stddev` may be at most this many times its range's width (in whole units, the
    * width plus one): a value is drawn again until it falls within [min, max], at least once in
    * 250 tries on average then; a wider one would take millions of tries, or never end.
    */
-  val NormalSpread = 100.0
+  val NormalSpread: Double = Table.normalSpread
 
   /** The default sizes of an ARRAY, and the most elements one may hold. */
-  val DefaultMinSize = 0
-  val DefaultMaxSize = 4
-  val MaxSize: Int = 1 << 16
+  val DefaultMinSize: Int = properties(MIN_SIZE).defaultInt
+  val DefaultMaxSize: Int = properties(MAX_SIZE).defaultInt
+  val MaxSize: Int = Math.toIntExact(properties(MAX_SIZE).whole.max)
 
   /** The default lengths of BINARY values, in bytes. */
-  val DefaultMinBytes = 0
-  val DefaultMaxBytes = 16
+  val DefaultMinBytes: Int = Table.default("binaryMinLength").asInt
+  val DefaultMaxBytes: Int = Table.default("binaryMaxLength").asInt
 
   /** The default range of DATE values, and of TIMESTAMP and TIMESTAMP_NTZ ones. */
-  val DefaultMinDate = "2000-01-01"
-  val DefaultMaxDate = "2030-12-31"
-  val DefaultMinTimestamp = "2000-01-01 00:00:00"
-  val DefaultMaxTimestamp = "2030-12-31 23:59:59.999999"
+  val DefaultMinDate: String = Table.default("minDate").asText
+  val DefaultMaxDate: String = Table.default("maxDate").asText
+  val DefaultMinTimestamp: String = Table.default("minTimestamp").asText
+  val DefaultMaxTimestamp: String = Table.default("maxTimestamp").asText
+
+  /** The share of a column's cells that are null. */
+  val NullRateRange: Real = properties(NULL_RATE).real
 
   /** The declared column's type, as messages name it. */
   def typeName(t: DataType): String = t.sql

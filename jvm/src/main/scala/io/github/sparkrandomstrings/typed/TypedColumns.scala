@@ -4,7 +4,7 @@ import java.util.Locale
 
 import org.apache.spark.sql.types._
 
-import io.github.sparkrandomstrings.options.{RandomStrings, Real, Whole}
+import io.github.sparkrandomstrings.options.{RandomStrings, Whole}
 
 /**
  * A declared schema and its `fields.<column>.<property>` options, read into the [[CellSpec]] of
@@ -20,8 +20,6 @@ object TypedColumns {
   import FieldProperties._
   import FieldStrings.strings
   import FieldValues.values
-
-  private val NullRateRange = Real(0.0, minIncluded = true, 1.0, maxIncluded = true)
 
   /** The declared column's type, as messages name it. */
   private def typeName(t: DataType): String = t.sql

@@ -1,0 +1,110 @@
+package io.github.sparkrandomstrings.options
+
+import scala.jdk.CollectionConverters._
+
+import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
+
+/**
+ * One row of the table of options: an option of a source, or a property of a declared column.
+ * `kind` is `whole`, `decimal`, `text`, `choice` or `boolean`, or empty for a property whose
+ * kind is its column's type.
+ */
+final case class OptionRow(name: String, kind: String, private val node: JsonNode) {
+
+  /** The whole numbers a `whole` option allows. */
+  def whole: Whole = {
+    require(kind == "whole", s"table.json: option '$name' is $kind, not whole")
+    Whole(node.get("min").asLong, node.get("max").asLong)
+  }
+
+  /** The decimal numbers a `decimal` option allows. */
+  def real: Real = {
+    require(kind == "decimal", s"table.json: option '$name' is $kind, not decimal")
+    Real(
+      node.get("min").asDouble,
+      node.get("minIncluded").asBoolean,
+      node.get("max").asDouble,
+      node.get("maxIncluded").asBoolean)
+  }
+
+  /** The values a `choice` allows, as the documentation writes them. */
+  def values: Seq[String] = Option(node.get("values")).toSeq.flatMap(_.elements.asScala.map(_.asText)).toVector
+
+  private def default: JsonNode =
+    Option(node.get("default")).filterNot(_.isNull).getOrElse(sys.error(s"table.json: option '$name' has no default"))
+
+  def defaultLong: Long = default.asLong
+  def defaultInt: Int = Math.toIntExact(default.asLong)
+  def defaultDouble: Double = default.asDouble
+  def defaultText: String = default.asText
+}
+
+/** A source's options, or a declared column's properties, in the order the documentation lists them. */
+final case class OptionRows(rows: Seq[OptionRow]) {
+
+  /** The row called `name`, exactly; a name missing from the table is a fault of this build. */
+  def apply(name: String): OptionRow =
+    rows.find(_.name == name).getOrElse(sys.error(s"table.json has no option '$name'"))
+
+  def names: Seq[String] = rows.map(_.name)
+}
+
+/**
+ * The one table of options, `table.json`: every option of this jar's two sources and every
+ * property of a declared column, with its name, kind, allowed range or values, default and
+ * line of documentation. The wheel carries the same file, which the Python engine reads, so
+ * both take their names, ranges and defaults, and so the words of each refusal, from one place.
+ * sbt copies it into the jar from `python/src/spark_random_strings/options/`.
+ */
+object OptionTable {
+
+  /** Where the jar holds the table. */
+  val Resource = "/io/github/sparkrandomstrings/options/table.json"
+
+  private lazy val root: JsonNode = {
+    val stream = Option(getClass.getResourceAsStream(Resource))
+      .getOrElse(sys.error(s"$Resource is missing from the jar: build it with sbt, which copies it in"))
+    try new ObjectMapper().readTree(stream)
+    finally stream.close()
+  }
+
+  private def texts(node: JsonNode): Seq[String] =
+    Option(node).toSeq.flatMap(_.elements.asScala.map(_.asText)).toVector
+
+  private def rows(node: JsonNode): OptionRows =
+    OptionRows(node.elements.asScala.map(row =>
+      OptionRow(row.get("name").asText, row.path("kind").asText(""), row)).toVector)
+
+  /** A source's options (by its short name), the internal ones its docs do not list, and the options of its own columns. */
+  final case class Source(options: OptionRows, internal: Seq[String], ownColumns: Seq[String])
+
+  /** The source called `shortName`: `InMemoryRandomStrings` or `nexmark`. */
+  def source(shortName: String): Source = {
+    val node = root.get("sources").get(shortName)
+    require(node != null, s"table.json has no source '$shortName'")
+    Source(rows(node.get("options")), texts(node.get("internal")), texts(node.get("ownColumns")))
+  }
+
+  /** The properties of a declared column, and the defaults that are no property's. */
+  final case class Fields(
+      properties: OptionRows,
+      element: String,
+      stringProperties: Seq[String],
+      private val defaults: JsonNode,
+      normalSpread: Double) {
+
+    /** The default called `name` (`binaryMaxLength`, `minDate`, ...). */
+    def default(name: String): JsonNode =
+      Option(defaults.get(name)).getOrElse(sys.error(s"table.json has no field default '$name'"))
+  }
+
+  lazy val fields: Fields = {
+    val node = root.get("fields")
+    Fields(
+      rows(node.get("properties")),
+      node.get("element").asText,
+      texts(node.get("stringProperties")),
+      node.get("defaults"),
+      node.get("normalSpread").asDouble)
+  }
+}

@@ -1,0 +1,87 @@
+package io.github.sparkrandomstrings.options
+
+import java.nio.charset.StandardCharsets
+import java.nio.file.Files
+
+import scala.io.Source
+
+import org.scalatest.funsuite.AnyFunSuite
+
+import io.github.sparkrandomstrings.nexmark.{Nexmark, NexmarkConfig}
+
+class OptionTableSuite extends AnyFunSuite {
+
+  test("the jar carries the wheel's table of options, character for character") {
+    val repo = new java.io.File(sys.props("spark-random-strings.fixtures")).getParentFile.getParentFile
+    val wheels = new java.io.File(repo, "python/src/spark_random_strings/options/table.json")
+    val jars = Source.fromInputStream(getClass.getResourceAsStream(OptionTable.Resource), "UTF-8")
+    try assert(jars.mkString == new String(Files.readAllBytes(wheels.toPath), StandardCharsets.UTF_8))
+    finally jars.close()
+  }
+
+  test("the strings source's options are the table's, under the constants the code spells, in its order") {
+    import RandomStrings._
+    assert(Names == Seq(
+      ROWS_PER_SECOND,
+      MIN_LENGTH,
+      MAX_LENGTH,
+      CHARSET,
+      ALPHABET,
+      SEED,
+      NUM_PARTITIONS,
+      MAX_ROWS_PER_TRIGGER,
+      TOTAL_ROWS,
+      DISTINCT_VALUES,
+      VALUE_DISTRIBUTION,
+      ZIPF_EXPONENT,
+      MAX_OUT_OF_ORDER_MS,
+      LATE_ROW_FRACTION,
+      LATE_BY_MS,
+      DUPLICATE_FRACTION,
+      MAX_DUPLICATE_DISTANCE,
+      TIMESTAMP_COLUMN,
+      START_TIMESTAMP,
+      RATE_PROFILE,
+      REAL_TIME))
+    assert(InternalNames == Seq(MANUAL_CLOCK))
+    assert(Table.ownColumns == Seq(
+      MIN_LENGTH,
+      MAX_LENGTH,
+      CHARSET,
+      ALPHABET,
+      DISTINCT_VALUES,
+      VALUE_DISTRIBUTION,
+      ZIPF_EXPONENT,
+      TIMESTAMP_COLUMN))
+  }
+
+  test("the strings source's defaults and ranges read from the table, and the words they make") {
+    import RandomStrings._
+    assert((DefaultRowsPerSecond, DefaultMinLength, DefaultMaxLength) == ((10L, 0, 4)))
+    assert((DefaultZipfExponent, DefaultMaxDuplicateDistance, LengthCap) == ((1.0, 1000L, 1 << 20)))
+    assert(Distributions == Seq("uniform", "zipf"))
+    assert(RowsPerSecondRange.allowed == "a whole number >= 1")
+    assert(LengthRange.allowed == "a whole number from 0 to 1048576")
+    assert(SeedRange.allowed == "a whole number (a 64-bit long)")
+    assert(ZipfExponentRange.allowed == "a decimal number > 0 and <= 10")
+    assert(DuplicateFractionRange.allowed == "a decimal number >= 0 and < 1")
+  }
+
+  test("the nexmark source's options are the table's, and its defaults Beam's configuration's") {
+    import Nexmark._
+    assert(Names == EventNames ++ Seq(NUM_EVENTS, NUM_PARTITIONS, MAX_EVENTS_PER_TRIGGER, REAL_TIME))
+    assert(InternalNames == Seq(MANUAL_CLOCK))
+    val defaults = NexmarkConfig.Default.settings.toMap
+    for (name <- EventNames) assert(Table.options(name).defaultText == defaults(name), name)
+    assert(DefaultNumEvents == 100000L)
+    assert(range(NUM_EVENT_GENERATORS) == Whole(1, 1000000))
+    assert(range(AVG_BID_BYTE_SIZE) == Whole(0, 1 << 20))
+  }
+
+  test("a name the table lacks fails loudly, naming it") {
+    val failure = intercept[RuntimeException](RandomStrings.Table.options("rowsPerMinute"))
+    assert(failure.getMessage == "table.json has no option 'rowsPerMinute'")
+    assert(intercept[IllegalArgumentException](RandomStrings.Table.options(RandomStrings.CHARSET).whole)
+      .getMessage.contains("option 'charset' is text, not whole"))
+  }
+}

@@ -1,0 +1,164 @@
+"""The one table of options, ``table.json`` beside this module: every option of the jar's two
+sources and every property of a declared column, with its name, keyword, kind, allowed range or
+values, default, help line and placeholder. The jar carries the same file, which
+``OptionTable.scala`` reads; the parsers of both engines take their names, ranges and defaults
+from it, so the words of each refusal (made from the range) are the same on both. The keywords'
+Python types stay written in ``SourceKeywords`` and ``NexmarkKeywords``, for type checkers, and
+are checked against the table when they are read.
+
+This module imports nothing of the package but the kinds of range.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from spark_random_strings.options.ranges import Real, Whole
+
+#: Each kind of option, and the Python type its keyword takes.
+KINDS: dict[str, type] = {"whole": int, "decimal": float, "text": str, "choice": str, "boolean": bool}
+
+
+def _text(value: object) -> str:
+    """A value as an option's text: ``true``/``false`` for a boolean, as Spark writes them."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One row of the table: an option of a source, or a property of a declared column."""
+
+    #: The source's option name, as given to ``spark.readStream.option``.
+    name: str
+    #: The value the source takes when the option is not given; ``None`` where there is none or
+    #: it is decided when the stream starts (``unset`` says which).
+    value: int | float | str | bool | None
+    #: What the option does, in a few words: its line in the docs and the command-line help.
+    help: str
+    #: The placeholder of its value in the command-line help.
+    metavar: str = "N"
+    #: What the documentation says for a default that is not a value.
+    unset: str = "none"
+    #: Its keyword (``read_random_strings``'s, ``read_nexmark``'s); empty for a property.
+    keyword: str = ""
+    #: ``whole``, ``decimal``, ``text``, ``choice`` or ``boolean``; ``None`` for a property whose
+    #: kind is its column's type.
+    kind: str | None = None
+    #: The whole or decimal numbers it allows.
+    range: Whole | Real | None = None
+    #: The values of a choice, as the documentation writes them.
+    values: tuple[str, ...] = ()
+
+    @property
+    def default(self) -> str:
+        """The default, as the documentation states it: the value, or what happens without one."""
+        return self.unset if self.value is None else _text(self.value)
+
+    @property
+    def whole(self) -> Whole:
+        """The whole numbers a ``whole`` option allows."""
+        assert isinstance(self.range, Whole), f"{self.name} is not a whole-number option"
+        return self.range
+
+    @property
+    def real(self) -> Real:
+        """The decimal numbers a ``decimal`` option allows."""
+        assert isinstance(self.range, Real), f"{self.name} is not a decimal option"
+        return self.range
+
+
+def _row(entry: dict[str, Any]) -> Option:
+    kind = entry.get("kind")
+    allowed: Whole | Real | None = None
+    if kind == "whole":
+        allowed = Whole(entry["min"], entry["max"])
+    elif kind == "decimal":
+        allowed = Real(float(entry["min"]), entry["minIncluded"], float(entry["max"]), entry["maxIncluded"])
+    return Option(
+        name=entry["name"],
+        value=entry.get("default"),
+        help=entry.get("help", ""),
+        metavar=entry.get("metavar", "N"),
+        unset=entry.get("unset", "none"),
+        keyword=entry.get("keyword", ""),
+        kind=kind,
+        range=allowed,
+        values=tuple(entry.get("values", ())),
+    )
+
+
+@dataclass(frozen=True)
+class OptionRows:
+    """A source's options, or a declared column's properties, in the documentation's order."""
+
+    rows: tuple[Option, ...]
+
+    def __getitem__(self, name: str) -> Option:
+        """The row called ``name``, exactly."""
+        found = next((row for row in self.rows if row.name == name), None)
+        if found is None:
+            raise KeyError(f"table.json has no option '{name}'")
+        return found
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(row.name for row in self.rows)
+
+
+@dataclass(frozen=True)
+class SourceTable(OptionRows):
+    """One source's options."""
+
+    #: The options tests use and users never see: accepted, but not listed.
+    internal: tuple[str, ...] = ()
+    #: The options of the random strings' own columns, which a declared schema replaces.
+    own_columns: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FieldTable(OptionRows):
+    """The properties of a declared column, and the defaults that are no property's."""
+
+    #: The path part that names an ARRAY's elements.
+    element: str = "element"
+    #: A STRING column's properties, which are the stream's options of the same names.
+    string_properties: tuple[str, ...] = ()
+    #: BINARY's lengths, DATE's and TIMESTAMP's ranges.
+    defaults: tuple[tuple[str, Any], ...] = ()
+    #: How many times its range's width a normal's ``stddev`` may be.
+    normal_spread: float = 0.0
+
+    def default(self, name: str) -> Any:
+        """The default called ``name`` (``binaryMaxLength``, ``minDate``, ...)."""
+        return dict(self.defaults)[name]
+
+
+def _load() -> dict[str, Any]:
+    text = resources.files(__package__).joinpath("table.json").read_text(encoding="utf-8")
+    table: dict[str, Any] = json.loads(text)
+    return table
+
+
+_TABLE = _load()
+
+#: Each source's options, by the source's short name: ``InMemoryRandomStrings`` and ``nexmark``.
+SOURCES: dict[str, SourceTable] = {
+    name: SourceTable(
+        tuple(_row(entry) for entry in source["options"]),
+        tuple(source.get("internal", ())),
+        tuple(source.get("ownColumns", ())),
+    )
+    for name, source in _TABLE["sources"].items()
+}
+_FIELDS = _TABLE["fields"]
+#: The properties of a declared column.
+FIELDS = FieldTable(
+    tuple(_row(entry) for entry in _FIELDS["properties"]),
+    _FIELDS["element"],
+    tuple(_FIELDS["stringProperties"]),
+    tuple(_FIELDS["defaults"].items()),
+    float(_FIELDS["normalSpread"]),
+)

@@ -1,0 +1,82 @@
+"""The one table of options (``options/table.json``): the wheel's copy is every jar's, and the
+Python side reads its names, keywords, defaults and ranges from it, refusing at import a
+keyword that disagrees with it."""
+
+from __future__ import annotations
+
+import json
+import re
+import zipfile
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, TypedDict
+
+import pytest
+
+from spark_random_strings.engine.jar import bundled_jars
+from spark_random_strings.nexmark.table import NEXMARK_OPTIONS, NexmarkKeywords
+from spark_random_strings.options import OPTIONS, ZIPF_EXPONENT, OptionTable, SourceKeywords
+from spark_random_strings.options.table import FIELDS, SOURCES
+from spark_random_strings.typed.fields import properties
+
+TABLE = resources.files("spark_random_strings.options").joinpath("table.json").read_bytes()
+
+
+def test_every_jar_in_the_package_carries_the_wheels_table_byte_for_byte() -> None:
+    jars = list(bundled_jars().values())
+    assert len(jars) >= 6
+    for jar in jars:
+        with zipfile.ZipFile(jar) as archive:
+            assert archive.read("io/github/sparkrandomstrings/options/table.json") == TABLE, jar.name
+
+
+def test_the_keywords_of_both_sources_are_the_tables_rows_in_its_order() -> None:
+    table = json.loads(TABLE)["sources"]
+    for keywords, rows, source in (
+        (SourceKeywords, OPTIONS, "InMemoryRandomStrings"),
+        (NexmarkKeywords, NEXMARK_OPTIONS.rows, "nexmark"),
+    ):
+        entries = table[source]["options"]
+        assert list(keywords.__annotations__) == [entry["keyword"] for entry in entries]
+        assert [(row.keyword, row.name, row.option.help) for row in rows] == [
+            (entry["keyword"], entry["name"], entry["help"]) for entry in entries
+        ]
+    assert SOURCES["InMemoryRandomStrings"]["rowsPerSecond"].whole.allowed == "a whole number >= 1"
+    assert SOURCES["nexmark"]["numEventGenerators"].whole.allowed == "a whole number from 1 to 1000000"
+
+
+def test_the_typed_properties_named_in_code_are_the_tables_rows() -> None:
+    p = properties
+    named = (p.KIND, p.NULL_RATE, p.MIN, p.MAX, p.DISTRIBUTION, ZIPF_EXPONENT, p.MEAN, p.STDDEV)
+    named += (p.START, p.STEP, p.END, p.VALUES, p.WEIGHTS, p.PATTERN, p.MIN_SIZE, p.MAX_SIZE)
+    assert named == FIELDS.names
+    assert p.KINDS == ("random", "sequence", "offset", "eventTime", "values")
+    assert (properties.DEFAULT_MAX_SIZE, properties.MAX_SIZE_LIMIT, properties.DEFAULT_MAX_BYTES) == (
+        4,
+        65536,
+        16,
+    )
+    assert p.NULL_RATE_RANGE.allowed == "a decimal number >= 0 and <= 1"
+
+
+def test_a_keyword_the_table_does_not_have_is_refused_naming_it() -> None:
+    class Wrong(TypedDict, total=False):
+        rows_per_second: Annotated[float | None, "rowsPerSecond"]
+
+    with pytest.raises(ValueError, match=r"^Wrong\.rows_per_second \(float\) is not table\.json's option "):
+        OptionTable(Wrong, SOURCES["InMemoryRandomStrings"])
+
+    class Short(TypedDict, total=False):
+        rows_per_second: Annotated[int | None, "rowsPerSecond"]
+
+    with pytest.raises(ValueError, match=r"^Short lists other options than table\.json"):
+        OptionTable(Short, SOURCES["InMemoryRandomStrings"])
+    with pytest.raises(KeyError, match=r"table\.json has no option 'rowsPerMinute'"):
+        SOURCES["InMemoryRandomStrings"]["rowsPerMinute"]
+
+
+def test_the_typed_columns_guide_lists_every_property_of_the_table_and_no_other() -> None:
+    guide = (Path(__file__).parent.parent / "docs" / "typed-columns.md").read_text()
+    rows = guide.split("| property | where | default | what it does |")[1].split("\n\n")[0]
+    listed = {name for line in rows.splitlines()[2:] for name in re.findall(r"`(\w+)`", line.split(" | ")[0])}
+    assert listed == set(FIELDS.names) | set(FIELDS.string_properties)
