@@ -47,8 +47,8 @@ def test_the_keywords_of_both_sources_are_the_tables_rows_in_its_order() -> None
 
 def test_the_typed_properties_named_in_code_are_the_tables_rows() -> None:
     p = properties
-    named = (p.KIND, p.NULL_RATE, p.MIN, p.MAX, p.DISTRIBUTION, ZIPF_EXPONENT, p.MEAN, p.STDDEV)
-    named += (p.START, p.STEP, p.END, p.VALUES, p.WEIGHTS, p.PATTERN, p.MIN_SIZE, p.MAX_SIZE)
+    named: tuple[str, ...] = (p.KIND, p.NULL_RATE, p.MIN, p.MAX, p.DISTRIBUTION, ZIPF_EXPONENT, p.MEAN)
+    named += (p.STDDEV, p.START, p.STEP, p.END, p.VALUES, p.WEIGHTS, p.PATTERN, p.MIN_SIZE, p.MAX_SIZE)
     assert named == FIELDS.names
     assert p.KINDS == ("random", "sequence", "offset", "eventTime", "values")
     assert (properties.DEFAULT_MAX_SIZE, properties.MAX_SIZE_LIMIT, properties.DEFAULT_MAX_BYTES) == (
