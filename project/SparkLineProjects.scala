@@ -133,7 +133,8 @@ object SparkLineProjects extends AutoPlugin {
         // The one table of options, which the wheel carries too: the jar's copy, where
         // options.OptionTable reads it.
         Compile / resourceGenerators += Def.task {
-          val copy = (Compile / resourceManaged).value / "io" / "github" / "sparkrandomstrings" / "options" / "table.json"
+          val copy =
+            (Compile / resourceManaged).value / "io" / "github" / "sparkrandomstrings" / "options" / "table.json"
           IO.copyFile(optionTable.value, copy)
           Seq(copy)
         }.taskValue,
