@@ -421,3 +421,27 @@ def test_the_nexmark_writes_record_names_its_events(tmp_path: Path) -> None:
     run_write(*NEXMARK, "--output", str(output), "--format", "json")
     assert json.loads((output / OUTPUT_RECORD).read_text())["what"] == "Nexmark events"
     assert (output / "_checkpoint" / "sources" / "0" / NEXMARK_FILE).is_file()
+
+
+def test_a_session_whose_driver_lacks_the_jar_records_nothing_and_leaves_its_protocol_setting_alone(
+    spark: SparkSession,
+) -> None:
+    from types import SimpleNamespace
+
+    from spark_random_strings.write.command import (
+        PROTOCOL_SETTING,
+        RECORDING_PROTOCOL,
+        _driver_loads,
+        _recording_files,
+    )
+
+    assert _driver_loads(spark, RECORDING_PROTOCOL)
+    assert not _driver_loads(spark, "io.github.sparkrandomstrings.write.NoSuchProtocol")
+    with _recording_files(spark) as recording:
+        assert recording and spark.conf.get(PROTOCOL_SETTING) == RECORDING_PROTOCOL
+    assert spark.conf.get(PROTOCOL_SETTING, None) != RECORDING_PROTOCOL
+    # A session without a JVM of its own (Spark Connect's) cannot load it either: its setting stays.
+    settings: dict[str, str] = {}
+    remote = SimpleNamespace(conf=SimpleNamespace(get=settings.get, set=settings.__setitem__))
+    with _recording_files(remote) as recording:  # type: ignore[arg-type]
+        assert not recording and settings == {}

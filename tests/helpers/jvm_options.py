@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 from helpers.support import REPO, child_env, pyspark_bin
+from spark_random_strings.engine.jar import jar_path
 
 C1_ONLY = "-XX:TieredStopAtLevel=1"
 #: Where the class archives are kept: pytest's cache folder (git-ignored).
@@ -100,7 +101,15 @@ class ClassArchive:
         partial = self.folder / f"{self.path.name}.{os.getpid()}"
         work = self.folder / f"query-{os.getpid()}"
         process = subprocess.Popen(
-            [str(pyspark_bin("spark-submit")), "--master", "local[2]", str(ARCHIVED_QUERY), str(work)],
+            # With the line's jar on the driver's class path, as every child the tests start has
+            # it: without it the query's write reads the Python source, which Spark 3.5 to 4.1
+            # cannot write under AvailableNow, and its commit protocol is not there to record.
+            [
+                str(pyspark_bin("spark-submit")),
+                *("--master", "local[2]", "--jars", str(jar_path())),
+                str(ARCHIVED_QUERY),
+                str(work),
+            ],
             env=child_env(SPARK_SUBMIT_OPTS=with_options(base_opts, f"-XX:ArchiveClassesAtExit={partial}")),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,

@@ -28,6 +28,12 @@ if TYPE_CHECKING:
 RECORDING_PROTOCOL = "io.github.sparkrandomstrings.write.RecordedFilesCommitProtocol"
 #: The session's setting of the file sink's commit protocol.
 PROTOCOL_SETTING = "spark.sql.streaming.commitProtocolClass"
+#: What a write says when its session cannot record its files.
+NOT_RECORDING = (
+    "this session's driver has no class of the jar (it was not on the class path when the JVM "
+    "started: give spark-submit --jars), so the write cannot record its data files: files an "
+    "interrupted run leaves unlisted are kept, not deleted"
+)
 
 
 class Interrupted(Exception):
@@ -94,7 +100,9 @@ def write_files(
     take(files, claim)
     output, checkpoint, file_format = claim.output, claim.checkpoint, request.file_format
     started = time.monotonic()
-    with _recording_files(spark):
+    with _recording_files(spark) as recording:
+        if not recording:
+            console.print(NOT_RECORDING, soft_wrap=True)
         query = _start(rows, output, checkpoint, file_format)
         first, last = _follow(query, total_rows, started, console, stop)
     failure = query.exception()
@@ -110,8 +118,9 @@ def write_files(
     if kept:
         console.print(
             f"kept {len(kept):,} file(s) in {request.output} that the file sink's log does not list and "
-            f"this write did not make ({', '.join(kept[:3])}{', ...' if len(kept) > 3 else ''}): Spark's "
-            "readers skip them, other readers read them",
+            f"this write {'did not make' if recording else 'could not record'} "
+            f"({', '.join(kept[:3])}{', ...' if len(kept) > 3 else ''}): Spark's readers skip them, other "
+            "readers read them",
             soft_wrap=True,
         )
     elapsed = time.monotonic() - started
@@ -180,18 +189,39 @@ def _start(rows: DataFrame, output: str, checkpoint: str, file_format: str) -> S
 
 
 @contextlib.contextmanager
-def _recording_files(spark: SparkSession) -> Iterator[None]:
+def _recording_files(spark: SparkSession) -> Iterator[bool]:
     """While inside, the session's file sinks record each data file before creating it: the file
-    sink reads the setting from the session at every batch, so it holds until the query has ended."""
+    sink reads the setting from the session at every batch, so it holds until the query has ended.
+    Yields whether they do: not where the driver cannot load the jar's protocol (a session whose
+    jar came after its JVM started, as under spark-submit without --jars, reads the Python source
+    and has no class of the jar). A write that records nothing deletes nothing."""
+    if not _driver_loads(spark, RECORDING_PROTOCOL):
+        yield False
+        return
     before = spark.conf.get(PROTOCOL_SETTING, None)
     spark.conf.set(PROTOCOL_SETTING, RECORDING_PROTOCOL)
     try:
-        yield
+        yield True
     finally:
         if before is None:
             spark.conf.unset(PROTOCOL_SETTING)
         else:
             spark.conf.set(PROTOCOL_SETTING, before)
+
+
+def _driver_loads(spark: SparkSession, name: str) -> bool:
+    """Whether the session's driver can load the class ``name``, as Spark loads a commit protocol."""
+    from py4j.protocol import Py4JJavaError  # type: ignore[import-untyped]
+
+    jvm = getattr(spark, "_jvm", None)  # a Spark Connect session has none
+    if jvm is None:
+        return False
+    loader = jvm.org.apache.spark.util.Utils.getContextOrSparkClassLoader()
+    try:
+        jvm.java.lang.Class.forName(name, False, loader)
+    except Py4JJavaError:  # ClassNotFoundException
+        return False
+    return True
 
 
 def remove_unfinished_files(
