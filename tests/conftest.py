@@ -43,6 +43,30 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         archive.wait()
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """On an xdist worker under ``--dist loadgroup``, a test of an ``xdist_group`` carries its group
+    in its node id: that is how the scheduler keeps a group on one worker. Where it does not
+    (pytest 9.2.0 with pytest-xdist 3.8.0: pytest-dev/pytest-xdist#1386), each worker would make the
+    group's module fixtures again (a Spark Connect server, a fresh environment, a run of every
+    Nexmark query) and nothing would fail but the time: the test fails instead, before them."""
+    if not (hasattr(item.config, "workerinput") and item.config.getoption("loadgroup", False)):
+        return
+    groups = sorted(
+        {
+            str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+            for mark in item.iter_markers("xdist_group")
+        }
+    )
+    if groups and not item.nodeid.endswith("@" + "_".join(groups)):
+        pytest.fail(
+            f"--dist loadgroup does not keep the group {'_'.join(groups)} on one worker with pytest "
+            f"{pytest.__version__}: pin a pytest whose node ids pytest-xdist can mark in "
+            "python/constraints.txt (see its comment)",
+            pytrace=False,
+        )
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests marked slow first, the rest in their usual order: with a few workers, a long test
     handed out last keeps one worker busy while the others have nothing left to run."""
