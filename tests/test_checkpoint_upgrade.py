@@ -1,10 +1,12 @@
 """A checkpoint written on an older Spark line restarts on this one and continues exactly-once.
 
-The older line's write (``spark-random-strings write`` in the virtual environment that
-SPARK_RANDOM_STRINGS_UPGRADE_FROM names, with that line's pyspark and jar) is killed with SIGKILL
+The older line's write (``spark-random-strings write`` in a virtual environment that
+SPARK_RANDOM_STRINGS_UPGRADE_FROM names, with that line's pyspark and jar; a test for each of the
+interpreters it lists, separated by colons) is killed with SIGKILL
 while a batch is planned but not yet committed. This test run's Spark then restarts the same
 checkpoint: it replays the planned batch from the older line's offset log and goes on to the
-end. ``make test-compat`` runs this for every older line it tests, against the default line.
+end. ``make test-compat`` runs this for every older line it tests, against the default line, in one
+pytest run.
 """
 
 from __future__ import annotations
@@ -30,11 +32,12 @@ from helpers.checkpointed_writes import (
 )
 from spark_random_strings import installed_spark
 
-OLDER_PYTHON = os.environ.get("SPARK_RANDOM_STRINGS_UPGRADE_FROM")
+#: The older lines' interpreters, each the Python of a virtual environment (.venvs/spark-<line>).
+OLDER_PYTHONS = [p for p in os.environ.get("SPARK_RANDOM_STRINGS_UPGRADE_FROM", "").split(os.pathsep) if p]
 SEED = 23
 
 pytestmark = pytest.mark.skipif(
-    not OLDER_PYTHON,
+    not OLDER_PYTHONS,
     reason="SPARK_RANDOM_STRINGS_UPGRADE_FROM names no older line's Python; make test-compat sets it",
 )
 
@@ -55,11 +58,12 @@ def in_flight(output: Path) -> bool:
     return planned >= 3 and planned > committed_batches(output)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("older_python", OLDER_PYTHONS, ids=lambda python: Path(python).parents[1].name)
 def test_a_checkpoint_killed_mid_batch_on_an_older_spark_line_finishes_exactly_once_on_this_one(
-    spark: SparkSession, tmp_path: Path
+    spark: SparkSession, tmp_path: Path, older_python: str
 ) -> None:
-    assert OLDER_PYTHON is not None
-    older = spark_of(OLDER_PYTHON)
+    older = spark_of(older_python)
     assert older.split(".")[:2] != pyspark.__version__.split(".")[:2], "the lines must differ"
     print(
         f"checkpoint written by pyspark {older}, finished by pyspark {pyspark.__version__} "
@@ -67,7 +71,7 @@ def test_a_checkpoint_killed_mid_batch_on_an_older_spark_line_finishes_exactly_o
     )
 
     output = tmp_path / "strings"
-    command = write_command(output, SEED, python=OLDER_PYTHON)
+    command = write_command(output, SEED, python=older_python)
     # A kill can land just after the commit it raced with; try again until a batch is left
     # planned and uncommitted, the case a restart must replay.
     for attempt in range(5):
