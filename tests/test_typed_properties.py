@@ -155,8 +155,8 @@ def python_reader_rows(case: Case, schema: StructType, checkpoint: Path) -> list
     """The rows the Python data source's reader makes for the stream the JVM's query read (its
     definition, from the checkpoint, as a restarted Python query adopts it from its offsets),
     batch by batch and partition by partition, as Spark asks for them: with no Spark, cheap.
-    Spark hands the reader the schema as declared (with its comments, which the JVM source's
-    ``df.schema`` leaves out)."""
+    Spark hands the reader the schema as declared, with its comments, as the JVM source's
+    ``df.schema`` keeps them."""
     from spark_random_strings.strings.stream_reader import stream_reader  # pyspark 4.0 and later
 
     declared = StructType.fromDDL(case.ddl)
