@@ -10,8 +10,9 @@ The declarations come from ``helpers.typed_draws``, drawn from a ``random.Random
 Hypothesis controls: every type and kind and property, nested, with nulls; or one of them with a
 fault (an unknown column or property, a value not of the column's type, min above max, weights
 that do not match the values, nullRate on a NOT NULL column, a distinctValues that cannot be
-made, a DECIMAL bound outside its precision, a pattern it cannot generate, ...). Spark is slow per
-query, so the examples are few and small: a fixed, derandomized set of them, a few rows each.
+made, a DECIMAL bound outside its precision, a pattern it cannot generate, a row too large for
+Spark's, ...). Spark is slow per query, so the examples are few and small: a fixed, derandomized
+set of them, a few rows each.
 """
 
 from __future__ import annotations
