@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from pyspark.sql import SparkSession
+from pyspark.sql.types import StructType
 
 from spark_random_strings import expected_rows, read_random_strings, stream_definition
 from spark_random_strings.engine.choice import pyspark_line
@@ -83,6 +84,32 @@ def test_a_declared_schema_streams_exactly_the_rows_expected_rows_computes(
     assert got == expected
     assert {row["status"] for row in got} == {"new", "paid", "shipped", "cancelled"}
     assert 0 < sum(row["amount"] is None for row in got) < 300
+
+
+def test_both_engines_keep_a_declared_schemas_comments_top_level_and_nested(spark: SparkSession) -> None:
+    if pyspark_line() < (4, 0):
+        pytest.skip("Python streaming data sources need Spark 4.0")
+    ddl = (
+        "id BIGINT NOT NULL COMMENT 'the row''s offset', "
+        "shipping STRUCT<city: STRING COMMENT 'where it goes', zip: INT> COMMENT 'the address', "
+        "tags ARRAY<STRUCT<name: STRING COMMENT 'a label'>> COMMENT 'labels'"
+    )
+    schemas = {
+        engine: read_random_strings(
+            spark,
+            engine=engine,
+            schema=ddl,
+            fields={"id": {"kind": "offset"}},
+            seed=1,
+        ).schema
+        for engine in ("jvm", "python")
+    }
+    assert schemas["jvm"] == schemas["python"] == StructType.fromDDL(ddl)
+    assert [f.metadata for f in schemas["jvm"].fields] == [
+        {"comment": "the row's offset"},
+        {"comment": "the address"},
+        {"comment": "labels"},
+    ]
 
 
 def _zone(name: str | None) -> Any:

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import pytest
 
 from helpers.orders import ORDERS_DDL, ORDERS_FIELDS
+from helpers.support import REPO
 from spark_random_strings.offsets.corrupt import CorruptDefinitionError
 from spark_random_strings.options.ranges import Real, java_double, java_float
 from spark_random_strings.rows.columns import Cells
@@ -23,7 +25,9 @@ from spark_random_strings.strings.definition_store import (
     definition_to_json,
 )
 from spark_random_strings.strings.options import parse_options
+from spark_random_strings.typed.cells.pattern_plan import max_utf8_bytes
 from spark_random_strings.typed.cells.pattern_plan import parse as parse_pattern
+from spark_random_strings.typed.cells.row_bytes import LIMIT
 from spark_random_strings.typed.cells.spec import (
     AnyOf,
     Arrays,
@@ -982,6 +986,12 @@ def test_a_patterns_longest_string_is_counted_exactly_and_capped() -> None:
     )
 
 
+def test_a_patterns_longest_utf8_is_counted_exactly_by_each_characters_width() -> None:
+    assert max_utf8_bytes(parse_pattern("o", "x[é€]{1048575}")) == 1 + 3 * 1048575
+    assert max_utf8_bytes(parse_pattern("o", "(ab|😀){3}[a-z]?|é{9}")) == 18
+    assert max_utf8_bytes(parse_pattern("o", "")) == 0
+
+
 # Numbers and JSON as the JVM writes them.
 
 
@@ -1214,3 +1224,95 @@ def test_a_sequence_inside_an_array_is_refused_as_its_elements_are_no_rows() -> 
     assert error("items ARRAY<STRUCT<qty: INT>>", {"fields.items.element.qty.kind": "sequence"}) == message
     # A STRUCT field named element is a column of the row.
     assert cells("s STRUCT<element: INT>", {"fields.s.element.kind": "sequence"})
+
+
+# A row too large for Spark's (RowBytes.scala, TypedColumnsSuite's messages).
+
+SHARED_INVALID_INPUTS = json.loads((REPO / "tests" / "vectors" / "invalid_inputs.json").read_text())
+
+
+@pytest.mark.parametrize(
+    "case",
+    [c for c in SHARED_INVALID_INPUTS["cases"] if "schema" in c and "checkpoint" not in c],
+    ids=lambda c: c["name"],
+)
+def test_every_declared_case_of_the_shared_invalid_inputs_is_refused_with_the_jvms_words(
+    case: dict[str, Any],
+) -> None:
+    with pytest.raises(ValueError) as refused:
+        parse_options(case.get("options", {}), case["schema"])
+    for word in case["expect"]:
+        assert word in str(refused.value)
+
+
+def test_a_declaration_whose_rows_may_not_fit_in_sparks_is_refused_naming_the_column_and_its_bound() -> None:
+    assert error(
+        "a ARRAY<ARRAY<STRING>>",
+        {
+            "fields.a.maxSize": "65536",
+            "fields.a.element.maxSize": "65536",
+            "fields.a.element.element.maxLength": "1048576",
+        },
+    ) == (
+        "Column 'a' can take up to 4,503,634,525,036,560 bytes of a row, and a row must fit in 2,147,483,632 "
+        "bytes (Spark's limit). Lower 'fields.a.maxSize', 'fields.a.element.maxSize' or "
+        "'fields.a.element.element.maxLength'."
+    )
+    # Into a STRUCT's largest field; a pattern at its longest UTF-8 (é and € take 2 and 3 bytes).
+    assert error(
+        "id BIGINT, s STRUCT<n: INT, t: ARRAY<STRING>, u: STRING>",
+        {"fields.s.t.maxSize": "65536", "fields.s.t.element.pattern": "x[é€]{1048575}"},
+    ) == (
+        "Column 's' can take up to 206,158,962,744 bytes of a row, and a row must fit in 2,147,483,632 bytes "
+        "(Spark's limit). Lower 'fields.s.t.maxSize' or 'fields.s.t.element.pattern'."
+    )
+    assert error(
+        "a ARRAY<ARRAY<STRING>>",
+        {
+            "fields.a.maxSize": "65536",
+            "fields.a.element.maxSize": "65536",
+            "fields.a.element.element.values": '["a", "€€€€€€€€€"]',
+        },
+    ).endswith("Lower 'fields.a.maxSize', 'fields.a.element.maxSize' or 'fields.a.element.element.values'.")
+    # Columns that fit alone, but not together: the largest is named.
+    ddl = ", ".join(f"c{i} STRING" for i in range(512))
+    unicode = {
+        f"fields.c{i}.{name}": value
+        for i in range(512)
+        for name, value in (("maxLength", "1048576"), ("charset", "unicode"))
+    }
+    assert error(ddl, unicode) == (
+        "A row of the declared columns can take up to 2,147,487,808 bytes, and a row must fit in "
+        "2,147,483,632 bytes (Spark's limit); its largest column, 'c0', up to 4,194,312. Lower "
+        "'fields.c0.maxLength', or declare fewer columns."
+    )
+    fewer = {name: value for name, value in unicode.items() if not name.startswith("fields.c511.")}
+    assert len(cells(ddl.removesuffix(", c511 STRING"), fewer)) == 511
+
+
+def test_a_declared_row_of_up_to_sparks_limit_is_taken_and_one_byte_more_a_cell_is_refused() -> None:
+    assert LIMIT == 2_147_483_632
+    # 8 null bytes, an 8-byte slot, then the array: 8 bytes of size, 5,448 of null bits, 348,560 of
+    # slots and 43,570 values of 49,280 bytes: 2,147,483,632 bytes in all.
+    assert cells("a ARRAY<BINARY>", {"fields.a.maxSize": "43570", "fields.a.element.maxLength": "49280"})
+    assert error("a ARRAY<BINARY>", {"fields.a.maxSize": "43570", "fields.a.element.maxLength": "49281"}) == (
+        "Column 'a' can take up to 2,147,832,184 bytes of a row, and a row must fit in 2,147,483,632 bytes "
+        "(Spark's limit). Lower 'fields.a.maxSize' or 'fields.a.element.maxLength'."
+    )
+    # A column that is always null takes its slot alone, however large its values could be.
+    huge = {
+        "fields.a.maxSize": "65536",
+        "fields.a.element.maxSize": "65536",
+        "fields.a.element.element.maxLength": "1048576",
+    }
+    assert cells("a ARRAY<ARRAY<STRING>>", {**huge, "fields.a.nullRate": "1"})
+    assert cells("a ARRAY<ARRAY<STRING>>", {**huge, "fields.a.element.nullRate": "1"})
+    # A wide DECIMAL keeps 16 bytes in a row or a struct, null or not; in an array a null one takes none.
+    decimals = {"fields.d.maxSize": "4000", "fields.d.element.maxSize": "65536"}
+    assert cells("d ARRAY<ARRAY<DECIMAL(38,0)>>", {**decimals, "fields.d.element.element.nullRate": "1"})
+    assert error(
+        "d ARRAY<ARRAY<DECIMAL(38,0)>>", {**decimals, "fields.d.element.element.nullRate": "0.5"}
+    ) == (
+        "Column 'd' can take up to 6,324,288,520 bytes of a row, and a row must fit in 2,147,483,632 bytes "
+        "(Spark's limit). Lower 'fields.d.maxSize' or 'fields.d.element.maxSize'."
+    )

@@ -10,8 +10,9 @@ The declarations come from ``helpers.typed_draws``, drawn from a ``random.Random
 Hypothesis controls: every type and kind and property, nested, with nulls; or one of them with a
 fault (an unknown column or property, a value not of the column's type, min above max, weights
 that do not match the values, nullRate on a NOT NULL column, a distinctValues that cannot be
-made, a DECIMAL bound outside its precision, a pattern it cannot generate, ...). Spark is slow per
-query, so the examples are few and small: a fixed, derandomized set of them, a few rows each.
+made, a DECIMAL bound outside its precision, a pattern it cannot generate, a row too large for
+Spark's, ...). Spark is slow per query, so the examples are few and small: a fixed, derandomized
+set of them, a few rows each.
 """
 
 from __future__ import annotations
@@ -155,8 +156,8 @@ def python_reader_rows(case: Case, schema: StructType, checkpoint: Path) -> list
     """The rows the Python data source's reader makes for the stream the JVM's query read (its
     definition, from the checkpoint, as a restarted Python query adopts it from its offsets),
     batch by batch and partition by partition, as Spark asks for them: with no Spark, cheap.
-    Spark hands the reader the schema as declared (with its comments, which the JVM source's
-    ``df.schema`` leaves out)."""
+    Spark hands the reader the schema as declared, with its comments, as the JVM source's
+    ``df.schema`` keeps them."""
     from spark_random_strings.strings.stream_reader import stream_reader  # pyspark 4.0 and later
 
     declared = StructType.fromDDL(case.ddl)

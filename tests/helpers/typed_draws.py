@@ -789,6 +789,14 @@ _PROPERTY_FAULTS: dict[str, list[tuple[str, dict[str, str]]]] = {
         ("STRING", {"alphabet": ""}),
         ("STRING", {"valueDistribution": "normal", "distinctValues": "3"}),
     ],
+    "a row too large for Spark's": [
+        (
+            "ARRAY<ARRAY<STRING>>",
+            {"maxSize": "65536", "element.maxSize": "65536", "element.element.maxLength": "1048576"},
+        ),
+        ("ARRAY<BINARY>", {"maxSize": "43570", "element.maxLength": "49281"}),
+        ("ARRAY<STRING>", {"maxSize": "65536", "element.pattern": "[a-zé]{40000}"}),
+    ],
     "nulls on a NOT NULL column": [
         ("INT NOT NULL", {"nullRate": "0.1"}),
         ("STRING NOT NULL", {"nullRate": "0"}),

@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from spark_random_strings.options.ranges import java_trim
+from spark_random_strings.text.utf8 import utf8_length
 
 #: Sets of at most this many characters map an index to its code point through a table.
 _TABLE_SIZE = 1 << 16
@@ -40,6 +41,11 @@ class CharacterSet:
     @property
     def is_ascii(self) -> bool:
         return self.max_code_point < 0x80
+
+    @property
+    def max_utf8_bytes(self) -> int:
+        """The most UTF-8 bytes a character of this set takes."""
+        return utf8_length(self.max_code_point)
 
     def code_points(self, indexes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """The characters at ``indexes`` (each in [0, size)), as code points."""

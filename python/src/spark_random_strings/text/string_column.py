@@ -139,3 +139,10 @@ class StringColumn:
         """Arrow strings of ``lengths[i]`` characters each, the characters at ``indexes``."""
         characters = self.values.characters
         return string_array(lengths, characters.code_points(indexes), characters.is_ascii)
+
+
+def max_value_bytes(values: StringValues) -> int:
+    """The most bytes a value of ``values`` takes in Spark's row: ``max_length`` characters of
+    the set's widest UTF-8, rounded up to whole 8-byte words (``StringColumnWriter.maxValueBytes``,
+    the room the JVM's writer reserves before it draws one)."""
+    return (values.max_length * values.characters.max_utf8_bytes + 7) // 8 * 8

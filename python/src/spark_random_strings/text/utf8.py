@@ -9,6 +9,11 @@ import pyarrow as pa
 from spark_random_strings.randomness.counter_random import I64
 
 
+def utf8_length(code_point: int) -> int:
+    """How many bytes UTF-8 takes for ``code_point`` (``Utf8.length``)."""
+    return 1 if code_point < 0x80 else 2 if code_point < 0x800 else 3 if code_point < 0x10000 else 4
+
+
 def utf8(points: I64) -> tuple[npt.NDArray[np.uint8], I64]:
     """The UTF-8 bytes of code points, one after another, and each one's size in bytes."""
     sizes = 1 + (points >= 0x80) + (points >= 0x800) + (points >= 0x10000)

@@ -27,6 +27,7 @@ from spark_random_strings.options.ranges import (
     java_trim,
 )
 from spark_random_strings.options.suggestions import closest
+from spark_random_strings.typed.cells import row_bytes
 from spark_random_strings.typed.cells.spec import (
     Arrays,
     ArrayType,
@@ -95,7 +96,8 @@ def parse(
             show as Spark's ``sql`` does.
 
     Raises:
-        ValueError: naming the column, the option, the value and what is allowed.
+        ValueError: naming the column, the option, the value and what is allowed; or a column
+            whose rows may not fit in Spark's (``typed.cells.row_bytes``).
     """
     return _Parser(schema, options, metadata).parse()
 
@@ -125,9 +127,11 @@ class _Parser:
         for i, f in enumerate(self.schema.fields):
             self.check_type((f.name,), (i,), f.data_type)
         self.group()
-        return tuple(
+        cells = tuple(
             self.spec((f.name,), (i,), f.data_type, f.nullable) for i, f in enumerate(self.schema.fields)
         )
+        row_bytes.check(cells)
+        return cells
 
     def check_names(self, struct: StructType, parent: tuple[str, ...]) -> None:
         lower = [f.name.lower() for f in struct.fields]

@@ -26,6 +26,7 @@ from __future__ import annotations
 import unicodedata
 
 from spark_random_strings.options import LENGTH_CAP
+from spark_random_strings.text.utf8 import utf8_length
 from spark_random_strings.typed.cells.spec import AnyOf, Either, Literal, PatternPlan, Repeat, Sequence
 
 #: How many more times than their least an open repeat (``*``, ``+``, ``{m,}``) goes at most.
@@ -53,6 +54,23 @@ def max_length(plan: PatternPlan) -> int:
             return max(max_length(a) for a in alternatives)
         case Repeat(part, _, most):
             return max_length(part) * most
+    raise TypeError(f"not a pattern plan: {plan!r}")
+
+
+def max_utf8_bytes(plan: PatternPlan) -> int:
+    """The most UTF-8 bytes a string of ``plan`` takes (``PatternPlan.maxUtf8Bytes``), exact as
+    :func:`max_length` is."""
+    match plan:
+        case Literal(code_point):
+            return utf8_length(code_point)
+        case AnyOf(code_points):
+            return max(utf8_length(c) for c in code_points)
+        case Sequence(parts):
+            return sum(max_utf8_bytes(part) for part in parts)
+        case Either(alternatives):
+            return max(max_utf8_bytes(a) for a in alternatives)
+        case Repeat(part, _, most):
+            return max_utf8_bytes(part) * most
     raise TypeError(f"not a pattern plan: {plan!r}")
 
 

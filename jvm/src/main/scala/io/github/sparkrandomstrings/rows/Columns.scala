@@ -4,7 +4,7 @@ import org.apache.spark.sql.types.{StructField, StructType}
 
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.text.StringValues
-import io.github.sparkrandomstrings.typed.CellSpec
+import io.github.sparkrandomstrings.typed.{CellSpec, DeclaredSchema}
 
 /**
  * One column of a stream's rows: its field of the schema, and what its cells hold. A stream's
@@ -55,9 +55,13 @@ object Columns {
     RandomStrings.schemaOf(timestampColumn).fields.toSeq.zip(contents).map { case (f, c) => Column(f, c) }
   }
 
-  /** The columns of a declared schema: each made as its [[typed.CellSpec]] says. */
-  def declared(specs: Seq[CellSpec]): Seq[Column] =
-    specs.map(s => Column(StructField(s.path.last, s.dataType, s.nullable), Cells(s)))
+  /**
+   * The columns of a declared schema: each its declared field as given (name, type, nullability
+   * and metadata, such as a `COMMENT`, which Spark's own schemas keep), made as its
+   * [[typed.CellSpec]] says. So a declared stream's schema is the one declared, exactly.
+   */
+  def declared(schema: DeclaredSchema): Seq[Column] =
+    schema.schema.fields.toSeq.zip(schema.cells).map { case (f, s) => Column(f, Cells(s)) }
 
   /** The schema of rows of `columns`, in their order. */
   def schemaOf(columns: Seq[Column]): StructType = StructType(columns.map(_.field))

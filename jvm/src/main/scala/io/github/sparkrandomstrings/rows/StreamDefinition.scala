@@ -68,7 +68,7 @@ final case class StreamDefinition(
   def eventTimeOriginMs: Long = startTimestamp.getOrElse(startTimeMs)
 
   /** This stream's columns, in order: what its schema and its rows' writers are made from. */
-  def columns: Seq[Column] = declared.fold(Columns.of(strings, timestampColumn))(d => Columns.declared(d.cells))
+  def columns: Seq[Column] = declared.fold(Columns.of(strings, timestampColumn))(d => Columns.declared(d))
 
   /** The schema of this stream's rows: every path that makes or reads them takes it from here. */
   def schema: StructType = Columns.schemaOf(columns)

@@ -51,7 +51,7 @@ final case class SourceOptions(
 
   /** The schema of the rows these options describe, from the columns their definition has. */
   def schema: StructType =
-    Columns.schemaOf(declared.fold(Columns.of(strings, timestampColumn))(d => Columns.declared(d.cells)))
+    Columns.schemaOf(declared.fold(Columns.of(strings, timestampColumn))(d => Columns.declared(d)))
 
   /** The partitions of each batch: `numPartitions`, or else the session's default parallelism. */
   def partitionsIn(spark: SparkSession): Int = numPartitions.getOrElse(spark.sparkContext.defaultParallelism)

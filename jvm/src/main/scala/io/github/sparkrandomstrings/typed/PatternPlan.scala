@@ -1,6 +1,7 @@
 package io.github.sparkrandomstrings.typed
 
 import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.text.Utf8
 
 /**
  * A regular expression read as a recipe for strings that match it: the `pattern` of a string
@@ -27,6 +28,9 @@ sealed trait PatternPlan extends Serializable {
    * past any `Long` (and a `Long`'s wrapped product could pass the check of [[PatternPlan.parse]]).
    */
   def maxLength: BigInt
+
+  /** The most UTF-8 bytes a string of this plan takes, exact as [[maxLength]] is. */
+  def maxUtf8Bytes: BigInt
 }
 
 object PatternPlan {
@@ -40,16 +44,25 @@ object PatternPlan {
   /** The characters of `.` and of a negated class: printable ASCII, space to `~`. */
   private val Printable: Array[Int] = (0x20 to 0x7E).toArray
 
-  final case class Literal(codePoint: Int) extends PatternPlan { def maxLength: BigInt = BigInt(1) }
-  final case class AnyOf(codePoints: IndexedSeq[Int]) extends PatternPlan { def maxLength: BigInt = BigInt(1) }
+  final case class Literal(codePoint: Int) extends PatternPlan {
+    def maxLength: BigInt = BigInt(1)
+    def maxUtf8Bytes: BigInt = BigInt(Utf8.length(codePoint))
+  }
+  final case class AnyOf(codePoints: IndexedSeq[Int]) extends PatternPlan {
+    def maxLength: BigInt = BigInt(1)
+    def maxUtf8Bytes: BigInt = BigInt(codePoints.map(Utf8.length).max)
+  }
   final case class Sequence(parts: IndexedSeq[PatternPlan]) extends PatternPlan {
     def maxLength: BigInt = parts.map(_.maxLength).sum
+    def maxUtf8Bytes: BigInt = parts.map(_.maxUtf8Bytes).sum
   }
   final case class Either(alternatives: IndexedSeq[PatternPlan]) extends PatternPlan {
     def maxLength: BigInt = alternatives.map(_.maxLength).max
+    def maxUtf8Bytes: BigInt = alternatives.map(_.maxUtf8Bytes).max
   }
   final case class Repeat(part: PatternPlan, min: Int, max: Int) extends PatternPlan {
     def maxLength: BigInt = part.maxLength * max
+    def maxUtf8Bytes: BigInt = part.maxUtf8Bytes * max
   }
 
   /**

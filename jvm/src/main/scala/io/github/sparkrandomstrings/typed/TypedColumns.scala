@@ -29,7 +29,8 @@ object TypedColumns {
    *
    * @param schema  the schema the user declared
    * @param options each `fields.` option, its name as the user wrote it, and its value
-   * @throws IllegalArgumentException naming the column, the option, the value and what is allowed
+   * @throws IllegalArgumentException naming the column, the option, the value and what is allowed;
+   *                                  or a column whose rows may not fit in Spark's ([[RowBytes]])
    */
   def parse(schema: StructType, options: Seq[(String, String)]): IndexedSeq[CellSpec] = {
     if (schema.isEmpty) {
@@ -40,7 +41,9 @@ object TypedColumns {
     checkNames(schema, Nil)
     schema.fields.foreach(f => checkType(Seq(f.name), f.dataType))
     val byPath = group(schema, options)
-    schema.fields.toIndexedSeq.map(f => spec(Seq(f.name), f.dataType, f.nullable, byPath))
+    val cells = schema.fields.toIndexedSeq.map(f => spec(Seq(f.name), f.dataType, f.nullable, byPath))
+    RowBytes.check(cells)
+    cells
   }
 
   private def checkNames(struct: StructType, parent: Seq[String]): Unit = {

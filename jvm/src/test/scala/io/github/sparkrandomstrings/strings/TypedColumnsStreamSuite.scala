@@ -2,8 +2,11 @@ package io.github.sparkrandomstrings.strings
 
 import java.io.File
 
-import org.apache.spark.sql.Row
+import scala.collection.mutable
+
+import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.catalyst.encoders.ExpressionEncoder
+import org.apache.spark.sql.streaming.Trigger
 import org.apache.spark.sql.types.StructType
 
 import io.github.sparkrandomstrings.options.RandomStrings
@@ -87,5 +90,41 @@ class TypedColumnsStreamSuite extends SparkSessionSuite with AvailableNowQueries
       spark.readStream.format(ShortName).option("fields.a.min", "1").load()
     }
     assert(noSchema.getMessage.startsWith("Option 'fields.a.min' says how a declared column is made"))
+  }
+
+  test("a declared schema's comments, top-level and nested, are the stream's: at load(), in every batch, on restart") {
+    val commented = "id BIGINT NOT NULL COMMENT 'the row''s offset', " +
+      "shipping STRUCT<city: STRING COMMENT 'where it goes', zip: INT> COMMENT 'the address', " +
+      "tags ARRAY<STRUCT<name: STRING COMMENT 'a label'>> COMMENT 'labels'"
+    val plain = "id BIGINT NOT NULL, shipping STRUCT<city: STRING, zip: INT>, tags ARRAY<STRUCT<name: STRING>>"
+    def load(ddl: String, totalRows: Int): DataFrame = spark.readStream.format(ShortName).schema(ddl)
+      .options(Map("fields.id.kind" -> "offset", "seed" -> "5", "totalRows" -> totalRows.toString)).load()
+    /** Each batch's schema (its columns' metadata is the source's own schema's), and every row. */
+    def run(df: DataFrame, checkpoint: File): (Seq[StructType], Seq[Row]) = {
+      val (schemas, rows) = (mutable.ArrayBuffer.empty[StructType], mutable.ArrayBuffer.empty[Row])
+      val collect: (DataFrame, Long) => Unit = (batch, _) =>
+        synchronized { schemas += batch.schema; rows ++= batch.collect() }
+      val query = df.writeStream.foreachBatch(collect).trigger(Trigger.AvailableNow())
+        .option("checkpointLocation", checkpoint.getPath).start()
+      query.awaitTermination(120000L)
+      query.exception.foreach(e => throw e)
+      synchronized((schemas.toList, rows.toList))
+    }
+    withTempDir { dir =>
+      val declared = StructType.fromDDL(commented)
+      val first = load(commented, 10)
+      assert(first.schema == declared)
+      assert(first.schema.fields.map(_.getComment()).toSeq == Seq(Some("the row's offset"), Some("the address"),
+        Some("labels")))
+      val (firstSchemas, firstRows) = run(first, new File(dir, "commented"))
+      val restarted = load(commented, 20)
+      assert(restarted.schema == declared)
+      val (restartSchemas, restartRows) = run(restarted, new File(dir, "commented"))
+      assert(firstSchemas.nonEmpty && restartSchemas.nonEmpty)
+      assert((firstSchemas ++ restartSchemas).forall(_ == declared), firstSchemas ++ restartSchemas)
+      val (_, uncommented) = run(load(plain, 20), new File(dir, "plain"))
+      assert((firstRows ++ restartRows).sortBy(_.getLong(0)) == uncommented.sortBy(_.getLong(0)))
+      assert(uncommented.map(_.getLong(0)).sorted == (0L until 20L))
+    }
   }
 }

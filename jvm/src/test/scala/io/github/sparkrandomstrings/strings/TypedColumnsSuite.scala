@@ -267,4 +267,60 @@ class TypedColumnsSuite extends AnyFunSuite {
       "column of the row, or another kind here.")
     assert(definition("s STRUCT<element: INT>", Seq("fields.s.element.kind" -> "sequence")).declared.isDefined)
   }
+
+  test("a declaration whose rows may not fit in Spark's is refused at parse time, naming the column and its bound") {
+    assert(error(
+      "a ARRAY<ARRAY<STRING>>",
+      "fields.a.maxSize" -> "65536",
+      "fields.a.element.maxSize" -> "65536",
+      "fields.a.element.element.maxLength" -> "1048576") ==
+      "Column 'a' can take up to 4,503,634,525,036,560 bytes of a row, and a row must fit in 2,147,483,632 bytes " +
+      "(Spark's limit). Lower 'fields.a.maxSize', 'fields.a.element.maxSize' or 'fields.a.element.element.maxLength'.")
+    // Into a STRUCT's largest field; a pattern at its longest UTF-8 (é and € take 2 and 3 bytes).
+    assert(error(
+      "id BIGINT, s STRUCT<n: INT, t: ARRAY<STRING>, u: STRING>",
+      "fields.s.t.maxSize" -> "65536",
+      "fields.s.t.element.pattern" -> "x[é€]{1048575}") ==
+      "Column 's' can take up to 206,158,962,744 bytes of a row, and a row must fit in 2,147,483,632 bytes " +
+      "(Spark's limit). Lower 'fields.s.t.maxSize' or 'fields.s.t.element.pattern'.")
+    assert(error(
+      "a ARRAY<ARRAY<STRING>>",
+      "fields.a.maxSize" -> "65536",
+      "fields.a.element.maxSize" -> "65536",
+      "fields.a.element.element.values" -> """["a", "€€€€€€€€€"]""").endsWith(
+      "Lower 'fields.a.maxSize', 'fields.a.element.maxSize' or 'fields.a.element.element.values'."))
+    // Columns that fit alone, but not together: the largest is named.
+    def strings(n: Int) = (0 until n).map(i => s"c$i STRING").mkString(", ")
+    def unicode(n: Int) =
+      (0 until n).flatMap(i => Seq(s"fields.c$i.maxLength" -> "1048576", s"fields.c$i.charset" -> "unicode"))
+    assert(error(strings(512), unicode(512): _*) ==
+      "A row of the declared columns can take up to 2,147,487,808 bytes, and a row must fit in 2,147,483,632 " +
+      "bytes (Spark's limit); its largest column, 'c0', up to 4,194,312. Lower 'fields.c0.maxLength', or " +
+      "declare fewer columns.")
+    assert(definition(strings(511), unicode(511)).declared.get.cells.size == 511)
+  }
+
+  test("a declared row of up to 2,147,483,632 bytes, Spark's limit, is taken; one byte more a cell is refused") {
+    // 8 null bytes, an 8-byte slot, then the array: 8 bytes of size, 5,448 of null bits, 348,560 of
+    // slots and 43,570 values of 49,280 bytes: 2,147,483,632 bytes in all.
+    val exact = Seq("fields.a.maxSize" -> "43570", "fields.a.element.maxLength" -> "49280")
+    assert(definition("a ARRAY<BINARY>", exact).declared.get.cells.size == 1)
+    assert(error("a ARRAY<BINARY>", "fields.a.maxSize" -> "43570", "fields.a.element.maxLength" -> "49281") ==
+      "Column 'a' can take up to 2,147,832,184 bytes of a row, and a row must fit in 2,147,483,632 bytes " +
+      "(Spark's limit). Lower 'fields.a.maxSize' or 'fields.a.element.maxLength'.")
+    // A column that is always null takes its slot alone, however large its values could be.
+    val huge = Seq(
+      "fields.a.maxSize" -> "65536",
+      "fields.a.element.maxSize" -> "65536",
+      "fields.a.element.element.maxLength" -> "1048576")
+    assert(definition("a ARRAY<ARRAY<STRING>>", huge :+ ("fields.a.nullRate" -> "1")).declared.isDefined)
+    assert(definition("a ARRAY<ARRAY<STRING>>", huge :+ ("fields.a.element.nullRate" -> "1")).declared.isDefined)
+    // A wide DECIMAL keeps 16 bytes in a row or a struct, null or not; in an array a null one takes none.
+    val decimals = Seq("fields.d.maxSize" -> "4000", "fields.d.element.maxSize" -> "65536")
+    assert(definition("d ARRAY<ARRAY<DECIMAL(38,0)>>", decimals :+ ("fields.d.element.element.nullRate" -> "1"))
+      .declared.isDefined)
+    assert(error("d ARRAY<ARRAY<DECIMAL(38,0)>>", decimals :+ ("fields.d.element.element.nullRate" -> "0.5"): _*) ==
+      "Column 'd' can take up to 6,324,288,520 bytes of a row, and a row must fit in 2,147,483,632 bytes " +
+      "(Spark's limit). Lower 'fields.d.maxSize' or 'fields.d.element.maxSize'.")
+  }
 }

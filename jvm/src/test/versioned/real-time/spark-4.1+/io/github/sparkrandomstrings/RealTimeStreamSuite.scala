@@ -14,6 +14,7 @@ import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd, SparkLis
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.catalyst.encoders.{ExpressionEncoder, RowEncoder}
 import org.apache.spark.sql.streaming.{OutputMode, StreamingQuery, Trigger}
+import org.apache.spark.sql.types.StructType
 
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.realtime.InterleavedReader
@@ -121,22 +122,22 @@ class RealTimeStreamSuite extends SparkSessionSuite {
   test("a declared schema in real-time mode hands on the generator's typed rows, no earlier than they exist") {
     withTempDir { dir =>
       val checkpoint = new File(dir, "checkpoint")
-      val query = startRealTime(
-        reader(
-          "realTime" -> "true",
-          "seed" -> "4",
-          "rowsPerSecond" -> "400",
-          "numPartitions" -> "2",
-          "duplicateFraction" -> "0.1",
-          "fields.offset.kind" -> "offset",
-          "fields.amount.nullRate" -> "0.2",
-          "fields.amount.max" -> "99.99",
-          "fields.tags.element.pattern" -> "[a-z]{2,4}",
-          "fields.at.kind" -> "eventTime")
-          .schema("offset BIGINT NOT NULL, amount DECIMAL(6,2), tags ARRAY<STRING>, at TIMESTAMP NOT NULL")
-          .load(),
-        "typed",
-        checkpoint)
+      // Its comments, top-level and nested, are the DSv2 table's schema's too.
+      val ddl = "offset BIGINT NOT NULL COMMENT 'own', amount DECIMAL(6,2), " +
+        "tags ARRAY<STRUCT<tag: STRING COMMENT 'a label'>> COMMENT 'labels', at TIMESTAMP NOT NULL"
+      val df = reader(
+        "realTime" -> "true",
+        "seed" -> "4",
+        "rowsPerSecond" -> "400",
+        "numPartitions" -> "2",
+        "duplicateFraction" -> "0.1",
+        "fields.offset.kind" -> "offset",
+        "fields.amount.nullRate" -> "0.2",
+        "fields.amount.max" -> "99.99",
+        "fields.tags.element.tag.pattern" -> "[a-z]{2,4}",
+        "fields.at.kind" -> "eventTime").schema(ddl).load()
+      assert(df.schema == StructType.fromDDL(ddl))
+      val query = startRealTime(df, "typed", checkpoint)
       runUntil(query, "typed", 600)
       val kept = KeepingWriter.kept("typed")
       val definition = definitionIn(checkpoint)
