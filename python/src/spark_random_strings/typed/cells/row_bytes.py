@@ -11,7 +11,7 @@ each, by type) and what each element takes besides. Each part is counted at its 
 once: an array at ``maxSize``, a string at ``maxLength`` characters of the widest UTF-8 its
 characters have (the room the JVM's writer reserves before it draws one), a pattern at its
 longest UTF-8, a ``values`` cell at its longest value; a cell whose ``nullRate`` is 1, always null,
-takes its slot only (a wide DECIMAL its 16 bytes too, but in an array).
+takes its slot only (outside an array, a wide DECIMAL keeps its 16 bytes even when null).
 
 So the bound is the most a row can take, exactly, and Spark's buffer grows to the limit and no
 further: every part can be at its most in one row (an array at ``maxSize``, each of its strings at

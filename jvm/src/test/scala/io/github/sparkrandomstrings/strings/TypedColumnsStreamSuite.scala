@@ -99,6 +99,7 @@ class TypedColumnsStreamSuite extends SparkSessionSuite with AvailableNowQueries
     val plain = "id BIGINT NOT NULL, shipping STRUCT<city: STRING, zip: INT>, tags ARRAY<STRUCT<name: STRING>>"
     def load(ddl: String, totalRows: Int): DataFrame = spark.readStream.format(ShortName).schema(ddl)
       .options(Map("fields.id.kind" -> "offset", "seed" -> "5", "totalRows" -> totalRows.toString)).load()
+
     /** Each batch's schema (its columns' metadata is the source's own schema's), and every row. */
     def run(df: DataFrame, checkpoint: File): (Seq[StructType], Seq[Row]) = {
       val (schemas, rows) = (mutable.ArrayBuffer.empty[StructType], mutable.ArrayBuffer.empty[Row])
@@ -114,7 +115,9 @@ class TypedColumnsStreamSuite extends SparkSessionSuite with AvailableNowQueries
       val declared = StructType.fromDDL(commented)
       val first = load(commented, 10)
       assert(first.schema == declared)
-      assert(first.schema.fields.map(_.getComment()).toSeq == Seq(Some("the row's offset"), Some("the address"),
+      assert(first.schema.fields.map(_.getComment()).toSeq == Seq(
+        Some("the row's offset"),
+        Some("the address"),
         Some("labels")))
       val (firstSchemas, firstRows) = run(first, new File(dir, "commented"))
       val restarted = load(commented, 20)
