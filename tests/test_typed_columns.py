@@ -90,7 +90,7 @@ def test_both_engines_keep_a_declared_schemas_comments_top_level_and_nested(spar
     if pyspark_line() < (4, 0):
         pytest.skip("Python streaming data sources need Spark 4.0")
     ddl = (
-        "id BIGINT NOT NULL COMMENT 'the row''s offset', "
+        "id BIGINT NOT NULL COMMENT 'the row\\'s offset', "
         "shipping STRUCT<city: STRING COMMENT 'where it goes', zip: INT> COMMENT 'the address', "
         "tags ARRAY<STRUCT<name: STRING COMMENT 'a label'>> COMMENT 'labels'"
     )
