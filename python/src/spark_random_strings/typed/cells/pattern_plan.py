@@ -24,6 +24,7 @@ naming its position (in code points).
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 
 from spark_random_strings.options import LENGTH_CAP
 from spark_random_strings.text.utf8 import utf8_length
@@ -42,36 +43,32 @@ _SPACE = (ord("\t"), ord("\n"), ord("\r"), ord(" "))
 _LETTER_OR_DIGIT = {"Lu", "Ll", "Lt", "Lm", "Lo", "Nd"}
 
 
-def max_length(plan: PatternPlan) -> int:
-    """The most code points a string of ``plan`` holds (``PatternPlan.maxLength``): exact, as
-    repeats of repeats may multiply past any 64-bit number."""
+def most(plan: PatternPlan, size: Callable[[int], int]) -> int:
+    """The most a string of ``plan`` measures, each character counted as ``size`` of its code
+    point (``PatternPlan.most``): exact, as repeats of repeats may multiply past any 64-bit
+    number."""
     match plan:
-        case Literal() | AnyOf():
-            return 1
+        case Literal(code_point):
+            return size(code_point)
+        case AnyOf(code_points):
+            return max(size(c) for c in code_points)
         case Sequence(parts):
-            return sum(max_length(part) for part in parts)
+            return sum(most(part, size) for part in parts)
         case Either(alternatives):
-            return max(max_length(a) for a in alternatives)
-        case Repeat(part, _, most):
-            return max_length(part) * most
+            return max(most(a, size) for a in alternatives)
+        case Repeat(part, _, times):
+            return most(part, size) * times
     raise TypeError(f"not a pattern plan: {plan!r}")
+
+
+def max_length(plan: PatternPlan) -> int:
+    """The most code points a string of ``plan`` holds (``PatternPlan.maxLength``)."""
+    return most(plan, lambda _: 1)
 
 
 def max_utf8_bytes(plan: PatternPlan) -> int:
-    """The most UTF-8 bytes a string of ``plan`` takes (``PatternPlan.maxUtf8Bytes``), exact as
-    :func:`max_length` is."""
-    match plan:
-        case Literal(code_point):
-            return utf8_length(code_point)
-        case AnyOf(code_points):
-            return max(utf8_length(c) for c in code_points)
-        case Sequence(parts):
-            return sum(max_utf8_bytes(part) for part in parts)
-        case Either(alternatives):
-            return max(max_utf8_bytes(a) for a in alternatives)
-        case Repeat(part, _, most):
-            return max_utf8_bytes(part) * most
-    raise TypeError(f"not a pattern plan: {plan!r}")
+    """The most UTF-8 bytes a string of ``plan`` takes (``PatternPlan.maxUtf8Bytes``)."""
+    return most(plan, utf8_length)
 
 
 def parse(option: str, pattern: str) -> PatternPlan:

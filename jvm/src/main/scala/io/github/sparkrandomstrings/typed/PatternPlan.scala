@@ -24,13 +24,17 @@ import io.github.sparkrandomstrings.text.Utf8
 sealed trait PatternPlan extends Serializable {
 
   /**
-   * The most code points a string of this plan holds: exact, as repeats of repeats may multiply
-   * past any `Long` (and a `Long`'s wrapped product could pass the check of [[PatternPlan.parse]]).
+   * The most a string of this plan measures, each character counted as `size` of its code point:
+   * exact, as repeats of repeats may multiply past any `Long` (and a `Long`'s wrapped product
+   * could pass the check of [[PatternPlan.parse]]).
    */
-  def maxLength: BigInt
+  def most(size: Int => Int): BigInt
 
-  /** The most UTF-8 bytes a string of this plan takes, exact as [[maxLength]] is. */
-  def maxUtf8Bytes: BigInt
+  /** The most code points a string of this plan holds. */
+  def maxLength: BigInt = most(_ => 1)
+
+  /** The most UTF-8 bytes a string of this plan takes. */
+  def maxUtf8Bytes: BigInt = most(Utf8.length)
 }
 
 object PatternPlan {
@@ -45,24 +49,19 @@ object PatternPlan {
   private val Printable: Array[Int] = (0x20 to 0x7E).toArray
 
   final case class Literal(codePoint: Int) extends PatternPlan {
-    def maxLength: BigInt = BigInt(1)
-    def maxUtf8Bytes: BigInt = BigInt(Utf8.length(codePoint))
+    def most(size: Int => Int): BigInt = BigInt(size(codePoint))
   }
   final case class AnyOf(codePoints: IndexedSeq[Int]) extends PatternPlan {
-    def maxLength: BigInt = BigInt(1)
-    def maxUtf8Bytes: BigInt = BigInt(codePoints.map(Utf8.length).max)
+    def most(size: Int => Int): BigInt = BigInt(codePoints.map(size).max)
   }
   final case class Sequence(parts: IndexedSeq[PatternPlan]) extends PatternPlan {
-    def maxLength: BigInt = parts.map(_.maxLength).sum
-    def maxUtf8Bytes: BigInt = parts.map(_.maxUtf8Bytes).sum
+    def most(size: Int => Int): BigInt = parts.map(_.most(size)).sum
   }
   final case class Either(alternatives: IndexedSeq[PatternPlan]) extends PatternPlan {
-    def maxLength: BigInt = alternatives.map(_.maxLength).max
-    def maxUtf8Bytes: BigInt = alternatives.map(_.maxUtf8Bytes).max
+    def most(size: Int => Int): BigInt = alternatives.map(_.most(size)).max
   }
   final case class Repeat(part: PatternPlan, min: Int, max: Int) extends PatternPlan {
-    def maxLength: BigInt = part.maxLength * max
-    def maxUtf8Bytes: BigInt = part.maxUtf8Bytes * max
+    def most(size: Int => Int): BigInt = part.most(size) * max
   }
 
   /**
