@@ -147,22 +147,32 @@ default-jar: $(DEFAULT_JAR_BUILT)
 
 $(DEFAULT_JAR_BUILT): $(JAR_INPUTS) | bootstrap
 	$(SBT_ENV) $(SBT) $(addsuffix /package,$(DEFAULT_BUILDS))
+	@$(MAKE) --no-print-directory copy-default-jar
+
+.PHONY: copy-default-jar
+copy-default-jar:
 	@mkdir -p $(PACKAGE_JARS) && rm -f $(PACKAGE_JARS)/*.jar $(JARS_BUILT)
 	@cp $(DEFAULT_JARS) $(PACKAGE_JARS)/
 	@echo "bundled:" && ls -1 $(PACKAGE_JARS)/*.jar
-	@touch $@
+	@touch $(DEFAULT_JAR_BUILT)
 
 # The wheel is built from the package with the freshly built jars inside it as package data.
 wheel: $(WHEEL)
 
 $(WHEEL): $(JARS_BUILT) $(shell find python/src -name '*.py' -o -name py.typed) python/pyproject.toml python/README.md
+	@$(MAKE) --no-print-directory wheel-of-bundled-jars
+
+# A wheel of the jars the package holds now: every line's ($(WHEEL)), or the default line's
+# alone (make test's, which builds no other line).
+.PHONY: wheel-of-bundled-jars
+wheel-of-bundled-jars:
 	@mkdir -p $(DIST) && rm -f $(DIST)/spark_random_strings-*.whl
 	@# setuptools reuses python/build/lib: a build interrupted before its clean-up would leave
 	@# older jars there for the next wheel to pick up.
 	@rm -rf python/build
 	$(PY) -m build --quiet --wheel --outdir $(DIST) python
 	@rm -rf python/build
-	@test -f $(WHEEL) && echo "built $(WHEEL)"
+	@test -f $(WHEEL) && echo "built $(WHEEL) with" $$(ls $(PACKAGE_JARS)/*.jar | wc -l) "jars"
 
 dist: wheel
 	rm -f $(DIST)/spark-random-strings-*.jar && cp $(LINE_JARS) $(DIST)/
@@ -213,39 +223,40 @@ echo "$(1): exit $$background_status; beside it: exit $$foreground_status"; \
 test $$foreground_status -eq 0 -a $$background_status -eq 0
 endef
 
-# The default line, two things at a time where one leaves a core idle. make -j2 starts each
-# step as soon as what it needs is there: pip makes .venv while sbt checks the formatting and
-# packages the lines whose Spark comes from Maven Central (none needs .venv's pyspark); ruff and
-# mypy check the Python once .venv is there; sbt then builds, publishes and compiles the suites of
-# the default line, against .venv's pyspark. Then the default line's scalatest suites beside the
-# rest: the wheel and the site while the class archive of the tests' JVMs is made, and every
-# pytest suite.
+# The default line only, two things at a time where one leaves a core idle (every other line is
+# test-compat's). make -j2 starts each step as soon as what it needs is there: pip makes .venv
+# while sbt checks the formatting and fetches the default build's dependencies (neither needs
+# .venv's pyspark); ruff and mypy check the Python once .venv is there; sbt then builds,
+# publishes and compiles the suites of the default line, against .venv's pyspark, and its jar
+# alone goes into the package. Then the default line's scalatest suites beside the rest: the
+# wheel and the site while the class archive of the tests' JVMs is made, and every pytest suite
+# but those of the other lines' jars (marked every_jar: test-compat runs them, with every jar).
 test: $(SBT_LAUNCHER)
 	@$(MAKE) --no-print-directory -j2 --output-sync=target python-checked default-line-built
-	@$(MAKE) --no-print-directory copy-jar
+	@$(MAKE) --no-print-directory copy-default-jar
 	@$(call beside,scalatest ($(strip $(DEFAULT_BUILDS))),$(SBT_ENV) $(SBT) $(addsuffix /test,$(DEFAULT_BUILDS)),\
 		$(MAKE) --no-print-directory pytest-prepared)
 
 # make test's steps before its suites (see there), each once what it needs is done.
-.PHONY: python-checked other-lines-built default-line-built
+.PHONY: python-checked scala-checked default-line-built
 python-checked: lint-python
 	$(MYPY)
 
-other-lines-built: | $(SBT_LAUNCHER)
-	$(SBT_MAVEN_ENV) $(SBT) scalafmtCheckAll scalafmtSbtCheck "all $(addsuffix /package,$(OTHER_BUILDS))"
+scala-checked: | $(SBT_LAUNCHER)
+	$(SBT_MAVEN_ENV) $(SBT) scalafmtCheckAll scalafmtSbtCheck "all $(addsuffix /update,$(DEFAULT_BUILDS))"
 
-# After the other lines: two sbt at once would each take both cores.
-default-line-built: $(VENV_READY) other-lines-built
+# After scala-checked: two sbt at once would each take both cores.
+default-line-built: $(VENV_READY) scala-checked
 	$(SBT_ENV) $(SBT) "all $(foreach b,$(DEFAULT_BUILDS),$(b)/Test/compile $(b)/package $(b)/publish $(b)/testClasspathFile)"
 
-# make test's foreground, beside scalatest: the wheel, its check and the site while the class
-# archive of the tests' JVMs is made (one JVM, which leaves scalatest a core), then every pytest
-# suite.
+# make test's foreground, beside scalatest: the wheel of the default line's jar, its check and
+# the site while the class archive of the tests' JVMs is made (one JVM, which leaves scalatest a
+# core), then every pytest suite but the every_jar tests.
 .PHONY: pytest-prepared
 pytest-prepared:
 	@$(call beside,the class archive of the tests' JVMs,$(CLASS_ARCHIVE),\
-		$(MAKE) --no-print-directory wheel docs && $(PY) -m twine check --strict $(WHEEL))
-	$(PYTEST)
+		$(MAKE) --no-print-directory wheel-of-bundled-jars docs && $(PY) -m twine check --strict $(WHEEL))
+	$(PYTEST) -m "not every_jar"
 
 test-scala: bootstrap
 	$(SBT_ENV) $(SBT) $(addsuffix /test,$(DEFAULT_BUILDS))
@@ -277,11 +288,16 @@ format: bootstrap
 # Every build but the default line's: its scalatest suites. Every other line with a pyspark on
 # PyPI: the end-to-end tests marked every_line in a virtual environment with that pyspark
 # (.venvs/spark-<line>), then a checkpoint each line writes and is killed on mid-stream,
-# finished on the default line. sbt publishes every line's artifacts (which test_maven.py
-# reads) while pip makes the lines' environments (make -j2: pip mostly downloads and unpacks);
-# then the suites run beside the end-to-end tests, as make test runs them.
-test-compat: $(WHEEL)
+# finished on the default line. sbt builds and publishes every line's artifacts (which
+# test_maven.py reads) while pip makes the lines' environments (make -j2: pip mostly downloads
+# and unpacks); the package then holds every line's jar, and the wheel is made of them (make
+# test's holds the default line's alone): the every_jar tests check both. Then the suites run
+# beside the end-to-end tests, as make test runs them.
+test-compat: $(SBT_LAUNCHER)
 	@$(MAKE) --no-print-directory -j2 $(MAVEN_PUBLISHED) line-venvs
+	@$(MAKE) --no-print-directory copy-jar
+	@$(MAKE) --no-print-directory wheel
+	$(PYTEST) -m every_jar
 	@$(call beside,scalatest ($(strip $(OTHER_BUILDS))),$(SBT_ENV) $(SBT) "all $(addsuffix /test,$(OTHER_BUILDS))",\
 		$(MAKE) --no-print-directory other-lines-e2e)
 

@@ -32,6 +32,7 @@ JARS_FOLDER = Path(spark_random_strings.__file__).parent / "jars"
 pytestmark = pytest.mark.every_line
 
 
+@pytest.mark.every_jar
 def test_the_package_bundles_one_jar_per_spark_line_and_scala_version() -> None:
     jars = bundled_jars()
     assert list(jars) == [SparkBuild(line, scala) for line, scala in SUPPORTED]
@@ -40,6 +41,7 @@ def test_the_package_bundles_one_jar_per_spark_line_and_scala_version() -> None:
         assert path.is_file()
 
 
+@pytest.mark.every_jar
 @pytest.mark.parametrize(("line", "scala"), SUPPORTED)
 def test_each_jar_is_built_for_the_spark_and_scala_in_its_name_and_carries_the_license(
     line: str, scala: str
@@ -62,6 +64,7 @@ def test_jar_path_picks_the_jar_of_the_spark_that_pyspark_runs_here() -> None:
     assert jar_path() == JARS_FOLDER / f"spark-random-strings-spark{line}_{scala}-{VERSION}.jar"
 
 
+@pytest.mark.every_jar
 def test_installed_spark_reads_spark_home_as_pyspark_does(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -84,6 +87,7 @@ def test_without_spark_jars_installed_spark_is_pysparks_version_with_its_pypi_sc
     assert installed_spark() == SparkBuild("4.2", "2.13")
 
 
+@pytest.mark.every_jar
 def test_jar_path_for_an_unsupported_spark_names_it_and_lists_the_supported_ones(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -118,6 +122,7 @@ def test_jar_path_rejects_what_is_not_a_spark_version() -> None:
         jar_path("latest", "2.13")
 
 
+@pytest.mark.every_jar
 @pytest.mark.parametrize(("line", "scala"), SUPPORTED)
 def test_each_jar_registers_both_short_names(line: str, scala: str) -> None:
     with zipfile.ZipFile(jar_path(line, scala)) as jar:

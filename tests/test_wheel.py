@@ -100,6 +100,7 @@ def run_fresh(python: Path, args: list[str], cwd: Path) -> subprocess.CompletedP
     )
 
 
+@pytest.mark.every_jar
 def test_the_wheel_holds_every_lines_jar_the_typing_marker_and_the_command(wheel: Path) -> None:
     assert wheel.name == f"spark_random_strings-{VERSION}-py3-none-any.whl"
     with zipfile.ZipFile(wheel) as archive:
