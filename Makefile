@@ -368,9 +368,10 @@ $(TOOLS)/spark-connect/spark-connect_%.jar:
 	@test -f $@
 
 # A line's end-to-end tests marked every_line, on the Java that JAVA_HOME names (or the
-# machine's). Where the line's pyspark ships no Spark Connect server, its jar is fetched.
+# machine's), with every line's jar in the package and the wheel (make test's hold the default
+# line's only). Where the line's pyspark ships no Spark Connect server, its jar is fetched.
 .PHONY: every-line-tests
-every-line-tests: $(call line_ready,$(LINE))
+every-line-tests: $(WHEEL) $(call line_ready,$(LINE))
 	@if ! ls $(LINE_VENV)/lib/python*/site-packages/pyspark/jars/spark-connect_*.jar >/dev/null 2>&1; then \
 	  jar=$(TOOLS)/spark-connect/spark-connect_$(LINE_SCALA)-$(or $(SPARK_CONNECT_SERVER_$(LINE)),$(LINE_SPARK)).jar; \
 	  $(MAKE) --no-print-directory $$jar; \
