@@ -258,7 +258,7 @@ default-line-built: $(VENV_READY) scala-checked
 # make test's foreground, beside scalatest: the wheel of the default line's jar, its check and
 # the site while the class archive of the tests' JVMs is made (one JVM, which leaves scalatest a
 # core), then every pytest suite but the every_jar tests and the benchmark's smoke runs
-# (bench_smoke, a tenth of the suite's CPU time), which make test-compat runs.
+# (bench_smoke: 190 s of one worker's 12 minutes), which make test-compat runs.
 .PHONY: pytest-prepared
 pytest-prepared:
 	@$(call beside,the class archive of the tests' JVMs,$(CLASS_ARCHIVE),\
