@@ -6,7 +6,7 @@ test if the command goes on to start Spark: a folder on this machine is checked 
 starts. Each asserts the exit status 2, the one-line message (the flag, the path, what is there,
 the way on) and that every file found before is there after, byte for byte. The folders come from
 real Spark jobs: a batch job's dataset, another streaming query's file sink, and finished writes
-of the command itself (in a child process, once per module).
+of the command itself (in a child process, once per module: the module's tests share one worker).
 """
 
 from __future__ import annotations
@@ -31,6 +31,10 @@ from spark_random_strings.write.records import CHECKPOINT_RECORD, OUTPUT_RECORD,
 
 WRITE = ["write", "--total-rows", "100", "--seed", "1", "--max-length", "8"]
 NEXMARK = ["nexmark", "--num-events", "100"]
+
+# One worker runs every test here, so that each finished write below is made once, not once on
+# each worker that runs a test of it (13 s of CPU each).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("write_folders")]
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
