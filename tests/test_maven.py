@@ -34,8 +34,9 @@ def maven_repository() -> Path:
 MAVEN = maven_repository()
 POM = "{http://maven.apache.org/POM/4.0.0}"
 
-# The contract, the packaging and the ways in, on every Spark line and Java.
-pytestmark = pytest.mark.every_line
+# The artifacts and the ways in, on every Spark line; the same on every Java (the POM and the jar
+# a Java runs are checked by the other tests there).
+pytestmark = [pytest.mark.every_line, pytest.mark.java_independent]
 
 #: The builds of the Spark line that pyspark runs here; the build whose jar it loads.
 HERE = installed_spark()

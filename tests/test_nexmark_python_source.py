@@ -36,6 +36,9 @@ from spark_random_strings.nexmark.stream import (
 )
 from spark_random_strings.nexmark.timeline import nexmark_timeline
 
+# The Python engine runs in Python workers, alike on every Java: make test-java leaves it out.
+pytestmark = pytest.mark.java_independent
+
 PYSPARK = pyspark_line()
 needs_4_2 = pytest.mark.skipif(
     PYSPARK < (4, 2), reason="read limits, start offsets and AvailableNow for Python readers came with 4.2"

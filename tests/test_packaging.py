@@ -28,8 +28,9 @@ VERSION = spark_random_strings.__version__
 SUPPORTED = [(build.line, build.scala_binary) for build in BUILDS]
 JARS_FOLDER = Path(spark_random_strings.__file__).parent / "jars"
 
-# The contract, the packaging and the ways in, on every Spark line and Java.
-pytestmark = pytest.mark.every_line
+# The packaging and the ways in, on every Spark line; the same on every Java (Python's choice of
+# the jar and its messages).
+pytestmark = [pytest.mark.every_line, pytest.mark.java_independent]
 
 
 @pytest.mark.every_jar

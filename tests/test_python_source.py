@@ -42,6 +42,9 @@ from spark_random_strings import (
 )
 from spark_random_strings.engine.choice import pyspark_line
 
+# The Python engine runs in Python workers, alike on every Java: make test-java leaves it out.
+pytestmark = pytest.mark.java_independent
+
 PYSPARK = pyspark_line()
 needs_4 = pytest.mark.skipif(PYSPARK < (4, 0), reason="Python streaming data sources came with Spark 4.0")
 needs_4_2 = pytest.mark.skipif(

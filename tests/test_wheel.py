@@ -23,8 +23,14 @@ from spark_random_strings import expected_rows
 
 VERSION = (REPO / "VERSION").read_text().strip()
 
-# The wheel in a fresh environment, with the pyspark of every Spark line, on every Java.
-pytestmark = [pytest.mark.every_line, pytest.mark.slow, pytest.mark.xdist_group("fresh_python")]
+# The wheel in a fresh environment, with the pyspark of every Spark line (what pip installs and
+# which jar the package finds: the same on every Java).
+pytestmark = [
+    pytest.mark.every_line,
+    pytest.mark.java_independent,
+    pytest.mark.slow,
+    pytest.mark.xdist_group("fresh_python"),
+]
 #: The jars the wheel carries: one per Spark line and Scala version.
 JARS = [f"spark_random_strings/jars/{build.jar_name(VERSION)}" for build in BUILDS]
 
