@@ -13,7 +13,7 @@ import pytest
 from pyspark.errors import IllegalArgumentException
 from pyspark.sql import DataFrame, SparkSession
 
-from helpers.support import CLI, available_now, run_child
+from helpers.support import CLI, RunInProcess, available_now, run_child
 from spark_random_strings import read_nexmark
 from spark_random_strings.engine.choice import pyspark_line
 from spark_random_strings.nexmark import NEXMARK_OPTIONS, nexmark_views
@@ -162,8 +162,8 @@ def test_write_nexmark_through_the_python_engine_writes_exactly_the_twins_events
     )
 
 
-def test_write_nexmark_without_output_is_refused_naming_output() -> None:
-    done = run_child([*CLI, "write", "--nexmark", "--num-events", "10"])
+def test_write_nexmark_without_output_is_refused_naming_output(in_process: RunInProcess) -> None:
+    done = in_process("write", "--nexmark", "--num-events", "10")
     assert done.returncode == 2
     assert "error: the following arguments are required with write --nexmark: --output" in done.stderr
 
@@ -178,8 +178,8 @@ def test_the_nexmark_command_shows_every_event_by_kind_until_the_streams_last(tm
     )
 
 
-def test_the_nexmark_command_refuses_a_bad_flag_naming_it() -> None:
-    done = run_child([*CLI, "nexmark", "--rate-unit", "PER_HOUR"])
+def test_the_nexmark_command_refuses_a_bad_flag_naming_it(in_process: RunInProcess) -> None:
+    done = in_process("nexmark", "--rate-unit", "PER_HOUR")
     assert done.returncode == 2
     assert done.stderr.strip() == (
         "spark-random-strings nexmark: error: argument --rate-unit: invalid value 'PER_HOUR'. Allowed: "

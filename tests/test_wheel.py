@@ -11,6 +11,7 @@ import zipfile
 from collections.abc import Iterator
 from email.parser import Parser
 from pathlib import Path
+from typing import Any
 
 import numpy
 import pyarrow
@@ -34,12 +35,21 @@ pytestmark = [
 #: The jars the wheel carries: one per Spark line and Scala version.
 JARS = [f"spark_random_strings/jars/{build.jar_name(VERSION)}" for build in BUILDS]
 
-# Run inside the fresh environment with `python -I`: the same stream as the test reads here.
+# Run inside the fresh environment with `python -I`, in one process (one JVM start, not two):
+# the Python example (argv[1]) as a user runs it, then the same stream as the test reads here. The
+# last line is a JSON report of both.
 SCRIPT = """
-import json, pathlib, sys, tempfile
+import contextlib, io, json, pathlib, runpy, sys, tempfile, traceback
 import spark_random_strings
 from pyspark.sql import SparkSession
 from spark_random_strings import configure_spark_with_random_strings, jar_path, read_random_strings
+
+printed, example_error = io.StringIO(), None
+with contextlib.redirect_stdout(printed):
+    try:
+        runpy.run_path(sys.argv[1], run_name="__main__")  # it stops its session
+    except BaseException:
+        example_error = traceback.format_exc()
 
 builder = SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
 spark = configure_spark_with_random_strings(builder).getOrCreate()
@@ -50,7 +60,8 @@ query = (df.writeStream.format("memory").queryName("fresh").trigger(availableNow
 query.awaitTermination()
 rows = [list(r) for r in spark.sql("SELECT value, offset, length FROM fresh ORDER BY offset").collect()]
 print(json.dumps({"package": spark_random_strings.__file__, "jar": str(jar_path()),
-                  "version": spark_random_strings.__version__, "rows": rows}))
+                  "version": spark_random_strings.__version__, "rows": rows,
+                  "example": printed.getvalue().splitlines(), "example_error": example_error}))
 spark.stop()
 """
 
@@ -102,11 +113,19 @@ def fresh_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     yield python
 
 
-def run_fresh(python: Path, args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    """Run the fresh environment's Python isolated (-I) from this one's settings."""
-    return run_child(
-        [str(python), "-I", *args], cwd, PYSPARK_PYTHON=str(python), PYSPARK_DRIVER_PYTHON=str(python)
+@pytest.fixture(scope="module")
+def fresh_run(fresh_python: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """What SCRIPT reported, run in the fresh environment's Python isolated (-I) from this one's
+    settings, outside the repository."""
+    done = run_child(
+        [str(fresh_python), "-I", "-c", SCRIPT, str(EXAMPLES / "read_random_strings.py")],
+        tmp_path_factory.mktemp("run"),
+        PYSPARK_PYTHON=str(fresh_python),
+        PYSPARK_DRIVER_PYTHON=str(fresh_python),
     )
+    assert done.returncode == 0, done.stderr[-3000:]
+    report: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return report
 
 
 @pytest.mark.every_jar
@@ -178,11 +197,9 @@ def test_the_wheel_carries_the_license_text_and_names_it_in_its_metadata(wheel: 
 
 
 def test_a_fresh_environment_with_only_the_wheel_streams_exact_rows(
-    fresh_python: Path, tmp_path: Path
+    fresh_python: Path, fresh_run: dict[str, Any]
 ) -> None:
-    done = run_fresh(fresh_python, ["-c", SCRIPT], tmp_path)
-    assert done.returncode == 0, done.stderr[-3000:]
-    result = json.loads(done.stdout.strip().splitlines()[-1])
+    result = fresh_run
     venv = fresh_python.parent.parent
     # The package and its jar come from the fresh environment, not from this repository.
     assert Path(result["package"]).is_relative_to(venv)
@@ -196,8 +213,7 @@ def test_a_fresh_environment_with_only_the_wheel_streams_exact_rows(
 
 
 def test_the_python_example_runs_in_the_fresh_environment(
-    fresh_python: Path, expected_lines: list[str], tmp_path: Path
+    fresh_run: dict[str, Any], expected_lines: list[str]
 ) -> None:
-    done = run_fresh(fresh_python, [str(EXAMPLES / "read_random_strings.py")], tmp_path)
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.splitlines() == expected_lines
+    assert fresh_run["example_error"] is None, fresh_run["example_error"]
+    assert fresh_run["example"] == expected_lines

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from rich.console import Console
 
-from spark_random_strings.cli.nexmark import add_nexmark_flags, open_nexmark, run_nexmark
+from spark_random_strings.cli.nexmark import add_nexmark_flags, open_nexmark, parsed_nexmark, run_nexmark
 from spark_random_strings.cli.options import (
     UsageError,
     add_schema_flags,
@@ -348,8 +348,10 @@ def main(argv: list[str] | None = None) -> int:
     spark = None
     console = Console(highlight=False)
     try:
-        if run is not run_nexmark:
-            parsed(args)  # the source's checks, before Spark starts
+        if run is run_nexmark:  # the source's checks, before Spark starts
+            parsed_nexmark(args)
+        else:
+            parsed(args)
         if writes:  # whose folders they are, before Spark starts where it need not
             args.write_request = write_request(args)
             check_before_spark(args.write_request)

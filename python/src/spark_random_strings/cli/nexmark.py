@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
     from spark_random_strings.engine.local import StopRequest
+    from spark_random_strings.nexmark.options import NexmarkOptions
     from spark_random_strings.options import SourceOption
 
 #: How often the terminal view reads the events that have come to exist.
@@ -92,6 +93,21 @@ def nexmark_options(args: argparse.Namespace) -> dict[str, str]:
     if args.output is not None and keywords["max_events_per_trigger"] is None:
         keywords["max_events_per_trigger"] = EVENTS_PER_TRIGGER
     return NEXMARK_OPTIONS.options(keywords, "nexmark")
+
+
+def parsed_nexmark(args: argparse.Namespace) -> NexmarkOptions:
+    """The flags as the ``nexmark`` source's options, parsed and checked as the source does at
+    ``load()``, before Spark starts.
+
+    Raises:
+        UsageError: on the flag of the option the source's message names.
+    """
+    from spark_random_strings.nexmark.options import parse_nexmark_options
+
+    try:
+        return parse_nexmark_options(nexmark_options(args))
+    except ValueError as error:
+        raise nexmark_usage_error(str(error)) from None
 
 
 def open_nexmark(spark: SparkSession, args: argparse.Namespace) -> DataFrame:

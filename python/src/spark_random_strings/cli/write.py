@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from spark_random_strings.cli.nexmark import nexmark_options, nexmark_usage_error
+from spark_random_strings.cli.nexmark import parsed_nexmark
 from spark_random_strings.cli.options import parsed
 from spark_random_strings.write.contents import DEFINITION_FILES, NEXMARK_FILE, STRINGS_FILE
 from spark_random_strings.write.files import LocalFiles, local_path
@@ -64,13 +64,9 @@ def _strings_stream(args: argparse.Namespace, python_engine: bool) -> WrittenStr
 
 
 def _nexmark_stream(args: argparse.Namespace, python_engine: bool) -> WrittenStream[NexmarkStream]:
-    from spark_random_strings.nexmark.options import parse_nexmark_options
     from spark_random_strings.nexmark.stream import check_restart, stream_from_json
 
-    try:
-        config = parse_nexmark_options(nexmark_options(args)).config
-    except ValueError as error:
-        raise nexmark_usage_error(str(error)) from None
+    config = parsed_nexmark(args).config
     return WrittenStream(
         DEFINITION_FILES[NEXMARK_FILE],
         python_engine,
