@@ -263,7 +263,7 @@ default-line-built: $(VENV_READY) scala-checked
 pytest-prepared:
 	@$(call beside,the class archive of the tests' JVMs,$(CLASS_ARCHIVE),\
 		$(MAKE) --no-print-directory wheel-of-bundled-jars docs && $(PY) -m twine check --strict $(WHEEL))
-	$(PYTEST) -m "not every_jar and not bench_smoke"
+	$(PYTEST) -m "not every_jar and not bench_smoke and not upgrade"
 
 test-scala: bootstrap
 	$(SBT_ENV) $(SBT) $(addsuffix /test,$(DEFAULT_BUILDS))
@@ -294,7 +294,7 @@ format: bootstrap
 
 # Every build but the default line's: its scalatest suites. Every other line with a pyspark on
 # PyPI: the end-to-end tests marked every_line in a virtual environment with that pyspark
-# (.venvs/spark-<line>), then a checkpoint each line writes and is killed on mid-stream,
+# (.venvs/spark-<line>), and a checkpoint each line writes and is killed on mid-stream,
 # finished on the default line. sbt builds and publishes every line's artifacts (which
 # test_maven.py reads) while pip makes the lines' environments (make -j2: pip mostly downloads
 # and unpacks); the package then holds every line's jar, and the wheel is made of them (make
@@ -309,20 +309,28 @@ test-compat: $(SBT_LAUNCHER)
 		$(MAKE) --no-print-directory other-lines-e2e)
 
 .PHONY: line-venvs other-lines-e2e upgrades
+# On the default line first, in one pytest run: every line's jar, the benchmark's smoke runs (one
+# test takes one worker for minutes) and, on the other workers meanwhile, a checkpoint of each
+# other line finished on the default line (upgrade). Then each other line's every_line tests.
 other-lines-e2e:
-	@echo "=== Spark $(DEFAULT_LINE): every line's jar in the package and the wheel, and the benchmark's smoke runs ==="
-	$(PYTEST) -m "every_jar or bench_smoke"
+	@echo "=== Spark $(DEFAULT_LINE): every line's jar in the package and the wheel, the benchmark's smoke runs, \
+	and a checkpoint of each of Spark $(OTHER_PYSPARK_LINES) killed mid-batch and finished ==="
+	SPARK_RANDOM_STRINGS_UPGRADE_FROM="$(call upgrade_from,$(OTHER_PYSPARK_LINES))" \
+		$(PYTEST) -m "every_jar or bench_smoke or upgrade"
 	@for line in $(OTHER_PYSPARK_LINES); do \
 	  echo "=== Spark $$line: end-to-end tests marked every_line ==="; \
 	  $(MAKE) --no-print-directory every-line-tests LINE=$$line || exit 1; \
 	done
-	@$(MAKE) --no-print-directory upgrades LINES="$(OTHER_PYSPARK_LINES)"
+
+# The Pythons of the environments of the lines $(1), separated by colons: the lines whose
+# checkpoints tests/test_checkpoint_upgrade.py finishes on the default line.
+upgrade_from = $(subst $(eval) ,:,$(strip $(foreach l,$(1),$(abspath $(call line_venv,$(l)))/bin/python)))
 
 # A checkpoint of each of LINES, killed mid-batch, finished on the default line: one pytest run,
 # a test for each line, on the workers side by side.
 upgrades:
 	@echo "=== a checkpoint of each of Spark $(LINES), killed mid-batch, finished on $(DEFAULT_LINE) ==="
-	SPARK_RANDOM_STRINGS_UPGRADE_FROM="$(subst $(eval) ,:,$(strip $(foreach l,$(LINES),$(abspath $(call line_venv,$(l)))/bin/python)))" \
+	SPARK_RANDOM_STRINGS_UPGRADE_FROM="$(call upgrade_from,$(LINES))" \
 		$(PY) -m pytest tests/test_checkpoint_upgrade.py $(PYTEST_ARGS)
 
 # One after the other: each installs this package (editable) from the same folder.

@@ -5,8 +5,8 @@ SPARK_RANDOM_STRINGS_UPGRADE_FROM names, with that line's pyspark and jar; a tes
 interpreters it lists, separated by colons) is killed with SIGKILL
 while a batch is planned but not yet committed. This test run's Spark then restarts the same
 checkpoint: it replays the planned batch from the older line's offset log and goes on to the
-end. ``make test-compat`` runs this for every older line it tests, against the default line, in one
-pytest run.
+end. ``make test-compat`` runs this for every older line it tests, against the default line, in
+the pytest run of its every_jar and bench_smoke tests (marker ``upgrade``).
 """
 
 from __future__ import annotations
@@ -36,10 +36,13 @@ from spark_random_strings import installed_spark
 OLDER_PYTHONS = [p for p in os.environ.get("SPARK_RANDOM_STRINGS_UPGRADE_FROM", "").split(os.pathsep) if p]
 SEED = 23
 
-pytestmark = pytest.mark.skipif(
-    not OLDER_PYTHONS,
-    reason="SPARK_RANDOM_STRINGS_UPGRADE_FROM names no older line's Python; make test-compat sets it",
-)
+pytestmark = [
+    pytest.mark.upgrade,
+    pytest.mark.skipif(
+        not OLDER_PYTHONS,
+        reason="SPARK_RANDOM_STRINGS_UPGRADE_FROM names no older line's Python; make test-compat sets it",
+    ),
+]
 
 
 def spark_of(python: str) -> str:
