@@ -5,7 +5,6 @@ keyword that disagrees with it."""
 from __future__ import annotations
 
 import json
-import re
 import zipfile
 from importlib import resources
 from pathlib import Path
@@ -78,7 +77,36 @@ def test_a_keyword_the_table_does_not_have_is_refused_naming_it() -> None:
 
 
 def test_the_typed_columns_guide_lists_every_property_of_the_table_and_no_other() -> None:
-    guide = (Path(__file__).parent.parent / "docs" / "typed-columns.md").read_text()
-    rows = guide.split("| property | where | default | what it does |")[1].split("\n\n")[0]
-    listed = {name for line in rows.splitlines()[2:] for name in re.findall(r"`(\w+)`", line.split(" | ")[0])}
+    listed = {name for row in FIELDS.guide for name in row.properties}
     assert listed == set(FIELDS.names) | set(FIELDS.string_properties)
+
+
+def test_the_typed_columns_guides_property_table_is_the_tables_guide_row_for_row() -> None:
+    guide = (Path(__file__).parent.parent / "docs" / "typed-columns.md").read_text()
+    heading = "| property | where | default | what it does |\n|---|---|---|---|\n"
+    rows = guide.split(heading)[1].split("\n\n")[0]
+    assert rows.splitlines() == [
+        f"| {', '.join(f'`{name}`' for name in row.properties)} | {row.where} | {row.default} | {row.help} |"
+        for row in FIELDS.guide
+    ]
+
+
+def test_a_guide_rows_default_is_the_tables_where_the_table_has_one() -> None:
+    strings = SOURCES["InMemoryRandomStrings"]
+    nullable = "a nullable column, `STRUCT` field or `ARRAY` element"
+    stated = {
+        (row.properties, row.where): row.default
+        for row in FIELDS.guide
+        if row.properties in (("nullRate",), ("minSize", "maxSize"), ("minLength", "maxLength"))
+    }
+    assert stated == {
+        (("nullRate",), nullable): f"{FIELDS['nullRate'].value:g}",
+        (("minSize", "maxSize"), "`ARRAY`"): f"{FIELDS['minSize'].default}, {FIELDS['maxSize'].default}",
+        # A STRING column's lengths are the stream's options of the same names.
+        (("minLength", "maxLength"), "`STRING`"): (
+            f"{strings['minLength'].default}, {strings['maxLength'].default}"
+        ),
+        (("minLength", "maxLength"), "`BINARY`"): (
+            f"{FIELDS.default('binaryMinLength')}, {FIELDS.default('binaryMaxLength')}"
+        ),
+    }

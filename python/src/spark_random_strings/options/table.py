@@ -1,6 +1,7 @@
 """The one table of options, ``table.json`` beside this module: every option of the jar's two
 sources and every property of a declared column, with its name, keyword, kind, allowed range or
-values, default, help line and placeholder. The jar carries the same file, which
+values, default, help line and placeholder, and for the properties where each applies (the typed
+columns guide's rows). The jar carries the same file, which
 ``OptionTable.scala`` reads; the parsers of both engines take their names, ranges and defaults
 from it, so the words of each refusal (made from the range) are the same on both. The keywords'
 Python types stay written in ``SourceKeywords`` and ``NexmarkKeywords``, for type checkers, and
@@ -119,6 +120,18 @@ class SourceTable(OptionRows):
 
 
 @dataclass(frozen=True)
+class GuideRow:
+    """A row of the typed columns' guide (``docs/typed-columns.md``, "Per-column options"): some
+    properties, where they apply, their default and what they do, as the guide writes them."""
+
+    properties: tuple[str, ...]
+    #: The types, kinds or distributions the properties go with.
+    where: str
+    default: str
+    help: str
+
+
+@dataclass(frozen=True)
 class FieldTable(OptionRows):
     """The properties of a declared column, and the defaults that are no property's."""
 
@@ -130,6 +143,8 @@ class FieldTable(OptionRows):
     defaults: tuple[tuple[str, Any], ...] = ()
     #: How many times its range's width a normal's ``stddev`` may be.
     normal_spread: float = 0.0
+    #: Where each property applies, its default and its line in the guide.
+    guide: tuple[GuideRow, ...] = ()
 
     def default(self, name: str) -> Any:
         """The default called ``name`` (``binaryMaxLength``, ``minDate``, ...)."""
@@ -161,4 +176,5 @@ FIELDS = FieldTable(
     tuple(_FIELDS["stringProperties"]),
     tuple(_FIELDS["defaults"].items()),
     float(_FIELDS["normalSpread"]),
+    tuple(GuideRow(tuple(r["properties"]), r["where"], r["default"], r["help"]) for r in _FIELDS["guide"]),
 )
