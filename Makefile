@@ -40,6 +40,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 SBT_LAUNCHER := $(TOOLS)/sbt-launch-$(SBT_VERSION).jar
 VENV_READY := $(VENV)/.ready-$(SPARK_VERSION)
+# .venv with the default line's pyspark alone: what sbt needs (its jars) to build that line.
+VENV_PYSPARK := $(VENV)/.pyspark-$(SPARK_VERSION)
 PACKAGE_JARS := python/src/spark_random_strings/jars
 # Every line's jar, as sbt builds it: jvm/lines/spark-<line>_<scala>/target/scala-<scala>/
 LINE_JARS = jvm/lines/*/target/scala-*/spark-random-strings-spark*-$(VERSION).jar
@@ -95,7 +97,8 @@ help:
 	@echo "make test-compat - every other build's scalatest suites ($(OTHER_BUILDS)), the end-to-end"
 	@echo "                   suites marked every_line on each other line's pyspark ($(OTHER_PYSPARK_LINES)),"
 	@echo "                   each line's checkpoint finished on $(DEFAULT_LINE), every line's jar in the"
-	@echo "                   wheel (every_jar) and the benchmark's smoke runs (bench_smoke)"
+	@echo "                   wheel (every_jar), the benchmark's smoke runs (bench_smoke) and the other"
+	@echo "                   engines, formats and seeds of make test's killed writes and demo (extended)"
 	@echo "make test-java - the suites again on each Java of spark-lines.txt's java column: $(JAVA_RUNS)"
 	@echo "make lint   - ruff (lint and format) on the Python code, scalafmt on the Scala code"
 	@echo "make format - rewrite the code as the linters want it"
@@ -123,9 +126,15 @@ $(SBT_LAUNCHER): project/build.properties
 # matplotlib's), most of which no run imports: four fifths of an install's CPU time. Python
 # compiles a module when it is first imported, and keeps that.
 PIP_INSTALL := -m pip install -q --no-compile
-$(VENV_READY): python/pyproject.toml $(wildcard python/constraints*.txt) bench/requirements.txt VERSION
+# In two steps: pyspark first (its sdist: over half the time), so that sbt can build the default
+# line against its jars while pip installs the rest (make test runs both at once).
+$(VENV_PYSPARK): $(wildcard python/constraints*.txt)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) $(PIP_INSTALL) -c $(CONSTRAINTS) --upgrade pip
+	$(PY) $(PIP_INSTALL) $(call constraints,$(DEFAULT_LINE)) "pyspark==$(SPARK_VERSION)"
+	@touch $@
+
+$(VENV_READY): $(VENV_PYSPARK) python/pyproject.toml $(wildcard python/constraints*.txt) bench/requirements.txt VERSION
 	$(PY) $(PIP_INSTALL) $(call constraints,$(DEFAULT_LINE)) "pyspark==$(SPARK_VERSION)" \
 		-e "./python[test,connect,bench,docs]" -r bench/requirements.txt
 	@touch $@
@@ -229,14 +238,14 @@ test $$foreground_status -eq 0 -a $$background_status -eq 0
 endef
 
 # The default line only, two things at a time where one leaves a core idle (every other line is
-# test-compat's). make -j2 starts each step as soon as what it needs is there: pip makes .venv
-# while sbt checks the formatting and fetches the default build's dependencies (neither needs
-# .venv's pyspark); ruff and mypy check the Python once .venv is there; sbt then builds,
-# publishes and compiles the suites of the default line, against .venv's pyspark, and its jar
-# alone goes into the package. Then the default line's scalatest suites beside the rest: the
+# test-compat's). make -j2 starts each step as soon as what it needs is there: pip installs
+# pyspark into .venv while sbt checks the formatting and fetches the default build's dependencies
+# (neither needs .venv's pyspark); sbt then builds, publishes and compiles the suites of the
+# default line, against .venv's pyspark, while pip installs the rest; ruff and mypy check the
+# Python once .venv is whole; the default line's jar alone goes into the package. Then the default line's scalatest suites beside the rest: the
 # wheel and the site while the class archive of the tests' JVMs is made, and every pytest suite
-# but those of the other lines' jars (every_jar) and the benchmark's smoke runs (bench_smoke),
-# which test-compat runs.
+# but those of the other lines' jars (every_jar), the benchmark's smoke runs (bench_smoke) and the
+# other engines, formats and seeds of a killed write or the demo (extended), which test-compat runs.
 test: $(SBT_LAUNCHER)
 	@$(MAKE) --no-print-directory -j2 --output-sync=target python-checked default-line-built
 	@$(MAKE) --no-print-directory copy-default-jar
@@ -252,18 +261,20 @@ scala-checked: | $(SBT_LAUNCHER)
 	$(SBT_MAVEN_ENV) $(SBT) scalafmtCheckAll scalafmtSbtCheck "all $(addsuffix /update,$(DEFAULT_BUILDS))"
 
 # After scala-checked: two sbt at once would each take both cores.
-default-line-built: $(VENV_READY) scala-checked
+default-line-built: $(VENV_PYSPARK) scala-checked
 	$(SBT_ENV) $(SBT) "all $(foreach b,$(DEFAULT_BUILDS),$(b)/Test/compile $(b)/package $(b)/publish $(b)/testClasspathFile)"
 
 # make test's foreground, beside scalatest: the wheel of the default line's jar, its check and
 # the site while the class archive of the tests' JVMs is made (one JVM, which leaves scalatest a
-# core), then every pytest suite but the every_jar tests and the benchmark's smoke runs
-# (bench_smoke: 190 s of one worker's 12 minutes), which make test-compat runs.
+# core), then every pytest suite but the every_jar tests, the benchmark's smoke runs (bench_smoke:
+# 190 s of one worker's 12 minutes), the other lines' checkpoints (upgrade) and the variants of a
+# killed write or the demo that a test here checks already (extended: 160 CPU-s, a minute and a
+# half of the run), which make test-compat runs.
 .PHONY: pytest-prepared
 pytest-prepared:
 	@$(call beside,the class archive of the tests' JVMs,$(CLASS_ARCHIVE),\
 		$(MAKE) --no-print-directory wheel-of-bundled-jars docs && $(PY) -m twine check --strict $(WHEEL))
-	$(PYTEST) -m "not every_jar and not bench_smoke and not upgrade"
+	$(PYTEST) -m "not every_jar and not bench_smoke and not upgrade and not extended"
 
 test-scala: bootstrap
 	$(SBT_ENV) $(SBT) $(addsuffix /test,$(DEFAULT_BUILDS))
@@ -311,12 +322,13 @@ test-compat: $(SBT_LAUNCHER)
 .PHONY: line-venvs other-lines-e2e upgrades
 # On the default line first, in one pytest run: every line's jar, the benchmark's smoke runs (one
 # test takes one worker for minutes) and, on the other workers meanwhile, a checkpoint of each
-# other line finished on the default line (upgrade). Then each other line's every_line tests.
+# other line finished on the default line (upgrade) and the variants of make test's killed writes
+# and demo (extended). Then each other line's every_line tests.
 other-lines-e2e:
 	@echo "=== Spark $(DEFAULT_LINE): every line's jar in the package and the wheel, the benchmark's smoke runs, \
-	and a checkpoint of each of Spark $(OTHER_PYSPARK_LINES) killed mid-batch and finished ==="
+	a checkpoint of each of Spark $(OTHER_PYSPARK_LINES) killed mid-batch and finished, and the extended tests ==="
 	SPARK_RANDOM_STRINGS_UPGRADE_FROM="$(call upgrade_from,$(OTHER_PYSPARK_LINES))" \
-		$(PYTEST) -m "every_jar or bench_smoke or upgrade"
+		$(PYTEST) -m "every_jar or bench_smoke or upgrade or extended"
 	@for line in $(OTHER_PYSPARK_LINES); do \
 	  echo "=== Spark $$line: end-to-end tests marked every_line ==="; \
 	  $(MAKE) --no-print-directory every-line-tests LINE=$$line || exit 1; \

@@ -81,6 +81,7 @@ def test_a_seeded_write_killed_mid_stream_holds_every_row_exactly_once(
 
 
 @pytest.mark.slow
+@pytest.mark.extended
 def test_an_unseeded_write_killed_mid_stream_keeps_its_stored_seed_and_refuses_another(
     spark: SparkSession, tmp_path: Path
 ) -> None:
@@ -109,6 +110,7 @@ def test_an_unseeded_write_killed_mid_stream_keeps_its_stored_seed_and_refuses_a
 
 
 @pytest.mark.slow
+@pytest.mark.extended
 @pytest.mark.skipif(
     pyspark_line() < (4, 2),
     reason="the write runs under Trigger.AvailableNow, which a Python source has from Spark 4.2 on",

@@ -143,6 +143,7 @@ def test_the_nexmark_command_writes_exactly_num_events_and_a_second_run_resumes_
     assert "(0 in this run, " in again.stdout
 
 
+@pytest.mark.extended
 @pytest.mark.skipif(pyspark_line() < (4, 2), reason="write runs the Python source under AvailableNow, 4.2+")
 def test_write_nexmark_through_the_python_engine_writes_exactly_the_twins_events(tmp_path: Path) -> None:
     output = tmp_path / "events"
