@@ -98,7 +98,7 @@ help:
 	@echo "                   suites marked every_line on each other line's pyspark ($(OTHER_PYSPARK_LINES)),"
 	@echo "                   each line's checkpoint finished on $(DEFAULT_LINE), every line's jar in the"
 	@echo "                   wheel (every_jar), the benchmark's smoke runs (bench_smoke) and the other"
-	@echo "                   engines, formats and seeds of make test's killed writes and demo (extended)"
+	@echo "                   engines, formats and seeds of make test's killed writes (extended)"
 	@echo "make test-java - the suites again on each Java of spark-lines.txt's java column: $(JAVA_RUNS)"
 	@echo "make lint   - ruff (lint and format) on the Python code, scalafmt on the Scala code"
 	@echo "make format - rewrite the code as the linters want it"
@@ -245,7 +245,7 @@ endef
 # Python once .venv is whole; the default line's jar alone goes into the package. Then the default line's scalatest suites beside the rest: the
 # wheel and the site while the class archive of the tests' JVMs is made, and every pytest suite
 # but those of the other lines' jars (every_jar), the benchmark's smoke runs (bench_smoke) and the
-# other engines, formats and seeds of a killed write or the demo (extended), which test-compat runs.
+# other engines, formats and seeds of a killed write (extended), which test-compat runs.
 test: $(SBT_LAUNCHER)
 	@$(MAKE) --no-print-directory -j2 --output-sync=target python-checked default-line-built
 	@$(MAKE) --no-print-directory copy-default-jar
@@ -268,8 +268,8 @@ default-line-built: $(VENV_PYSPARK) scala-checked
 # the site while the class archive of the tests' JVMs is made (one JVM, which leaves scalatest a
 # core), then every pytest suite but the every_jar tests, the benchmark's smoke runs (bench_smoke:
 # 190 s of one worker's 12 minutes), the other lines' checkpoints (upgrade) and the variants of a
-# killed write or the demo that a test here checks already (extended: 160 CPU-s, a minute and a
-# half of the run), which make test-compat runs.
+# killed write that a test here checks already (extended: 125 CPU-s, about a minute
+# of the run), which make test-compat runs.
 .PHONY: pytest-prepared
 pytest-prepared:
 	@$(call beside,the class archive of the tests' JVMs,$(CLASS_ARCHIVE),\
@@ -323,7 +323,7 @@ test-compat: $(SBT_LAUNCHER)
 # On the default line first, in one pytest run: every line's jar, the benchmark's smoke runs (one
 # test takes one worker for minutes) and, on the other workers meanwhile, a checkpoint of each
 # other line finished on the default line (upgrade) and the variants of make test's killed writes
-# and demo (extended). Then each other line's every_line tests.
+# (extended). Then each other line's every_line tests.
 other-lines-e2e:
 	@echo "=== Spark $(DEFAULT_LINE): every line's jar in the package and the wheel, the benchmark's smoke runs, \
 	a checkpoint of each of Spark $(OTHER_PYSPARK_LINES) killed mid-batch and finished, and the extended tests ==="
