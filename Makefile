@@ -135,6 +135,7 @@ $(VENV_PYSPARK): $(wildcard python/constraints*.txt)
 	@touch $@
 
 $(VENV_READY): $(VENV_PYSPARK) python/pyproject.toml $(wildcard python/constraints*.txt) bench/requirements.txt VERSION
+	@# pyspark named again, so that pip keeps the installed one when it resolves the rest.
 	$(PY) $(PIP_INSTALL) $(call constraints,$(DEFAULT_LINE)) "pyspark==$(SPARK_VERSION)" \
 		-e "./python[test,connect,bench,docs]" -r bench/requirements.txt
 	@touch $@
@@ -242,8 +243,9 @@ endef
 # pyspark into .venv while sbt checks the formatting and fetches the default build's dependencies
 # (neither needs .venv's pyspark); sbt then builds, publishes and compiles the suites of the
 # default line, against .venv's pyspark, while pip installs the rest; ruff and mypy check the
-# Python once .venv is whole; the default line's jar alone goes into the package. Then the default line's scalatest suites beside the rest: the
-# wheel and the site while the class archive of the tests' JVMs is made, and every pytest suite
+# Python once .venv is whole; the default line's jar alone goes into the package. Then the
+# default line's scalatest suites beside the rest: the wheel and the site while the class
+# archive of the tests' JVMs is made, and every pytest suite
 # but those of the other lines' jars (every_jar), the benchmark's smoke runs (bench_smoke) and the
 # other engines, formats and seeds of a killed write (extended), which test-compat runs.
 test: $(SBT_LAUNCHER)
@@ -268,8 +270,8 @@ default-line-built: $(VENV_PYSPARK) scala-checked
 # the site while the class archive of the tests' JVMs is made (one JVM, which leaves scalatest a
 # core), then every pytest suite but the every_jar tests, the benchmark's smoke runs (bench_smoke:
 # 190 s of one worker's 12 minutes), the other lines' checkpoints (upgrade) and the variants of a
-# killed write that a test here checks already (extended: 125 CPU-s, about a minute
-# of the run), which make test-compat runs.
+# killed write that a test here checks already (extended: 125 CPU-s, about a minute of the run),
+# which make test-compat runs.
 .PHONY: pytest-prepared
 pytest-prepared:
 	@$(call beside,the class archive of the tests' JVMs,$(CLASS_ARCHIVE),\
