@@ -50,7 +50,7 @@ final case class OptionRows(rows: Seq[OptionRow]) {
 }
 
 /**
- * The one table of options, `table.json`: every option of this jar's two sources and every
+ * The one table of options, `table.json`: every option of this jar's sources and every
  * property of a declared column, with its name, kind, allowed range or values, default and
  * line of documentation. The wheel carries the same file, which the Python engine reads, so
  * both take their names, ranges and defaults, and so the words of each refusal, from one place.

@@ -190,4 +190,13 @@ private[sparkrandomstrings] object RandomStreams {
 
   /** What each declared column's stream is derived from, with the column's path (`CellWriter`). */
   val Columns = 8L
+
+  /** Which (cold) key each round of a change stream's changes visits at each position (`ChangeLifecycle`), per round. */
+  val ChangeKeys = 9L
+
+  /** Whether a change to a present key deletes it (`ChangeLifecycle`), per (occurrence, key). */
+  val ChangeDeletes = 10L
+
+  /** Which hot key each round of a change stream's hot changes visits at each position (`ChangeLifecycle`), per round. */
+  val ChangeHotKeys = 11L
 }

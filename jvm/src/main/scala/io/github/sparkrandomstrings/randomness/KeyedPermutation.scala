@@ -34,6 +34,21 @@ private[sparkrandomstrings] object KeyedPermutation {
   }
 
   /**
+   * The index whose image is `image` (0 <= image < size) under the permutation of [0, size)
+   * that `key` picks: [[apply]] undone, its network run backwards and its cycle walk walked back
+   * (the walk forward from an index passes only images outside [0, size) before it lands, so
+   * walking back from the image stops at the index).
+   */
+  def inverse(image: Long, size: Long, key: Long): Long = {
+    require(size >= 1L && size <= MaxSize, s"size $size is not in [1, 2^62]")
+    val halfBits = (64 - java.lang.Long.numberOfLeadingZeros(size - 1L) + 1) / 2
+    if (halfBits == 0) return image
+    var x = unfeistel(image, halfBits, key)
+    while (x >= size) x = unfeistel(x, halfBits, key)
+    x
+  }
+
+  /**
    * One pass of the network. Round r's function is the top `halfBits` bits of
    * (right ^ (key + r * Gamma)) * Multiplier: one multiplication, whose top bits depend on every
    * bit of its input. The network is a bijection whatever the round function; this one is
@@ -50,6 +65,22 @@ private[sparkrandomstrings] object KeyedPermutation {
       left = right
       right = next
       r += 1
+    }
+    (left << halfBits) | right
+  }
+
+  /** One pass of the network, backwards: round r undone, from the last round to the first. */
+  private def unfeistel(x: Long, halfBits: Int, key: Long): Long = {
+    val mask = (1L << halfBits) - 1L
+    val shift = 64 - halfBits
+    var left = x >>> halfBits
+    var right = x & mask
+    var r = Rounds
+    while (r >= 1) {
+      val previous = right ^ (((left ^ (key + r * CounterRandom.Gamma)) * Multiplier) >>> shift)
+      right = left
+      left = previous
+      r -= 1
     }
     (left << halfBits) | right
   }

@@ -30,3 +30,24 @@ private[sparkrandomstrings] trait OffsetRows extends Serializable {
 private[sparkrandomstrings] trait RowMaker {
   def row(offset: Long): UnsafeRow
 }
+
+/**
+ * A [[RowMaker]] some of whose offsets make more than one row: a change stream's update is two
+ * rows in the Delta and Flink envelopes. [[offsets.OffsetRowsRDD]] asks each offset how many rows it
+ * makes, then for each of them; the rows of one offset are consecutive, and the next offset's
+ * start after them.
+ */
+private[sparkrandomstrings] trait MultiRowMaker extends RowMaker {
+
+  /** Works out the rows of `offset` and says how many there are, at least 1. */
+  def rowsAt(offset: Long): Int
+
+  /** The `index`-th row (0-based) of the offset [[rowsAt]] last worked out. Valid until the next call. */
+  def rowOf(index: Int): UnsafeRow
+
+  /** The first row of `offset`. */
+  final override def row(offset: Long): UnsafeRow = {
+    rowsAt(offset)
+    rowOf(0)
+  }
+}

@@ -5,7 +5,7 @@ import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeRowWriter
 
 import io.github.sparkrandomstrings.columns.RowDraw
 import io.github.sparkrandomstrings.text.StringColumnWriter
-import io.github.sparkrandomstrings.time.{EventTimeCursor, ProfileCursor, RowClock}
+import io.github.sparkrandomstrings.time.{EventTimeCursor, ProfileCursor}
 
 /**
  * Makes rows straight into Spark's binary row format: row `offset` is a pure function of
@@ -87,11 +87,9 @@ final class RowGenerator(definition: StreamDefinition) extends RowMaker {
    */
   private def eventTimeOf(original: Long, offset: Long): Long = {
     val inOrder =
-      if (profile != null) {
-        if (original == offset) profileTimes.at(offset)
-        else RowClock.saturatedAdd(originMs, profile.eventOffsetMs(original))
-      } else if (original == offset) eventTimes.at(offset)
-      else RowClock.eventTimeMs(originMs, original, definition.rowsPerSecond)
+      if (original != offset) definition.inOrderEventTimeMs(original)
+      else if (profile != null) profileTimes.at(offset)
+      else eventTimes.at(offset)
     if (disorder.movesEventTimes) disorder.eventTimeMs(inOrder, original) else inOrder
   }
 }

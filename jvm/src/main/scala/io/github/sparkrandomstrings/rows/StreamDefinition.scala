@@ -67,6 +67,16 @@ final case class StreamDefinition(
   /** The event time of offset 0 (epoch ms): `startTimestamp`, or else the first start's time. */
   def eventTimeOriginMs: Long = startTimestamp.getOrElse(startTimeMs)
 
+  /**
+   * The in-order event time of the row at `offset` (epoch ms), computed directly: from the
+   * origin at the one rate, or by the profile. [[RowGenerator]] steps cursors for consecutive rows
+   * and comes here for the others.
+   */
+  def inOrderEventTimeMs(offset: Long): Long = rateProfile match {
+    case None => RowClock.eventTimeMs(eventTimeOriginMs, offset, rowsPerSecond)
+    case Some(profile) => RowClock.saturatedAdd(eventTimeOriginMs, profile.eventOffsetMs(offset))
+  }
+
   /** This stream's columns, in order: what its schema and its rows' writers are made from. */
   def columns: Seq[Column] = declared.fold(Columns.of(strings, timestampColumn))(d => Columns.declared(d))
 

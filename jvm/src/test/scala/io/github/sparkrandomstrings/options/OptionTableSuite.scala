@@ -78,6 +78,39 @@ class OptionTableSuite extends AnyFunSuite {
     assert(range(AVG_BID_BYTE_SIZE) == Whole(0, 1 << 20))
   }
 
+  test("the changes source's options are the table's, under the constants the code spells, in its order") {
+    import io.github.sparkrandomstrings.changes.Changes._
+    assert(Names == Seq(
+      KEY,
+      KEYS,
+      DELETE_FRACTION,
+      HOT_KEYS,
+      HOT_KEY_FRACTION,
+      SNAPSHOT,
+      ENVELOPE,
+      ROWS_PER_SECOND,
+      SEED,
+      NUM_PARTITIONS,
+      MAX_ROWS_PER_TRIGGER,
+      TOTAL_ROWS,
+      START_TIMESTAMP,
+      RATE_PROFILE))
+    assert(InternalNames == Seq(MANUAL_CLOCK))
+    assert((DefaultKey, DefaultKeys, DefaultDeleteFraction) == (("id", 1000L, 0.1)))
+    assert(KeysRange == Whole(1L, KeyedPermutationMax))
+    assert(DeleteFractionRange.allowed == "a decimal number >= 0 and < 1")
+    assert(Envelopes == io.github.sparkrandomstrings.changes.ChangeEnvelope.All.map(_.name) && DefaultEnvelope == "flat")
+    // The rows' options are the random strings' own, with their ranges and defaults.
+    for (name <- Names.drop(ChangeNames.length)) {
+      val (row, strings) = (Table.options(name), RandomStrings.Table.options(name))
+      def default(r: OptionRow) = scala.util.Try(r.defaultText).toOption
+      assert((row.kind, default(row)) == ((strings.kind, default(strings))), name)
+      if (row.kind == "whole") assert(row.whole == strings.whole, name)
+    }
+  }
+
+  private val KeyedPermutationMax = io.github.sparkrandomstrings.randomness.KeyedPermutation.MaxSize
+
   test("a name the table lacks fails loudly, naming it") {
     val failure = intercept[RuntimeException](RandomStrings.Table.options("rowsPerMinute"))
     assert(failure.getMessage == "table.json has no option 'rowsPerMinute'")

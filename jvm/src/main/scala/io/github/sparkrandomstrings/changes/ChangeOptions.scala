@@ -1,0 +1,176 @@
+package io.github.sparkrandomstrings.changes
+
+import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap
+import org.apache.spark.sql.types.{StringType, StructField, StructType}
+
+import io.github.sparkrandomstrings.options.Suggestions
+import io.github.sparkrandomstrings.strings.SourceOptions
+import io.github.sparkrandomstrings.typed.FieldOptions
+
+/**
+ * What makes the changes of a stream besides its rows' definition: the keyspace, the key column
+ * and the lifecycle. It is fixed when a query first starts and kept in its checkpoint
+ * ([[ChangeStore]]).
+ *
+ * @param key            the declared column that holds each change's key, as declared
+ * @param keys           how many keys: a change's key is one of 0 to keys - 1
+ * @param deleteFraction the probability that a change to a present key deletes it
+ * @param hotKeys        how many keys are hot (keys 0 to hotKeys - 1), when hotKeyFraction > 0
+ * @param hotKeyFraction the share of the live changes that go to the hot keys
+ * @param snapshot       whether the stream begins with an insert of every key, in key order
+ * @param envelope       the format of the rows
+ */
+final case class ChangeSpec(
+    key: String,
+    keys: Long,
+    deleteFraction: Double,
+    hotKeys: Long,
+    hotKeyFraction: Double,
+    snapshot: Boolean,
+    envelope: ChangeEnvelope) {
+
+  /** Each setting's name and value, in the documentation's order, as the checkpoint's file holds them. */
+  def settings: Seq[(String, Any)] = Seq(
+    Changes.KEY -> key,
+    Changes.KEYS -> keys,
+    Changes.DELETE_FRACTION -> deleteFraction,
+    Changes.HOT_KEYS -> hotKeys,
+    Changes.HOT_KEY_FRACTION -> hotKeyFraction,
+    Changes.SNAPSHOT -> snapshot,
+    Changes.ENVELOPE -> envelope.name)
+
+  /**
+   * Checks the rules between the change options' values (each is in its range already): hot keys
+   * leave at least one cold key.
+   *
+   * @param written the text of option `name` as the user wrote it, if given (None: its default)
+   */
+  def validate(written: String => Option[String]): Unit =
+    if (hotKeyFraction > 0.0 && hotKeys >= keys) {
+      def shown(name: String, value: Long) = written(name).getOrElse(s"$value (its default)")
+      throw new IllegalArgumentException(
+        s"Options that do not fit together: '${Changes.HOT_KEYS}' is ${shown(Changes.HOT_KEYS, hotKeys)} and " +
+          s"'${Changes.KEYS}' is ${shown(Changes.KEYS, keys)}: the hot keys are keys 0 to hotKeys - 1, and " +
+          s"the other changes need a key that is not hot. Set '${Changes.HOT_KEYS}' below '${Changes.KEYS}'.")
+    }
+}
+
+/**
+ * The `changes` source's options, parsed once and checked whole at `load()`.
+ *
+ * @param spec the change options
+ * @param rows the row options (rate, time, seed, partitions, limits) and the declared schema with
+ *             its `fields.` options, parsed and checked as the random strings' typed columns are
+ *             ([[strings.SourceOptions]])
+ */
+final case class ChangeOptions(spec: ChangeSpec, rows: SourceOptions) {
+
+  /** The schema of the stream's rows: the declared columns in the envelope. */
+  def schema: StructType = spec.envelope.schemaOf(rows.schema)
+}
+
+object ChangeOptions {
+  import Changes._
+
+  /**
+   * Reads the options Spark passes (case-insensitive names) and the declared schema, if any.
+   * In order: unknown names; the change options; the key column's rules; then the rows' options,
+   * as [[strings.SourceOptions.parse]] checks them.
+   *
+   * @throws IllegalArgumentException naming the option, the value given and what is allowed
+   */
+  def parse(parameters: Map[String, String], schema: Option[StructType]): ChangeOptions = {
+    val written = parameters match {
+      case insensitive: CaseInsensitiveMap[String @unchecked] => insensitive.originalMap
+      case other => other
+    }
+    Suggestions.rejectUnknown(ShortName, Names, InternalNames, written.keys.filterNot(FieldOptions.isFieldOption))
+    val options = CaseInsensitiveMap(written)
+    val key = options.get(KEY).map(_.trim).getOrElse(DefaultKey)
+    val keys = options.get(KEYS).map(KeysRange.parse(KEYS, _)).getOrElse(DefaultKeys)
+    val deleteFraction =
+      options.get(DELETE_FRACTION).map(DeleteFractionRange.parse(DELETE_FRACTION, _)).getOrElse(DefaultDeleteFraction)
+    val envelope = options.get(ENVELOPE).map(envelopeNamed).getOrElse(envelopeNamed(DefaultEnvelope))
+    val hotKeys = options.get(HOT_KEYS).map(HotKeysRange.parse(HOT_KEYS, _))
+    val hotKeyFraction = options.get(HOT_KEY_FRACTION).map(HotKeyFractionRange.parse(HOT_KEY_FRACTION, _))
+    val snapshot = options.get(SNAPSHOT).exists(Suggestions.boolean(SNAPSHOT, _))
+    if (hotKeys.isDefined && hotKeyFraction.forall(_ == 0.0)) {
+      throw new IllegalArgumentException(
+        s"Options that do not fit together: '$HOT_KEYS' is ${options(HOT_KEYS)}, but '$HOT_KEY_FRACTION' is " +
+          hotKeyFraction.fold("not set")(_ => options(HOT_KEY_FRACTION)) + ", so no change goes to a hot key. " +
+          s"Set '$HOT_KEY_FRACTION' above 0, or remove '$HOT_KEYS'.")
+    }
+    val spec = ChangeSpec(
+      key,
+      keys,
+      deleteFraction,
+      hotKeys.getOrElse(DefaultHotKeys),
+      hotKeyFraction.getOrElse(0.0),
+      snapshot,
+      envelope)
+    spec.validate(options.get)
+
+    val declared = schema.getOrElse(DefaultSchema)
+    val added = envelope.schemaOf(StructType(Nil)).fieldNames.toSeq
+    declared.fields.find(f => added.exists(_.equalsIgnoreCase(f.name))).foreach { field =>
+      throw new IllegalArgumentException(
+        s"The declared column '${field.name}' has the name of a column that the ${envelope.name} " +
+          s"envelope adds (${added.mkString(", ")}). Rename it.")
+    }
+    val keyField = keyColumn(declared, key, options.contains(KEY))
+    checkKeyColumn(keyField, keys, options.get(KEYS))
+    written.keys.filter(FieldOptions.isFieldOption).toSeq.sorted.foreach { name =>
+      val (path, _) = FieldOptions.split(name)
+      if (path.head.equalsIgnoreCase(keyField.name)) {
+        throw new IllegalArgumentException(
+          s"Option '$name' says how the key column '${keyField.name}' is made, and a change stream makes " +
+            s"its keys itself: 0 to $KEYS - 1, as '$KEYS' says. Remove it.")
+      }
+    }
+    val rowOptions = written.filter { case (name, _) => !ChangeNames.exists(_.equalsIgnoreCase(name)) }
+    ChangeOptions(spec.copy(key = keyField.name), SourceOptions.parse(rowOptions, Some(declared)))
+  }
+
+  /** The envelope called `name`, case-insensitive; any other name is refused with the closest one. */
+  def envelopeNamed(name: String): ChangeEnvelope =
+    ChangeEnvelope.All.find(_.name.equalsIgnoreCase(name.trim)).getOrElse {
+      val hint = Suggestions.closest(name.trim, Envelopes).map(c => s" Did you mean '$c'?").getOrElse("")
+      throw new IllegalArgumentException(
+        s"Invalid value '$name' for option '$ENVELOPE'.$hint Allowed: ${Envelopes.mkString(", ")} " +
+          "(case-insensitive).")
+    }
+
+  /** The declared column `key` names, at the top level. */
+  private def keyColumn(declared: StructType, key: String, keyGiven: Boolean): StructField = {
+    val columns = declared.fields.map(_.name)
+    val field = declared.fields.find(_.name.equalsIgnoreCase(key)).getOrElse {
+      val said = if (keyGiven) s"Option '$KEY' is '$key'" else s"Option '$KEY' is not set, and its default '$key'"
+      val hint = Suggestions.closest(key, columns.toSeq).map(c => s" Did you mean '$c'?").getOrElse("")
+      throw new IllegalArgumentException(
+        s"$said names no declared column.$hint The declared columns: ${columns.mkString(", ")}. Set " +
+          s"'$KEY' to the column that holds each change's key.")
+    }
+    field
+  }
+
+  /** The key column: one of [[Changes.KeyTypes]], holding `keys` distinct keys, and NOT NULL. */
+  private def checkKeyColumn(field: StructField, keys: Long, keysText: Option[String]): Unit =
+    KeyTypes.find(_._1 == field.dataType) match {
+      case None =>
+        throw new IllegalArgumentException(
+          s"Option '$KEY' is '${field.name}', a ${field.dataType.sql} column. A key column is " +
+            s"${KeyTypes.map(_._1.sql).mkString(", ")}: declare it as one of them.")
+      case Some((dataType, most)) if keys > most =>
+        val shown = keysText.getOrElse(s"$keys (its default)")
+        throw new IllegalArgumentException(
+          s"Option '$KEYS' is $shown, and the key column '${field.name}' is ${dataType.sql}, whose " +
+            s"values hold at most $most keys (0 to ${most - 1}). Lower '$KEYS', or declare a wider " +
+            s"key type${if (dataType == StringType) "" else " (BIGINT holds 2^62)"}.")
+      case Some(_) =>
+        if (field.nullable) {
+          throw new IllegalArgumentException(
+            s"Option '$KEY' is '${field.name}', a nullable column: every change has a key. Declare it " +
+              s"${field.name} ${field.dataType.sql} NOT NULL.")
+        }
+    }
+}

@@ -1,0 +1,171 @@
+package io.github.sparkrandomstrings.changes
+
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow
+import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeRowWriter
+import org.apache.spark.sql.types._
+import org.apache.spark.unsafe.types.UTF8String
+
+import io.github.sparkrandomstrings.columns.RowDraw
+import io.github.sparkrandomstrings.rows.{MultiRowMaker, OffsetRows, RowMaker, StreamDefinition}
+import io.github.sparkrandomstrings.time.RowClock
+import io.github.sparkrandomstrings.typed.CellWriter
+
+/**
+ * One change stream as a checkpoint fixes it: the rows' definition (seed, first start, rate or
+ * profile, declared schema and its `fields.` options) and the change options. Offset `n` is change
+ * `n` (one row, or two for an update in the Delta and Flink envelopes): it comes to exist as row
+ * `n` of the definition does, and its commit time is row `n`'s event time.
+ */
+final case class ChangeStream(definition: StreamDefinition, spec: ChangeSpec) extends OffsetRows {
+
+  override def sourceName: String = Changes.ShortName
+
+  override def rowsAvailableAt(nowMs: Long): Long = definition.rowsAvailableAt(nowMs)
+
+  override def existsAtMs(offset: Long): Long = definition.existsAtMs(offset)
+
+  override def newRowMaker(): RowMaker = new ChangeRows(this)
+
+  /** The rows' schema: the declared columns in the envelope. */
+  def schema: StructType = spec.envelope.schemaOf(definition.schema)
+
+  /** The key column's position among the declared columns. */
+  def keyOrdinal: Int = definition.schema.fieldIndex(spec.key)
+}
+
+/**
+ * Makes each change's rows, one maker per partition ([[ChangeLifecycle]] says what change `n`
+ * does), in the stream's envelope ([[ChangeEnvelope]]). An image is the declared columns: the key
+ * column holding the key, and every other one the cell that the typed columns draw at the image's
+ * change number. The image after an insert or an update is the change's own (cells drawn at `n`,
+ * event time `n`'s); the image before an update or a delete is the key's previous change's.
+ */
+final class ChangeRows(stream: ChangeStream) extends MultiRowMaker {
+  import ChangeEnvelope._
+  import ChangeLifecycle._
+
+  private val definition = stream.definition
+  private val envelope = stream.spec.envelope
+  private val lifecycle = new ChangeLifecycle(definition.seed, stream.spec)
+  private val declared = definition.declared.getOrElse(sys.error("a change stream always has a declared schema"))
+  private val width = declared.schema.length
+  private val writer = new UnsafeRowWriter(stream.schema.length, 1 << 10)
+  // Debezium's images are structs (`before`, `after`); every other envelope's are the row's first columns.
+  private val (before, after) = envelope match {
+    case Debezium => (new ImageWriter(new UnsafeRowWriter(writer, width)), new ImageWriter(new UnsafeRowWriter(writer, width)))
+    case _ =>
+      val image = new ImageWriter(writer)
+      (image, image)
+  }
+  private val source = new UnsafeRowWriter(writer, Debezium.SourceType.length)
+  private val mayBeNull = envelope == Debezium || declared.schema.fields.exists(_.nullable)
+  private val strings = Map(
+    "flat" -> Ops.map(op => UTF8String.fromString(op.name)),
+    "debezium" -> Ops.map(op => UTF8String.fromString(Debezium.opOf(op))),
+    "delta" -> Seq("insert", "update_postimage", "delete", "update_preimage").map(UTF8String.fromString),
+    "flink" -> Seq("+I", "+U", "-D", "-U").map(UTF8String.fromString))(envelope.name).toArray
+  private val connector = UTF8String.fromString(ChangeRows.Connector)
+  private val sourceName = UTF8String.fromString(Changes.ShortName)
+  // Debezium's `source.snapshot` of a live change, a snapshot read, and the snapshot's last read.
+  private val snapshotStates = Array("false", "true", "last").map(UTF8String.fromString)
+  private val snapshotRead = UTF8String.fromString(Debezium.SnapshotOp)
+  writer.zeroOutNullBytes()
+
+  // The change worked out by rowsAt.
+  private var seq = 0L
+  private var key = 0L
+  private var op: Op = Insert
+  private var previous = 0L
+  private var count = 1
+
+  override def rowsAt(offset: Long): Int = {
+    seq = offset
+    lifecycle.locate(offset)
+    key = lifecycle.key
+    val occurrence = lifecycle.occurrence
+    op = lifecycle.opOf(key, occurrence)
+    previous = if (op == Insert) -1L else lifecycle.seqOf(key, occurrence - 1L)
+    count = envelope.rowsOf(op)
+    count
+  }
+
+  override def rowOf(index: Int): UnsafeRow = {
+    writer.reset()
+    if (mayBeNull) writer.zeroOutNullBytes()
+    val commitMs = definition.inOrderEventTimeMs(seq)
+    envelope match {
+      case Debezium =>
+        if (op == Insert) writer.setNullAt(0) else before.writeStruct(0, key, previous)
+        if (op == Delete) writer.setNullAt(1) else after.writeStruct(1, key, seq)
+        val snapshot = if (!lifecycle.isSnapshot(seq)) 0 else if (seq + 1L == lifecycle.firstLive) 2 else 1
+        writeSource(2, commitMs, snapshotStates(snapshot))
+        writer.write(3, if (snapshot > 0) snapshotRead else strings(op.index))
+        writer.write(4, commitMs)
+      case _ =>
+        // The second row of an update (Delta, Flink) is its image after; the first, before.
+        val preimage = count == 2 && index == 0
+        val image = if (op == Delete || preimage) previous else seq
+        after.writeColumns(key, image)
+        writer.write(width, strings(if (preimage) 3 else op.index))
+        writer.write(width + 1, seq)
+        writer.write(width + 2, RowClock.timestampMicros(commitMs))
+    }
+    writer.getRow
+  }
+
+  /** Debezium's `source`: this connector, the change's commit time, whether a snapshot read, and its number. */
+  private def writeSource(ordinal: Int, commitMs: Long, snapshot: UTF8String): Unit = {
+    val previousCursor = writer.cursor()
+    source.resetRowWriter()
+    source.write(0, connector)
+    source.write(1, sourceName)
+    source.write(2, commitMs)
+    source.write(3, snapshot)
+    source.write(4, seq)
+    writer.setOffsetAndSizeFromPreviousCursor(ordinal, previousCursor)
+  }
+
+  /** Writes images (the declared columns) into `target`: the row itself, or a struct in it. */
+  private final class ImageWriter(target: UnsafeRowWriter) {
+    private val keyOrdinal = stream.keyOrdinal
+    private val keyType = declared.schema.fields(keyOrdinal).dataType
+    private val cells: Array[CellWriter] = declared.cells.zipWithIndex.map {
+      case (spec, i) => if (i == keyOrdinal) null else CellWriter.of(spec, definition.seed, target)
+    }.toArray
+    private val draw = new RowDraw
+
+    /** The image of change `image` of key `key`, at ordinals 0 to width - 1 of the target. */
+    def writeColumns(key: Long, image: Long): Unit = {
+      draw.offset = seq
+      draw.original = image
+      draw.eventTimeMs = definition.inOrderEventTimeMs(image)
+      var i = 0
+      while (i < width) {
+        if (i == keyOrdinal) writeKey(i, key) else cells(i).write(i, image, draw)
+        i += 1
+      }
+    }
+
+    /** The image, as a struct at `ordinal` of the row. */
+    def writeStruct(ordinal: Int, key: Long, image: Long): Unit = {
+      val previousCursor = writer.cursor()
+      target.resetRowWriter()
+      writeColumns(key, image)
+      writer.setOffsetAndSizeFromPreviousCursor(ordinal, previousCursor)
+    }
+
+    private def writeKey(ordinal: Int, key: Long): Unit = keyType match {
+      case ByteType => target.write(ordinal, key.toByte)
+      case ShortType => target.write(ordinal, key.toShort)
+      case IntegerType => target.write(ordinal, key.toInt)
+      case LongType => target.write(ordinal, key)
+      case _ => target.write(ordinal, UTF8String.fromString(java.lang.Long.toString(key)))
+    }
+  }
+}
+
+private object ChangeRows {
+
+  /** Debezium's `source.connector` of this source's events. */
+  val Connector = "spark-random-strings"
+}

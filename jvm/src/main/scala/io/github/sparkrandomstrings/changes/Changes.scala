@@ -1,0 +1,76 @@
+package io.github.sparkrandomstrings.changes
+
+import org.apache.spark.sql.types._
+
+import io.github.sparkrandomstrings.options.{OptionTable, RandomStrings, Real, Whole}
+
+/**
+ * The facts of the `changes` source that the rest of it is built on: its short name, its option
+ * names as the code spells them, their defaults and ranges (from the table of options,
+ * [[options.OptionTable]], which the Python engine reads too), the default schema and the key
+ * column's types. The envelopes' columns are [[ChangeEnvelope]]'s. What each option does is said
+ * in [[ChangesSourceProvider]]'s Scaladoc.
+ */
+object Changes {
+
+  /** The name to pass to `format`; Spark matches it case-insensitively. */
+  val ShortName = "changes"
+
+  val KEY = "key"
+  val KEYS = "keys"
+  val DELETE_FRACTION = "deleteFraction"
+  val HOT_KEYS = "hotKeys"
+  val HOT_KEY_FRACTION = "hotKeyFraction"
+  val SNAPSHOT = "snapshot"
+  val ENVELOPE = "envelope"
+
+  // The row options, with the random strings' names and meaning.
+  val ROWS_PER_SECOND: String = RandomStrings.ROWS_PER_SECOND
+  val SEED: String = RandomStrings.SEED
+  val NUM_PARTITIONS: String = RandomStrings.NUM_PARTITIONS
+  val MAX_ROWS_PER_TRIGGER: String = RandomStrings.MAX_ROWS_PER_TRIGGER
+  val TOTAL_ROWS: String = RandomStrings.TOTAL_ROWS
+  val START_TIMESTAMP: String = RandomStrings.START_TIMESTAMP
+  val RATE_PROFILE: String = RandomStrings.RATE_PROFILE
+  val MANUAL_CLOCK: String = RandomStrings.MANUAL_CLOCK
+
+  /** This source's rows of the table of options. */
+  val Table: OptionTable.Source = OptionTable.source(ShortName)
+  private val options = Table.options
+
+  /** Every option this source takes, in the order the documentation lists them. */
+  val Names: Seq[String] = options.names
+
+  /** The options tests use and users never see: accepted, but not listed in [[Names]]. */
+  val InternalNames: Seq[String] = Table.internal
+
+  /** The options this source reads itself; the rest are the rows' options, parsed as the random strings' are. */
+  val ChangeNames: Seq[String] = Seq(KEY, KEYS, DELETE_FRACTION, HOT_KEYS, HOT_KEY_FRACTION, SNAPSHOT, ENVELOPE)
+
+  val DefaultKey: String = options(KEY).defaultText
+  val DefaultKeys: Long = options(KEYS).defaultLong
+  val DefaultDeleteFraction: Double = options(DELETE_FRACTION).defaultDouble
+  val KeysRange: Whole = options(KEYS).whole
+  val DeleteFractionRange: Real = options(DELETE_FRACTION).real
+  val DefaultHotKeys: Long = options(HOT_KEYS).defaultLong
+  val HotKeysRange: Whole = options(HOT_KEYS).whole
+  val HotKeyFractionRange: Real = options(HOT_KEY_FRACTION).real
+  val Envelopes: Seq[String] = options(ENVELOPE).values
+  val DefaultEnvelope: String = options(ENVELOPE).defaultText
+
+  /** The schema of a stream that declares none: a key and a random string. */
+  val DefaultSchema: StructType = StructType(Seq(
+    StructField("id", LongType, nullable = false),
+    StructField("value", StringType, nullable = true)))
+
+  /**
+   * The types a key column may have, each with how many non-negative values it holds: the keys
+   * are 0 to keys - 1 (a STRING holds their decimal text).
+   */
+  val KeyTypes: Seq[(DataType, Long)] = Seq(
+    ByteType -> (1L << 7),
+    ShortType -> (1L << 15),
+    IntegerType -> (1L << 31),
+    LongType -> KeysRange.max,
+    StringType -> KeysRange.max)
+}

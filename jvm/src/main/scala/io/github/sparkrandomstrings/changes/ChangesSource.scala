@@ -1,0 +1,43 @@
+package io.github.sparkrandomstrings.changes
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.types.StructType
+
+import io.github.sparkrandomstrings.offsets.OffsetSource
+
+/**
+ * The `changes` stream: Spark's V1 `Source` contract ([[offsets.OffsetSource]]) over a change
+ * stream, offset `n` being change `n`. Changes exist by the wall clock from the stream's first
+ * start at `rowsPerSecond` (or by the `rateProfile`), up to `totalRows`; a batch reads at most
+ * `maxRowsPerTrigger`.
+ */
+final class ChangesSource private[changes] (
+    spark: SparkSession,
+    val stream: ChangeStream,
+    options: ChangeOptions,
+    numPartitions: Int)
+    extends OffsetSource(
+      spark,
+      Changes.ShortName,
+      stream,
+      options.rows.totalRows,
+      options.rows.maxRowsPerTrigger,
+      options.rows.clock,
+      numPartitions) {
+
+  override def schema: StructType = stream.schema
+
+  override protected def ownMetrics: Seq[(String, String)] = Seq("seed" -> stream.definition.seed.toString)
+
+  /** The source's description in progress reports: its name and the settings in effect. */
+  override def toString: String = {
+    val d = stream.definition
+    val rate = d.rateProfile.fold(s"${Changes.ROWS_PER_SECOND}=${d.rowsPerSecond}")(p => s"${Changes.RATE_PROFILE}=$p")
+    val spec = stream.spec.settings.map { case (name, value) => s"$name=$value" }
+    (spec ++ Seq(rate, s"seed=${d.seed}", s"numPartitions=$numPartitions") ++
+      options.rows.maxRowsPerTrigger.map(m => s"${Changes.MAX_ROWS_PER_TRIGGER}=$m") ++
+      options.rows.totalRows.map(t => s"${Changes.TOTAL_ROWS}=$t") ++
+      d.startTimestamp.map(t => s"${Changes.START_TIMESTAMP}=$t"))
+      .mkString(s"${Changes.ShortName}[", ", ", "]")
+  }
+}

@@ -1,0 +1,78 @@
+package io.github.sparkrandomstrings.changes
+
+import org.apache.spark.sql.SQLContext
+import org.apache.spark.sql.execution.streaming.Source
+import org.apache.spark.sql.sources.{DataSourceRegister, StreamSourceProvider}
+import org.apache.spark.sql.types.StructType
+
+import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
+
+/**
+ * A change stream: inserts, updates and deletes over a keyspace, each change a pure function of
+ * (seed, definition, its number), and the table after any change computable without replay:
+ * `spark.readStream.format("changes")`.
+ *
+ * Each change is a row (in the flat envelope, the default): the declared columns (`.schema(...)`,
+ * typed columns; without one, `id BIGINT NOT NULL, value STRING`), then `_op` STRING (`insert`,
+ * `update` or `delete`), `_seq` BIGINT (the change's number: the table is the changes applied in
+ * `_seq` order) and `_ts` TIMESTAMP (its commit time), all three not null. The key column holds the key,
+ * 0 to `keys` - 1; every other column holds the row's image, drawn as typed columns draw cells:
+ * an insert's or an update's own, a delete's the deleted row's last image. [[ChangeLifecycle]]
+ * says which key each change names and what it does; `docs/change-streams.md` says it for users.
+ *
+ * Options (names are case-insensitive; every value is checked at `load()`):
+ *  - `key` (default: id): the declared column that holds each change's key: NOT NULL, TINYINT,
+ *    SMALLINT, INT, BIGINT or STRING (the key's decimal text), wide enough for `keys` keys. No
+ *    `fields.` option may name it.
+ *  - `keys` (default: 1000): how many keys the table has, 1 to 2^62.
+ *  - `deleteFraction` (default: 0.1): the probability, 0 to below 1, that a change to a present key
+ *    deletes it rather than updates it.
+ *  - `hotKeyFraction` (default: 0): the share, 0 to below 1, of the live changes that go to the hot
+ *    keys, 0 to `hotKeys` - 1, spread evenly through the stream.
+ *  - `hotKeys` (default: 10): how many keys are hot, fewer than `keys`. Only with `hotKeyFraction`.
+ *  - `snapshot` (default: false): the stream begins with an insert of every key, in key order
+ *    (Debezium's snapshot reads, `op` `r`), and the live changes follow.
+ *  - `envelope` (default: flat): the rows' format ([[ChangeEnvelope]]): flat; debezium (Debezium's
+ *    change-event value: `before`, `after`, `source`, `op`, `ts_ms`); delta (Delta Lake's change
+ *    data feed: the columns, `_change_type`, `_commit_version`, `_commit_timestamp`; an update is
+ *    two rows); flink (the columns, `_row_kind` +I, -U, +U or -D, `_seq`, `_ts`; an update is two rows).
+ *  - `rowsPerSecond` (default: 10) or `rateProfile`: how fast changes become available, and so
+ *    their commit times, as the random strings' rows and event times.
+ *  - `startTimestamp` (default: the first start): the commit time of change 0, in epoch ms.
+ *  - `seed` (default: drawn once, kept in the checkpoint), `numPartitions` (default: the session's
+ *    default parallelism), `maxRowsPerTrigger` (default: no limit), `totalRows` (default:
+ *    unbounded): as the random strings'.
+ *  - `fields.<column>.<property>`: how each declared column other than the key is made, as typed
+ *    columns take them (`docs/typed-columns.md`).
+ *
+ * The checkpoint keeps the rows' definition (seed, first start, rate, schema and `fields.`
+ * options) and the change options ([[ChangeStore]]); a restart that changes one is refused, naming it.
+ */
+class ChangesSourceProvider extends StreamSourceProvider with DataSourceRegister {
+
+  override def shortName(): String = Changes.ShortName
+
+  /** Called by `load()`: checks every option and the declared schema, so errors surface there. */
+  override def sourceSchema(
+      sqlContext: SQLContext,
+      schema: Option[StructType],
+      providerName: String,
+      parameters: Map[String, String]): (String, StructType) = {
+    val options = ChangeOptions.parse(parameters, schema)
+    val spark = sqlContext.sparkSession
+    if (!RandomStringsScanStrategy.extensionsConfiguredOn(spark.sparkContext)) RandomStringsScanStrategy.addTo(spark)
+    (Changes.ShortName, options.schema)
+  }
+
+  /** Called when a query starts: fixes or reads back the stream from its checkpoint. */
+  override def createSource(
+      sqlContext: SQLContext,
+      metadataPath: String,
+      schema: Option[StructType],
+      providerName: String,
+      parameters: Map[String, String]): Source = {
+    val options = ChangeOptions.parse(parameters, schema)
+    val spark = sqlContext.sparkSession
+    new ChangesSource(spark, ChangeStore.atStart(spark, metadataPath, options), options, options.rows.partitionsIn(spark))
+  }
+}

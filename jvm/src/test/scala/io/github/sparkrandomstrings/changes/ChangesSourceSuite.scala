@@ -1,0 +1,206 @@
+package io.github.sparkrandomstrings.changes
+
+import java.io.File
+
+import scala.collection.mutable
+
+import org.apache.spark.sql.Row
+import org.apache.spark.sql.types.StructType
+
+import io.github.sparkrandomstrings.changes.ChangeLifecycle.{Delete, Insert}
+import io.github.sparkrandomstrings.testing.{AvailableNowQueries, SparkSessionSuite}
+
+/** The `changes` source through Spark: its rows against the change model and the typed columns, its checkpoint and its refusals. */
+class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
+
+  private val Declared = "id INT NOT NULL, name STRING, balance DECIMAL(12,2), tier STRING, at TIMESTAMP NOT NULL"
+  private val Fields = Map(
+    "fields.name.nullRate" -> "0.2",
+    "fields.name.maxLength" -> "6",
+    "fields.balance.min" -> "0",
+    "fields.balance.max" -> "100000",
+    "fields.tier.values" -> """["free", "pro", "team"]""",
+    "fields.tier.weights" -> "[7, 2, 1]",
+    "fields.at.kind" -> "eventTime")
+  private val Row0Ms = 1700000000000L
+  private val Rows = Map("seed" -> "7", "rowsPerSecond" -> "100", "startTimestamp" -> Row0Ms.toString)
+
+  private def changes(options: Map[String, String], schema: String = Declared) =
+    spark.readStream.format(Changes.ShortName).schema(schema).options(options).load()
+
+  private def messages(error: Throwable): String =
+    Iterator.iterate[Throwable](error)(_.getCause).takeWhile(_ != null).map(_.getMessage).mkString(" | ")
+
+  test("an AvailableNow run reads each change once: the model's key and op, the typed columns' cells at its image") {
+    withTempDir { dir =>
+      val options = Rows ++ Fields ++ Map(
+        "keys" -> "50",
+        "deleteFraction" -> "0.3",
+        "totalRows" -> "1000",
+        "numPartitions" -> "3",
+        "maxRowsPerTrigger" -> "400")
+      val df = changes(options)
+      assert(df.schema == StructType.fromDDL(Declared + ", _op STRING NOT NULL, _seq BIGINT NOT NULL, _ts TIMESTAMP NOT NULL"))
+      val rows = collectAvailableNow(df, new File(dir, "changes")).sortBy(_.getLong(6))
+      assert(rows.map(_.getLong(6)) == (0L until 1000L))
+
+      // The typed columns' rows of the same seed, schema and fields, with each row's offset beside them.
+      val typed = collectAvailableNow(
+        spark.readStream.format("InMemoryRandomStrings").schema(Declared + ", o BIGINT NOT NULL")
+          .options(Rows ++ Fields ++ Map("fields.o.kind" -> "offset", "totalRows" -> "1000")).load(),
+        new File(dir, "typed")).map(r => r.getLong(5) -> r).toMap
+
+      val lifecycle = new ChangeLifecycle(7L, ChangeSpec("id", 50L, 0.3, 10L, 0.0, snapshot = false, ChangeEnvelope.Flat))
+      val present = mutable.Map.empty[Int, Long] // key -> the seq of its last image
+      for (row <- rows) {
+        val seq = row.getLong(6)
+        val key = row.getInt(0)
+        lifecycle.locate(seq)
+        val op = lifecycle.opOf(lifecycle.key, lifecycle.occurrence)
+        assert(key.toLong == lifecycle.key && row.getString(5) == op.name, s"change $seq")
+        assert(row.getTimestamp(7).getTime == Row0Ms + seq * 10L, s"change $seq commits at its row's time")
+        assert((op == Insert) == !present.contains(key), s"change $seq: inserted exactly when absent")
+        val image = if (op == Delete) present(key) else seq
+        val cells = typed(image)
+        for (i <- 1 to 4) assert(row.get(i) == cells.get(i), s"change $seq, column $i: the cell at its image $image")
+        if (op == Delete) present.remove(key) else present(key) = seq
+      }
+      val ops = rows.groupBy(_.getString(5)).map { case (op, r) => op -> r.size }
+      assert(ops("insert") >= 50 && ops("delete") > 0 && ops("update") > 0 && ops.values.sum == 1000, ops)
+    }
+  }
+
+  test("a STRING key holds the key's decimal text, and the default schema is id BIGINT and a string") {
+    withTempDir { dir =>
+      val text = collectAvailableNow(
+        changes(Rows ++ Map("key" -> "k", "keys" -> "20", "totalRows" -> "40"), "k STRING NOT NULL, v INT"),
+        new File(dir, "text"))
+      val plain = collectAvailableNow(
+        spark.readStream.format(Changes.ShortName).options(Rows ++ Map("keys" -> "20", "totalRows" -> "40")).load(),
+        new File(dir, "plain"))
+      assert(plain.head.schema.fieldNames.toSeq == Seq("id", "value", "_op", "_seq", "_ts"))
+      val bySeq = plain.map(r => r.getLong(3) -> r.getLong(0)).toMap
+      assert(text.map(r => r.getLong(3) -> r.getString(0)).toMap == bySeq.map { case (s, k) => s -> k.toString })
+      assert(bySeq.filter(_._1 < 20L).values.toSeq.sorted == (0L until 20L), "round 0 inserts every key once")
+    }
+  }
+
+  test("load() refuses bad change options, naming the option, the value and what is allowed") {
+    val cases: Seq[(Map[String, String], String, Seq[String])] = Seq(
+      (Map("key" -> "ID2"), Declared, Seq("'key' is 'ID2' names no declared column", "Did you mean 'id'?", "id, name")),
+      (Map.empty, "user INT NOT NULL", Seq("Option 'key' is not set, and its default 'id' names no declared column")),
+      (Map("key" -> "name"), Declared, Seq("'key' is 'name', a nullable column", "name STRING NOT NULL")),
+      (Map("key" -> "balance"), Declared, Seq("a DECIMAL(12,2) column", "TINYINT, SMALLINT, INT, BIGINT, STRING")),
+      (Map("keys" -> "40000"), "id SMALLINT NOT NULL", Seq("'keys' is 40000", "SMALLINT", "at most 32768 keys")),
+      (Map.empty, "id TINYINT NOT NULL", Seq("'keys' is 1000 (its default)", "TINYINT", "at most 128 keys")),
+      (Map("keys" -> "0"), Declared, Seq("'0'", "'keys'", "from 1 to 4611686018427387904")),
+      (Map("deleteFraction" -> "1"), Declared, Seq("'1'", "'deleteFraction'", ">= 0 and < 1")),
+      (Map("fields.ID.min" -> "5"), Declared, Seq("'fields.ID.min'", "key column 'id'", "Remove it")),
+      (Map.empty, Declared + ", _seq BIGINT", Seq("'_seq'", "Rename it")),
+      (Map("deleteFractions" -> "0.1"), Declared, Seq("Unknown option 'deleteFractions' for the changes source", "'deleteFraction'")),
+      (Map("maxLength" -> "5"), Declared, Seq("Unknown option 'maxLength' for the changes source")),
+      (Map("fields.tier.min" -> "1"), Declared, Seq("fields.tier.min")),
+      (Map("rowsPerSecond" -> "0"), Declared, Seq("'0'", "'rowsPerSecond'", ">= 1")),
+      (Map("hotKeys" -> "5"), Declared, Seq("'hotKeys' is 5, but 'hotKeyFraction' is not set", "Set 'hotKeyFraction' above 0")),
+      (Map("hotKeyFraction" -> "0.5", "keys" -> "8"), Declared, Seq("'hotKeys' is 10 (its default) and 'keys' is 8", "below 'keys'")),
+      (Map("hotKeyFraction" -> "1"), Declared, Seq("'1'", "'hotKeyFraction'", ">= 0 and < 1")),
+      (Map("snapshot" -> "yes"), Declared, Seq("'yes'", "'snapshot'", "true or false")),
+      (Map("envelope" -> "debezum"), Declared, Seq("'debezum'", "'envelope'", "Did you mean 'debezium'?", "flat, debezium, delta, flink")),
+      (Map("envelope" -> "delta"), Declared + ", _change_type STRING", Seq("'_change_type'", "delta envelope", "Rename it")))
+    for ((options, schema, expected) <- cases) {
+      val error = intercept[IllegalArgumentException](changes(options, schema))
+      expected.foreach(words => assert(error.getMessage.contains(words), s"$options: ${error.getMessage}"))
+    }
+  }
+
+  test("each envelope carries the flat rows' changes: Debezium's before and after, Delta's and Flink's two rows an update") {
+    withTempDir { dir =>
+      val options = Rows ++ Fields ++ Map("keys" -> "20", "deleteFraction" -> "0.3", "totalRows" -> "300", "numPartitions" -> "2")
+      def read(envelope: String) =
+        collectAvailableNow(changes(options ++ Map("envelope" -> envelope)), new File(dir, envelope))
+      val flat = read("flat").map(r => r.getLong(6) -> r).toMap
+      def image(r: Row) = (0 until 5).map(r.get)
+      // Each key's image before change s: the image of its last insert or update before s.
+      val before = mutable.Map.empty[Long, IndexedSeq[Any]]
+      val last = mutable.Map.empty[Any, IndexedSeq[Any]]
+      for (s <- 0L until 300L) {
+        val r = flat(s)
+        last.get(r.get(0)).foreach(before(s) = _)
+        if (r.getString(5) == "delete") last.remove(r.get(0)) else last(r.get(0)) = image(r)
+        if (r.getString(5) == "delete") assert(image(r) == before(s), "a flat delete carries the image before it")
+      }
+
+      val debezium = read("debezium")
+      assert(debezium.head.schema.fieldNames.toSeq == Seq("before", "after", "source", "op", "ts_ms"))
+      assert(debezium.map(_.getStruct(2).getLong(4)).sorted == (0L until 300L))
+      for (r <- debezium) {
+        val s = r.getStruct(2).getLong(4)
+        val f = flat(s)
+        val op = Map("insert" -> "c", "update" -> "u", "delete" -> "d")(f.getString(5))
+        assert(r.getString(3) == op && r.getLong(4) == f.getTimestamp(7).getTime, s"change $s")
+        assert(Option(r.getStruct(0)).map(image) == before.get(s).filter(_ => op != "c"), s"change $s: before")
+        assert(Option(r.getStruct(1)).map(image) == (if (op == "d") None else Some(image(f))), s"change $s: after")
+        assert(r.getStruct(2).toSeq.take(4) == Seq[Any]("spark-random-strings", "changes", f.getTimestamp(7).getTime, "false"))
+      }
+
+      for ((envelope, kinds) <- Seq(
+          "delta" -> Map("insert" -> Seq("insert"), "update" -> Seq("update_preimage", "update_postimage"), "delete" -> Seq("delete")),
+          "flink" -> Map("insert" -> Seq("+I"), "update" -> Seq("-U", "+U"), "delete" -> Seq("-D")))) {
+        val rows = read(envelope)
+        val bySeq = rows.groupBy(_.getLong(6))
+        assert(bySeq.keySet == (0L until 300L).toSet)
+        assert(rows.size == 300 + flat.values.count(_.getString(5) == "update"), envelope)
+        for ((s, group) <- bySeq) {
+          val f = flat(s)
+          val sorted = group.sortBy(r => kinds(f.getString(5)).indexOf(r.getString(5)))
+          assert(sorted.map(_.getString(5)) == kinds(f.getString(5)), s"$envelope, change $s")
+          assert(sorted.map(_.get(7)).distinct == Seq(f.get(7)))
+          assert(image(sorted.last) == image(f), s"$envelope, change $s: the image after (or deleted)")
+          if (sorted.size == 2) assert(image(sorted.head) == before(s), s"$envelope, change $s: the image before")
+        }
+      }
+    }
+  }
+
+  test("a snapshot inserts every key in key order first, as Debezium's snapshot reads; hot keys take their share after it") {
+    withTempDir { dir =>
+      val options = Rows ++ Map(
+        "keys" -> "50", "snapshot" -> "true", "hotKeys" -> "2", "hotKeyFraction" -> "0.5", "totalRows" -> "250")
+      val flat = collectAvailableNow(changes(options, "id BIGINT NOT NULL, v INT"), new File(dir, "flat")).sortBy(_.getLong(3))
+      assert(flat.take(50).map(r => (r.getLong(0), r.getString(2))) == (0L until 50L).map(k => (k, "insert")))
+      val live = flat.drop(50)
+      // Live change m is hot when floor((m + 1) / 2) > floor(m / 2): the odd ones, each on key 0 or 1.
+      assert(live.zipWithIndex.filter(_._2 % 2 == 1).forall(_._1.getLong(0) < 2L))
+      assert(live.zipWithIndex.filter(_._2 % 2 == 0).forall(_._1.getLong(0) >= 2L))
+      // Every key is present after the snapshot: per key, the live deletes lead the inserts by 0 or 1.
+      for ((key, changes) <- live.groupBy(_.getLong(0))) {
+        val lead = changes.count(_.getString(2) == "delete") - changes.count(_.getString(2) == "insert")
+        assert(lead == 0 || lead == 1, s"key $key")
+      }
+      val debezium = collectAvailableNow(
+        changes(options ++ Map("envelope" -> "debezium"), "id BIGINT NOT NULL, v INT"),
+        new File(dir, "debezium")).sortBy(_.getStruct(2).getLong(4))
+      assert(debezium.take(50).map(r => (r.getString(3), r.getStruct(2).getString(3))) ==
+        Seq.fill(49)(("r", "true")) :+ (("r", "last")))
+      assert(debezium.drop(50).forall(r => r.getString(3) != "r" && r.getStruct(2).getString(3) == "false"))
+    }
+  }
+
+  test("a restart replays the stored changes, and one that changes a change option is refused, naming it") {
+    withTempDir { dir =>
+      val checkpoint = new File(dir, "c")
+      val options = Rows ++ Map("keys" -> "30", "deleteFraction" -> "0.2", "totalRows" -> "60")
+      val first = collectAvailableNow(changes(options), checkpoint)
+      assert(first.size == 60)
+      val stored = new String(java.nio.file.Files.readAllBytes(new File(checkpoint, "sources/0/changes-source.json").toPath))
+      assert(stored == """{"version":1,"key":"id","keys":30,"deleteFraction":0.2,"hotKeys":10,""" +
+        """"hotKeyFraction":0.0,"snapshot":false,"envelope":"flat"}""")
+      val more = collectAvailableNow(changes(options ++ Map("totalRows" -> "90")), checkpoint)
+      val fresh = collectAvailableNow(changes(options ++ Map("totalRows" -> "90")), new File(dir, "fresh"))
+      assert(more.size == 30)
+      assert(more.map(_.toString).sorted == fresh.filter(_.getLong(6) >= 60L).map(_.toString).sorted)
+      val error = intercept[Exception](collectAvailableNow(changes(options ++ Map("keys" -> "31", "deleteFraction" -> "0.25")), checkpoint))
+      assert(messages(error).contains("keys: the checkpoint has 30, the query sets 31; deleteFraction: the checkpoint has 0.2, the query sets 0.25"))
+    }
+  }
+}
