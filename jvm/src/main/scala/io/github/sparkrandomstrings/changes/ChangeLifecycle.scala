@@ -80,6 +80,28 @@ private[sparkrandomstrings] final class ChangeLifecycle(seed: Long, spec: Change
       firstLive + (if (hot) hotPosition(i) else coldPosition(i))
     }
 
+  /**
+   * The occurrence of key `key` that is its last change among the first `n` changes (numbers 0 to
+   * n - 1), or -1 if it has none: the table after n changes holds the image of that change if it
+   * left the key present. Found directly: the key's group has taken a known number of the first n
+   * changes, so the round they reach is known, and the key's place in that round says whether its
+   * change of that round came before n.
+   */
+  def lastOccurrence(key: Long, n: Long): Long =
+    if (n <= firstLive) { if (key < n) 0L else -1L }
+    else {
+      val m = n - firstLive
+      val hot = key < hotKeys
+      val (first, size) = if (hot) (0L, hotKeys) else (hotKeys, coldKeys)
+      val taken = if (hot) hotCount(m) else m - hotCount(m)
+      val round = firstRound + taken / size
+      val part = taken % size
+      if (part > 0L && KeyedPermutation.inverse(key - first, size, roundKey(hot, round)) < part) round
+      else if (round > firstRound) round - 1L
+      else if (firstRound > 0L) 0L
+      else -1L
+    }
+
   /** What occurrence `j` of key `key` does. */
   def opOf(key: Long, j: Long): ChangeLifecycle.Op =
     if (j == 0L || absentAfter(key, j - 1L)) ChangeLifecycle.Insert

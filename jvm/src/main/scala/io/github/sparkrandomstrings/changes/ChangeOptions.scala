@@ -63,14 +63,60 @@ final case class ChangeSpec(
  *             its `fields.` options, parsed and checked as the random strings' typed columns are
  *             ([[strings.SourceOptions]])
  */
-final case class ChangeOptions(spec: ChangeSpec, rows: SourceOptions) {
+final case class ChangeOptions(spec: ChangeSpec, rows: SourceOptions, asOf: Option[Long] = None, history: Boolean = false) {
 
   /** The schema of the stream's rows: the declared columns in the envelope. */
   def schema: StructType = spec.envelope.schemaOf(rows.schema)
+
+  /** The schema of a batch read's rows: the declared columns, and with `history` each version's validity. */
+  def tableSchema: StructType =
+    if (history) StructType(rows.schema.fields.toSeq ++ Changes.HistoryFields) else rows.schema
+
+  /** Checks the options of a batch read: `asOf` and `seed` given, no option that only a stream reads. */
+  private[changes] def forBatch(parameters: Map[String, String]): ChangeOptions = {
+    def refuse(message: String): Nothing = throw new IllegalArgumentException(message)
+    if (asOf.isEmpty) {
+      refuse(s"A batch read of the ${Changes.ShortName} source makes the table after a number of changes, and " +
+        s"option '${Changes.AS_OF}' is not set. Set it to that number, e.g. .option(\"${Changes.AS_OF}\", 1000000), " +
+        "or read the changes as a stream with spark.readStream.")
+    }
+    if (rows.seed.isEmpty) {
+      refuse(s"A batch read of the ${Changes.ShortName} source needs the seed of the stream whose table it makes, " +
+        s"and option '${Changes.SEED}' is not set. Set it to the stream's seed (a stream keeps the seed it drew " +
+        "in its checkpoint).")
+    }
+    Changes.StreamNames.find(name => parameters.keys.exists(_.equalsIgnoreCase(name))).foreach { name =>
+      refuse(s"Option '$name' limits how a stream reads its changes, and a batch read makes the table after " +
+        s"'${Changes.AS_OF}' changes at once. Remove '$name'.")
+    }
+    if (history) {
+      val names = rows.schema.fieldNames
+      Changes.HistoryFields.map(_.name).find(n => names.exists(_.equalsIgnoreCase(n))).foreach { name =>
+        refuse(s"The declared column '$name' has the name of a column that '${Changes.HISTORY}' adds " +
+          s"(${Changes.HistoryFields.map(_.name).mkString(", ")}). Rename it.")
+      }
+    }
+    this
+  }
 }
 
 object ChangeOptions {
   import Changes._
+
+  /** The options of a stream, `spark.readStream`: [[parse]]d, after refusing those only a batch read takes. */
+  def stream(parameters: Map[String, String], schema: Option[StructType]): ChangeOptions = {
+    BatchNames.find(name => parameters.keys.exists(_.equalsIgnoreCase(name))).foreach { name =>
+      throw new IllegalArgumentException(
+        s"Option '$name' is for a batch read, spark.read.format(\"$ShortName\"), which makes the table " +
+          s"after a number of changes; a stream has no fixed end. Remove '$name', or read the table with " +
+          "spark.read.")
+    }
+    parse(parameters, schema)
+  }
+
+  /** The options of a batch read, `spark.read`: [[parse]]d, then its own rules ([[ChangeOptions.forBatch]]). */
+  def batch(parameters: Map[String, String], schema: Option[StructType]): ChangeOptions =
+    parse(parameters, schema).forBatch(parameters)
 
   /**
    * Reads the options Spark passes (case-insensitive names) and the declared schema, if any.
@@ -128,7 +174,14 @@ object ChangeOptions {
       }
     }
     val rowOptions = written.filter { case (name, _) => !ChangeNames.exists(_.equalsIgnoreCase(name)) }
-    ChangeOptions(spec.copy(key = keyField.name), SourceOptions.parse(rowOptions, Some(declared)))
+    val asOf = options.get(AS_OF).map(AsOfRange.parse(AS_OF, _))
+    val history = options.get(HISTORY).exists(Suggestions.boolean(HISTORY, _))
+    if (options.contains(HISTORY) && asOf.isEmpty) {
+      throw new IllegalArgumentException(
+        s"Options that do not fit together: '$HISTORY' is ${options(HISTORY)}, but '$AS_OF' is not set. A " +
+          s"history is that of the table after '$AS_OF' changes: set '$AS_OF' too, on a batch read.")
+    }
+    ChangeOptions(spec.copy(key = keyField.name), SourceOptions.parse(rowOptions, Some(declared)), asOf, history)
   }
 
   /** The envelope called `name`, case-insensitive; any other name is refused with the closest one. */

@@ -2,13 +2,11 @@ package io.github.sparkrandomstrings.changes
 
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow
 import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeRowWriter
-import org.apache.spark.sql.types._
+import org.apache.spark.sql.types.StructType
 import org.apache.spark.unsafe.types.UTF8String
 
-import io.github.sparkrandomstrings.columns.RowDraw
 import io.github.sparkrandomstrings.rows.{MultiRowMaker, OffsetRows, RowMaker, StreamDefinition}
 import io.github.sparkrandomstrings.time.RowClock
-import io.github.sparkrandomstrings.typed.CellWriter
 
 /**
  * One change stream as a checkpoint fixes it: the rows' definition (seed, first start, rate or
@@ -35,10 +33,9 @@ final case class ChangeStream(definition: StreamDefinition, spec: ChangeSpec) ex
 
 /**
  * Makes each change's rows, one maker per partition ([[ChangeLifecycle]] says what change `n`
- * does), in the stream's envelope ([[ChangeEnvelope]]). An image is the declared columns: the key
- * column holding the key, and every other one the cell that the typed columns draw at the image's
- * change number. The image after an insert or an update is the change's own (cells drawn at `n`,
- * event time `n`'s); the image before an update or a delete is the key's previous change's.
+ * does), in the stream's envelope ([[ChangeEnvelope]]), its images written by [[ImageWriter]]. The
+ * image after an insert or an update is the change's own (cells drawn at `n`, event time `n`'s);
+ * the image before an update or a delete is the key's previous change's.
  */
 final class ChangeRows(stream: ChangeStream) extends MultiRowMaker {
   import ChangeEnvelope._
@@ -52,9 +49,10 @@ final class ChangeRows(stream: ChangeStream) extends MultiRowMaker {
   private val writer = new UnsafeRowWriter(stream.schema.length, 1 << 10)
   // Debezium's images are structs (`before`, `after`); every other envelope's are the row's first columns.
   private val (before, after) = envelope match {
-    case Debezium => (new ImageWriter(new UnsafeRowWriter(writer, width)), new ImageWriter(new UnsafeRowWriter(writer, width)))
+    case Debezium =>
+      (new ImageWriter(stream, new UnsafeRowWriter(writer, width)), new ImageWriter(stream, new UnsafeRowWriter(writer, width)))
     case _ =>
-      val image = new ImageWriter(writer)
+      val image = new ImageWriter(stream, writer)
       (image, image)
   }
   private val source = new UnsafeRowWriter(writer, Debezium.SourceType.length)
@@ -95,8 +93,8 @@ final class ChangeRows(stream: ChangeStream) extends MultiRowMaker {
     val commitMs = definition.inOrderEventTimeMs(seq)
     envelope match {
       case Debezium =>
-        if (op == Insert) writer.setNullAt(0) else before.writeStruct(0, key, previous)
-        if (op == Delete) writer.setNullAt(1) else after.writeStruct(1, key, seq)
+        if (op == Insert) writer.setNullAt(0) else before.writeStruct(writer, 0, key, previous, seq)
+        if (op == Delete) writer.setNullAt(1) else after.writeStruct(writer, 1, key, seq, seq)
         val snapshot = if (!lifecycle.isSnapshot(seq)) 0 else if (seq + 1L == lifecycle.firstLive) 2 else 1
         writeSource(2, commitMs, snapshotStates(snapshot))
         writer.write(3, if (snapshot > 0) snapshotRead else strings(op.index))
@@ -105,7 +103,7 @@ final class ChangeRows(stream: ChangeStream) extends MultiRowMaker {
         // The second row of an update (Delta, Flink) is its image after; the first, before.
         val preimage = count == 2 && index == 0
         val image = if (op == Delete || preimage) previous else seq
-        after.writeColumns(key, image)
+        after.writeColumns(key, image, seq)
         writer.write(width, strings(if (preimage) 3 else op.index))
         writer.write(width + 1, seq)
         writer.write(width + 2, RowClock.timestampMicros(commitMs))
@@ -123,44 +121,6 @@ final class ChangeRows(stream: ChangeStream) extends MultiRowMaker {
     source.write(3, snapshot)
     source.write(4, seq)
     writer.setOffsetAndSizeFromPreviousCursor(ordinal, previousCursor)
-  }
-
-  /** Writes images (the declared columns) into `target`: the row itself, or a struct in it. */
-  private final class ImageWriter(target: UnsafeRowWriter) {
-    private val keyOrdinal = stream.keyOrdinal
-    private val keyType = declared.schema.fields(keyOrdinal).dataType
-    private val cells: Array[CellWriter] = declared.cells.zipWithIndex.map {
-      case (spec, i) => if (i == keyOrdinal) null else CellWriter.of(spec, definition.seed, target)
-    }.toArray
-    private val draw = new RowDraw
-
-    /** The image of change `image` of key `key`, at ordinals 0 to width - 1 of the target. */
-    def writeColumns(key: Long, image: Long): Unit = {
-      draw.offset = seq
-      draw.original = image
-      draw.eventTimeMs = definition.inOrderEventTimeMs(image)
-      var i = 0
-      while (i < width) {
-        if (i == keyOrdinal) writeKey(i, key) else cells(i).write(i, image, draw)
-        i += 1
-      }
-    }
-
-    /** The image, as a struct at `ordinal` of the row. */
-    def writeStruct(ordinal: Int, key: Long, image: Long): Unit = {
-      val previousCursor = writer.cursor()
-      target.resetRowWriter()
-      writeColumns(key, image)
-      writer.setOffsetAndSizeFromPreviousCursor(ordinal, previousCursor)
-    }
-
-    private def writeKey(ordinal: Int, key: Long): Unit = keyType match {
-      case ByteType => target.write(ordinal, key.toByte)
-      case ShortType => target.write(ordinal, key.toShort)
-      case IntegerType => target.write(ordinal, key.toInt)
-      case LongType => target.write(ordinal, key)
-      case _ => target.write(ordinal, UTF8String.fromString(java.lang.Long.toString(key)))
-    }
   }
 }
 

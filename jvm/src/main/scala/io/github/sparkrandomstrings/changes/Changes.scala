@@ -23,6 +23,8 @@ object Changes {
   val HOT_KEY_FRACTION = "hotKeyFraction"
   val SNAPSHOT = "snapshot"
   val ENVELOPE = "envelope"
+  val AS_OF = "asOf"
+  val HISTORY = "history"
 
   // The row options, with the random strings' names and meaning.
   val ROWS_PER_SECOND: String = RandomStrings.ROWS_PER_SECOND
@@ -45,7 +47,12 @@ object Changes {
   val InternalNames: Seq[String] = Table.internal
 
   /** The options this source reads itself; the rest are the rows' options, parsed as the random strings' are. */
-  val ChangeNames: Seq[String] = Seq(KEY, KEYS, DELETE_FRACTION, HOT_KEYS, HOT_KEY_FRACTION, SNAPSHOT, ENVELOPE)
+  val ChangeNames: Seq[String] =
+    Seq(KEY, KEYS, DELETE_FRACTION, HOT_KEYS, HOT_KEY_FRACTION, SNAPSHOT, ENVELOPE, AS_OF, HISTORY)
+
+  /** The options a batch read takes and a stream refuses, and those a batch read refuses. */
+  val BatchNames: Seq[String] = Seq(AS_OF, HISTORY)
+  val StreamNames: Seq[String] = Seq(MAX_ROWS_PER_TRIGGER, TOTAL_ROWS)
 
   val DefaultKey: String = options(KEY).defaultText
   val DefaultKeys: Long = options(KEYS).defaultLong
@@ -55,8 +62,16 @@ object Changes {
   val DefaultHotKeys: Long = options(HOT_KEYS).defaultLong
   val HotKeysRange: Whole = options(HOT_KEYS).whole
   val HotKeyFractionRange: Real = options(HOT_KEY_FRACTION).real
+  val AsOfRange: Whole = options(AS_OF).whole
   val Envelopes: Seq[String] = options(ENVELOPE).values
   val DefaultEnvelope: String = options(ENVELOPE).defaultText
+
+  /** The columns a history read (`history`) adds after the declared ones: each version's validity. */
+  val HistoryFields: Seq[StructField] = Seq(
+    StructField("valid_from_seq", LongType, nullable = false),
+    StructField("valid_to_seq", LongType, nullable = true),
+    StructField("valid_from", TimestampType, nullable = false),
+    StructField("valid_to", TimestampType, nullable = true))
 
   /** The schema of a stream that declares none: a key and a random string. */
   val DefaultSchema: StructType = StructType(Seq(

@@ -2,7 +2,7 @@ package io.github.sparkrandomstrings.changes
 
 import org.apache.spark.sql.SQLContext
 import org.apache.spark.sql.execution.streaming.Source
-import org.apache.spark.sql.sources.{DataSourceRegister, StreamSourceProvider}
+import org.apache.spark.sql.sources.{BaseRelation, DataSourceRegister, RelationProvider, SchemaRelationProvider, StreamSourceProvider}
 import org.apache.spark.sql.types.StructType
 
 import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
@@ -45,10 +45,17 @@ import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
  *  - `fields.<column>.<property>`: how each declared column other than the key is made, as typed
  *    columns take them (`docs/typed-columns.md`).
  *
+ * A batch read, `spark.read.format("changes")`, makes the table after a number of changes, on the
+ * executors ([[ChangesTable]]): `asOf` (required) is that number, `history` (default: false) asks
+ * for every version of every key instead, with `valid_from_seq`, `valid_to_seq`, `valid_from` and
+ * `valid_to`; `seed` is required, and the commit times count from `startTimestamp` (default: 0).
+ * A stream refuses both options, and a batch read `maxRowsPerTrigger` and `totalRows`.
+ *
  * The checkpoint keeps the rows' definition (seed, first start, rate, schema and `fields.`
  * options) and the change options ([[ChangeStore]]); a restart that changes one is refused, naming it.
  */
-class ChangesSourceProvider extends StreamSourceProvider with DataSourceRegister {
+class ChangesSourceProvider
+    extends StreamSourceProvider with RelationProvider with SchemaRelationProvider with DataSourceRegister {
 
   override def shortName(): String = Changes.ShortName
 
@@ -58,7 +65,7 @@ class ChangesSourceProvider extends StreamSourceProvider with DataSourceRegister
       schema: Option[StructType],
       providerName: String,
       parameters: Map[String, String]): (String, StructType) = {
-    val options = ChangeOptions.parse(parameters, schema)
+    val options = ChangeOptions.stream(parameters, schema)
     val spark = sqlContext.sparkSession
     if (!RandomStringsScanStrategy.extensionsConfiguredOn(spark.sparkContext)) RandomStringsScanStrategy.addTo(spark)
     (Changes.ShortName, options.schema)
@@ -71,8 +78,33 @@ class ChangesSourceProvider extends StreamSourceProvider with DataSourceRegister
       schema: Option[StructType],
       providerName: String,
       parameters: Map[String, String]): Source = {
-    val options = ChangeOptions.parse(parameters, schema)
+    val options = ChangeOptions.stream(parameters, schema)
     val spark = sqlContext.sparkSession
     new ChangesSource(spark, ChangeStore.atStart(spark, metadataPath, options), options, options.rows.partitionsIn(spark))
+  }
+
+  /** A batch read without a declared schema: the table of the default columns, `id` and `value`. */
+  override def createRelation(sqlContext: SQLContext, parameters: Map[String, String]): BaseRelation =
+    table(sqlContext, parameters, None)
+
+  /** A batch read, `spark.read.format("changes")` with `asOf`: the table after that many changes ([[ChangesTable]]). */
+  override def createRelation(
+      sqlContext: SQLContext,
+      parameters: Map[String, String],
+      schema: StructType): BaseRelation =
+    table(sqlContext, parameters, Some(schema))
+
+  private def table(sqlContext: SQLContext, parameters: Map[String, String], schema: Option[StructType]) = {
+    val options = ChangeOptions.batch(parameters, schema)
+    val rows = options.rows
+    // A table has no first start: its commit times count from startTimestamp, or else from the epoch.
+    val definition = rows.definition(rows.startTimestamp.getOrElse(0L), () => sys.error("a batch read has a seed"))
+    new ChangesTable(
+      sqlContext,
+      ChangeStream(definition, options.spec),
+      options.asOf.get,
+      options.history,
+      rows.partitionsIn(sqlContext.sparkSession),
+      options.tableSchema)
   }
 }

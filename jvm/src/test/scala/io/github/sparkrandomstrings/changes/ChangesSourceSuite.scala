@@ -186,6 +186,51 @@ class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
     }
   }
 
+  test("a batch read with asOf is the stream's changes applied in _seq order, and with history every version of every key") {
+    withTempDir { dir =>
+      val options = Rows ++ Fields ++ Map(
+        "keys" -> "40", "deleteFraction" -> "0.3", "hotKeys" -> "3", "hotKeyFraction" -> "0.2", "snapshot" -> "true")
+      val stream = collectAvailableNow(changes(options ++ Map("totalRows" -> "700")), new File(dir, "s")).sortBy(_.getLong(6))
+      def table(asOf: Long, more: Map[String, String] = Map.empty) =
+        spark.read.format(Changes.ShortName).schema(Declared).options(options ++ more ++ Map(
+          "asOf" -> asOf.toString, "numPartitions" -> "3")).load().collect().toSeq
+      for (n <- Seq(0, 1, 39, 40, 41, 333, 700)) {
+        val replay = mutable.LinkedHashMap.empty[Any, Seq[Any]]
+        stream.take(n).foreach { r =>
+          if (r.getString(5) == "delete") replay.remove(r.get(0)) else replay(r.get(0)) = (0 until 5).map(r.get)
+        }
+        assert(table(n).map(r => (0 until 5).map(r.get)).sortBy(_.head.asInstanceOf[Int]) ==
+          replay.values.toSeq.sortBy(_.head.asInstanceOf[Int]), s"asOf $n")
+      }
+      // The history: each insert or update begins a version, held until the key's next change.
+      val history = table(700, Map("history" -> "true"))
+      assert(history.head.schema.fieldNames.toSeq.takeRight(4) == Seq("valid_from_seq", "valid_to_seq", "valid_from", "valid_to"))
+      val expected = stream.filter(_.getString(5) != "delete").map { r =>
+        val next = stream.find(o => o.getLong(6) > r.getLong(6) && o.get(0) == r.get(0))
+        ((0 until 5).map(r.get), r.getLong(6), next.map(_.getLong(6)), r.getTimestamp(7), next.map(_.getTimestamp(7)).orNull)
+      }
+      val actual = history.map(r => ((0 until 5).map(r.get), r.getLong(5), Option(r.get(6)).map(_.asInstanceOf[Long]), r.getTimestamp(7), r.getTimestamp(8)))
+      assert(actual.sortBy(_._2) == expected.sortBy(_._2))
+    }
+  }
+
+  test("a batch read needs asOf and the seed, and a stream refuses asOf and history") {
+    def batch(options: Map[String, String]) = spark.read.format(Changes.ShortName).options(options).load()
+    val cases: Seq[(() => Any, Seq[String])] = Seq(
+      (() => batch(Map("seed" -> "1")), Seq("option 'asOf' is not set")),
+      (() => batch(Map("asOf" -> "10")), Seq("option 'seed' is not set")),
+      (() => batch(Map("asOf" -> "10", "seed" -> "1", "totalRows" -> "5")), Seq("Option 'totalRows'", "Remove 'totalRows'")),
+      (() => batch(Map("asOf" -> "-1", "seed" -> "1")), Seq("'-1'", "'asOf'")),
+      (() => changes(Map("asOf" -> "10")), Seq("Option 'asOf' is for a batch read")),
+      (() => changes(Map("history" -> "true")), Seq("Option 'history' is for a batch read")),
+      (() => batch(Map("seed" -> "1", "history" -> "true")), Seq("'history' is true, but 'asOf' is not set")))
+    for ((read, expected) <- cases) {
+      val error = intercept[IllegalArgumentException](read())
+      expected.foreach(words => assert(error.getMessage.contains(words), error.getMessage))
+    }
+    assert(batch(Map("asOf" -> "10", "seed" -> "1", "keys" -> "20")).count() == 10L)
+  }
+
   test("a restart replays the stored changes, and one that changes a change option is refused, naming it") {
     withTempDir { dir =>
       val checkpoint = new File(dir, "c")

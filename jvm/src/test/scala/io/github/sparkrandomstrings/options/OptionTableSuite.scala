@@ -94,14 +94,16 @@ class OptionTableSuite extends AnyFunSuite {
       MAX_ROWS_PER_TRIGGER,
       TOTAL_ROWS,
       START_TIMESTAMP,
-      RATE_PROFILE))
+      RATE_PROFILE,
+      AS_OF,
+      HISTORY))
     assert(InternalNames == Seq(MANUAL_CLOCK))
     assert((DefaultKey, DefaultKeys, DefaultDeleteFraction) == (("id", 1000L, 0.1)))
     assert(KeysRange == Whole(1L, KeyedPermutationMax))
     assert(DeleteFractionRange.allowed == "a decimal number >= 0 and < 1")
     assert(Envelopes == io.github.sparkrandomstrings.changes.ChangeEnvelope.All.map(_.name) && DefaultEnvelope == "flat")
     // The rows' options are the random strings' own, with their ranges and defaults.
-    for (name <- Names.drop(ChangeNames.length)) {
+    for (name <- Names.filterNot(ChangeNames.contains)) {
       val (row, strings) = (Table.options(name), RandomStrings.Table.options(name))
       def default(r: OptionRow) = scala.util.Try(r.defaultText).toOption
       assert((row.kind, default(row)) == ((strings.kind, default(strings))), name)
