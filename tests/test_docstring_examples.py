@@ -17,10 +17,12 @@ MODULES = sorted(
 )
 #: The modules whose docstrings hold examples that run without Spark: each must run at least one.
 RUNNING = {
+    "spark_random_strings.changes.expected",
     "spark_random_strings.engine.jar",
     "spark_random_strings.engine.session",
     "spark_random_strings.nexmark.oracle",
     "spark_random_strings.options",
+    "spark_random_strings.randomness.keyed_permutation",
     "spark_random_strings.strings.expected",
     "spark_random_strings.time.manual_clock",
     "spark_random_strings.typed.fields.options",

@@ -125,12 +125,13 @@ def test_jar_path_rejects_what_is_not_a_spark_version() -> None:
 
 @pytest.mark.every_jar
 @pytest.mark.parametrize(("line", "scala"), SUPPORTED)
-def test_each_jar_registers_both_short_names(line: str, scala: str) -> None:
+def test_each_jar_registers_every_short_name(line: str, scala: str) -> None:
     with zipfile.ZipFile(jar_path(line, scala)) as jar:
         services = jar.read("META-INF/services/org.apache.spark.sql.sources.DataSourceRegister").decode()
     assert services.split() == [
         "io.github.sparkrandomstrings.RandomStringsSourceProvider",
         "io.github.sparkrandomstrings.nexmark.NexmarkSourceProvider",
+        "io.github.sparkrandomstrings.changes.ChangesSourceProvider",
     ]
 
 

@@ -23,12 +23,20 @@ reads the same stream from a Python data source (Spark 4.0+) whose code travels 
 Nexmark benchmark's events, identical to Apache Beam's reference generator
 ([`spark_random_strings.nexmark`][spark_random_strings.nexmark]); it has a Python data source
 too, with the same ``engine`` choice.
+
+[`read_changes`][spark_random_strings.read_changes] reads the jar's third source, ``changes``: a
+change stream of inserts, updates and deletes over a keyspace, in a declared schema;
+[`expected_changes`][spark_random_strings.expected_changes] computes its rows without Spark, and
+[`expected_table`][spark_random_strings.expected_table] the table after any number of them, without
+replay, for a test of a pipeline that applies the feed to assert against.
 """
 
 from __future__ import annotations
 
 from importlib.metadata import version as _installed_version
 
+from spark_random_strings.changes.expected import expected_changes, expected_table
+from spark_random_strings.changes.read import read_changes
 from spark_random_strings.engine.choice import Engine, SlowerEngineWarning, SourceNotFoundError
 from spark_random_strings.engine.jar import (
     SparkBuild,
@@ -61,12 +69,15 @@ __all__ = [
     "UnsupportedSparkError",
     "bundled_jars",
     "configure_spark_with_random_strings",
+    "expected_changes",
     "expected_rows",
+    "expected_table",
     "installed_spark",
     "jar_path",
     "nexmark_answers",
     "nexmark_events",
     "nexmark_views",
+    "read_changes",
     "read_nexmark",
     "read_random_strings",
     "stream_definition",

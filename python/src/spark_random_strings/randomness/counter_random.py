@@ -31,6 +31,10 @@ _UNIT = 1.0 / (1 << 53)
 
 # The random streams of a definition besides the rows' own (the JVM's ``RandomStreams``).
 POOL_SLOTS, POOL_CODES, POOL_CHARACTERS, PICKS, DELAYS, LATENESS, REPEATS = 1, 2, 3, 4, 5, 6, 7
+# A change stream's (``changes.lifecycle``): which cold key each round visits at each position, per
+# round; whether a change to a present key deletes it, per (occurrence, key); which hot key each
+# hot round visits at each position, per round.
+CHANGE_KEYS, CHANGE_DELETES, CHANGE_HOT_KEYS = 9, 10, 11
 
 
 def mix(z: U64) -> U64:
@@ -54,6 +58,13 @@ def mix_int(z: int) -> int:
 def derived_seed(seed: int, stream: int) -> int:
     """The seed of a definition's random stream number ``stream`` (``CounterRandom.derivedSeed``)."""
     return mix_int(mix_int(seed & MASK) ^ mix_int((stream * GAMMA_INT) & MASK))
+
+
+def derived_seeds(seed: int, streams: I64) -> U64:
+    """``derived_seed(seed, s)`` for each s of ``streams`` (``CounterRandom.derivedSeed``): the seeds
+    of a concern's streams numbered by a whole array, such as a change stream's rounds."""
+    with np.errstate(over="ignore"):
+        return mix(np.uint64(mix_int(seed & MASK)) ^ mix(streams.astype(np.uint64) * GAMMA))
 
 
 def stream_keys(seed: int, offsets: I64) -> U64:

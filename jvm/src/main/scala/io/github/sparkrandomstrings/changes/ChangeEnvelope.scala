@@ -11,7 +11,7 @@ import io.github.sparkrandomstrings.changes.ChangeLifecycle.{Delete, Insert, Op,
  *
  * @param name the option's value
  */
-sealed abstract class ChangeEnvelope(val name: String) {
+sealed abstract class ChangeEnvelope(val name: String) extends Serializable {
 
   /** The schema of the rows of a stream whose declared columns are `declared`. */
   def schemaOf(declared: StructType): StructType

@@ -40,6 +40,7 @@ private[sparkrandomstrings] final class ChangeLifecycle(seed: Long, spec: Change
   private val hotKeys = if (spec.hotKeyFraction > 0.0) spec.hotKeys else 0L
   private val coldKeys = keys - hotKeys
   private val hotFraction = spec.hotKeyFraction
+
   /** The number of the first live change: after the snapshot, if any. */
   val firstLive: Long = if (spec.snapshot) keys else 0L
   private val firstRound = if (spec.snapshot) 1L else 0L
@@ -178,7 +179,7 @@ private[sparkrandomstrings] final class ChangeLifecycle(seed: Long, spec: Change
 private[sparkrandomstrings] object ChangeLifecycle {
 
   /** What a change does to its key: its name in the flat envelope's `_op`, and its place in [[Ops]]. */
-  sealed abstract class Op(val name: String, val index: Int)
+  sealed abstract class Op(val name: String, val index: Int) extends Serializable
   case object Insert extends Op("insert", 0)
   case object Update extends Op("update", 1)
   case object Delete extends Op("delete", 2)

@@ -63,7 +63,11 @@ final case class ChangeSpec(
  *             its `fields.` options, parsed and checked as the random strings' typed columns are
  *             ([[strings.SourceOptions]])
  */
-final case class ChangeOptions(spec: ChangeSpec, rows: SourceOptions, asOf: Option[Long] = None, history: Boolean = false) {
+final case class ChangeOptions(
+    spec: ChangeSpec,
+    rows: SourceOptions,
+    asOf: Option[Long] = None,
+    history: Boolean = false) {
 
   /** The schema of the stream's rows: the declared columns in the envelope. */
   def schema: StructType = spec.envelope.schemaOf(rows.schema)
@@ -77,7 +81,7 @@ final case class ChangeOptions(spec: ChangeSpec, rows: SourceOptions, asOf: Opti
     def refuse(message: String): Nothing = throw new IllegalArgumentException(message)
     if (asOf.isEmpty) {
       refuse(s"A batch read of the ${Changes.ShortName} source makes the table after a number of changes, and " +
-        s"option '${Changes.AS_OF}' is not set. Set it to that number, e.g. .option(\"${Changes.AS_OF}\", 1000000), " +
+        s"""option '${Changes.AS_OF}' is not set. Set it to that number, e.g. .option("${Changes.AS_OF}", 1000000), """ +
         "or read the changes as a stream with spark.readStream.")
     }
     if (rows.seed.isEmpty) {
@@ -107,7 +111,7 @@ object ChangeOptions {
   def stream(parameters: Map[String, String], schema: Option[StructType]): ChangeOptions = {
     BatchNames.find(name => parameters.keys.exists(_.equalsIgnoreCase(name))).foreach { name =>
       throw new IllegalArgumentException(
-        s"Option '$name' is for a batch read, spark.read.format(\"$ShortName\"), which makes the table " +
+        s"""Option '$name' is for a batch read, spark.read.format("$ShortName"), which makes the table """ +
           s"after a number of changes; a stream has no fixed end. Remove '$name', or read the table with " +
           "spark.read.")
     }

@@ -50,7 +50,9 @@ final class ChangeRows(stream: ChangeStream) extends MultiRowMaker {
   // Debezium's images are structs (`before`, `after`); every other envelope's are the row's first columns.
   private val (before, after) = envelope match {
     case Debezium =>
-      (new ImageWriter(stream, new UnsafeRowWriter(writer, width)), new ImageWriter(stream, new UnsafeRowWriter(writer, width)))
+      (
+        new ImageWriter(stream, new UnsafeRowWriter(writer, width)),
+        new ImageWriter(stream, new UnsafeRowWriter(writer, width)))
     case _ =>
       val image = new ImageWriter(stream, writer)
       (image, image)

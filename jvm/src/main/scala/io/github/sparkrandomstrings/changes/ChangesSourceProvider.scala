@@ -2,7 +2,13 @@ package io.github.sparkrandomstrings.changes
 
 import org.apache.spark.sql.SQLContext
 import org.apache.spark.sql.execution.streaming.Source
-import org.apache.spark.sql.sources.{BaseRelation, DataSourceRegister, RelationProvider, SchemaRelationProvider, StreamSourceProvider}
+import org.apache.spark.sql.sources.{
+  BaseRelation,
+  DataSourceRegister,
+  RelationProvider,
+  SchemaRelationProvider,
+  StreamSourceProvider
+}
 import org.apache.spark.sql.types.StructType
 
 import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
@@ -80,7 +86,11 @@ class ChangesSourceProvider
       parameters: Map[String, String]): Source = {
     val options = ChangeOptions.stream(parameters, schema)
     val spark = sqlContext.sparkSession
-    new ChangesSource(spark, ChangeStore.atStart(spark, metadataPath, options), options, options.rows.partitionsIn(spark))
+    new ChangesSource(
+      spark,
+      ChangeStore.atStart(spark, metadataPath, options),
+      options,
+      options.rows.partitionsIn(spark))
   }
 
   /** A batch read without a declared schema: the table of the default columns, `id` and `value`. */

@@ -72,7 +72,9 @@ private[changes] final class ChangesTableRDD(
       writer
     }
     def commitMicros(seq: Long): Long = RowClock.timestampMicros(stream.definition.inOrderEventTimeMs(seq))
-    val keys = Iterator.range(0L, range.until - range.from).map(range.from + _)
+    // Iterator.range takes Ints on Scala 2.12, and a task's keys may be more.
+    def upTo(from: Long, until: Long) = Iterator.iterate(from)(_ + 1L).takeWhile(_ < until)
+    val keys = upTo(range.from, range.until)
     val rows: Iterator[InternalRow] =
       if (!history) {
         keys.flatMap { key =>
@@ -84,7 +86,7 @@ private[changes] final class ChangesTableRDD(
         keys.flatMap { key =>
           val last = lifecycle.lastOccurrence(key, asOf)
           // Each insert or update begins a version; the key's next change, if any by asOf, ends it.
-          Iterator.range(0L, last + 1L).filter(j => lifecycle.opOf(key, j) != ChangeLifecycle.Delete).map { j =>
+          upTo(0L, last + 1L).filter(j => lifecycle.opOf(key, j) != ChangeLifecycle.Delete).map { j =>
             val from = lifecycle.seqOf(key, j)
             val to = if (j < last) lifecycle.seqOf(key, j + 1L) else -1L
             val w = row(key, from)

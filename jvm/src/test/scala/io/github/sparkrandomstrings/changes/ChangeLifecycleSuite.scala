@@ -53,11 +53,13 @@ class ChangeLifecycleSuite extends AnyFunSuite {
   }
 
   test("every change's operation and image are a replay's: insert when absent, else delete or update") {
-    for (
-      (keys, hot, fraction, snapshot) <- Seq((1L, 10L, 0.0, false), (7L, 10L, 0.0, true), (50L, 10L, 0.0, false),
-        (50L, 3L, 0.3, false), (50L, 1L, 0.05, true));
-      d <- Seq(0.0, 0.1, 0.5, 0.9)
-    ) {
+    for ((keys, hot, fraction, snapshot) <- Seq(
+        (1L, 10L, 0.0, false),
+        (7L, 10L, 0.0, true),
+        (50L, 10L, 0.0, false),
+        (50L, 3L, 0.3, false),
+        (50L, 1L, 0.05, true));
+      d <- Seq(0.0, 0.1, 0.5, 0.9)) {
       val l = lifecycle(11L, keys, d, hot, fraction, snapshot)
       val drawn = lifecycle(11L, keys, d, hot, fraction, snapshot)
       val present = mutable.Map.empty[Long, Long] // key -> the seq of its last image
@@ -121,7 +123,8 @@ class ChangeLifecycleSuite extends AnyFunSuite {
     assert(live.filter(_._1 >= 4L).map(_._1).take(996).sorted == (4L until 1000L))
   }
 
-  test("without hot keys or a snapshot, change n is the r-th change of the key round r's permutation puts at n % keys") {
+  test(
+    "without hot keys or a snapshot, change n is the r-th change of the key round r's permutation puts at n % keys") {
     val l = lifecycle(21L, 77L, 0.3)
     for (n <- Seq(0L, 5L, 76L, 77L, 1000L, 123456L)) {
       val key = KeyedPermutation(n % 77L, 77L, CounterRandom.derivedSeed(CounterRandom.derivedSeed(21L, 9L), n / 77L))

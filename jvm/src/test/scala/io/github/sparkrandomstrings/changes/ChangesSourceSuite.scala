@@ -40,7 +40,8 @@ class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
         "numPartitions" -> "3",
         "maxRowsPerTrigger" -> "400")
       val df = changes(options)
-      assert(df.schema == StructType.fromDDL(Declared + ", _op STRING NOT NULL, _seq BIGINT NOT NULL, _ts TIMESTAMP NOT NULL"))
+      assert(df.schema == StructType.fromDDL(
+        Declared + ", _op STRING NOT NULL, _seq BIGINT NOT NULL, _ts TIMESTAMP NOT NULL"))
       val rows = collectAvailableNow(df, new File(dir, "changes")).sortBy(_.getLong(6))
       assert(rows.map(_.getLong(6)) == (0L until 1000L))
 
@@ -50,7 +51,8 @@ class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
           .options(Rows ++ Fields ++ Map("fields.o.kind" -> "offset", "totalRows" -> "1000")).load(),
         new File(dir, "typed")).map(r => r.getLong(5) -> r).toMap
 
-      val lifecycle = new ChangeLifecycle(7L, ChangeSpec("id", 50L, 0.3, 10L, 0.0, snapshot = false, ChangeEnvelope.Flat))
+      val lifecycle =
+        new ChangeLifecycle(7L, ChangeSpec("id", 50L, 0.3, 10L, 0.0, snapshot = false, ChangeEnvelope.Flat))
       val present = mutable.Map.empty[Int, Long] // key -> the seq of its last image
       for (row <- rows) {
         val seq = row.getLong(6)
@@ -97,25 +99,42 @@ class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
       (Map("deleteFraction" -> "1"), Declared, Seq("'1'", "'deleteFraction'", ">= 0 and < 1")),
       (Map("fields.ID.min" -> "5"), Declared, Seq("'fields.ID.min'", "key column 'id'", "Remove it")),
       (Map.empty, Declared + ", _seq BIGINT", Seq("'_seq'", "Rename it")),
-      (Map("deleteFractions" -> "0.1"), Declared, Seq("Unknown option 'deleteFractions' for the changes source", "'deleteFraction'")),
+      (
+        Map("deleteFractions" -> "0.1"),
+        Declared,
+        Seq("Unknown option 'deleteFractions' for the changes source", "'deleteFraction'")),
       (Map("maxLength" -> "5"), Declared, Seq("Unknown option 'maxLength' for the changes source")),
       (Map("fields.tier.min" -> "1"), Declared, Seq("fields.tier.min")),
       (Map("rowsPerSecond" -> "0"), Declared, Seq("'0'", "'rowsPerSecond'", ">= 1")),
-      (Map("hotKeys" -> "5"), Declared, Seq("'hotKeys' is 5, but 'hotKeyFraction' is not set", "Set 'hotKeyFraction' above 0")),
-      (Map("hotKeyFraction" -> "0.5", "keys" -> "8"), Declared, Seq("'hotKeys' is 10 (its default) and 'keys' is 8", "below 'keys'")),
+      (
+        Map("hotKeys" -> "5"),
+        Declared,
+        Seq("'hotKeys' is 5, but 'hotKeyFraction' is not set", "Set 'hotKeyFraction' above 0")),
+      (
+        Map("hotKeyFraction" -> "0.5", "keys" -> "8"),
+        Declared,
+        Seq("'hotKeys' is 10 (its default) and 'keys' is 8", "below 'keys'")),
       (Map("hotKeyFraction" -> "1"), Declared, Seq("'1'", "'hotKeyFraction'", ">= 0 and < 1")),
       (Map("snapshot" -> "yes"), Declared, Seq("'yes'", "'snapshot'", "true or false")),
-      (Map("envelope" -> "debezum"), Declared, Seq("'debezum'", "'envelope'", "Did you mean 'debezium'?", "flat, debezium, delta, flink")),
-      (Map("envelope" -> "delta"), Declared + ", _change_type STRING", Seq("'_change_type'", "delta envelope", "Rename it")))
+      (
+        Map("envelope" -> "debezum"),
+        Declared,
+        Seq("'debezum'", "'envelope'", "Did you mean 'debezium'?", "flat, debezium, delta, flink")),
+      (
+        Map("envelope" -> "delta"),
+        Declared + ", _change_type STRING",
+        Seq("'_change_type'", "delta envelope", "Rename it")))
     for ((options, schema, expected) <- cases) {
       val error = intercept[IllegalArgumentException](changes(options, schema))
       expected.foreach(words => assert(error.getMessage.contains(words), s"$options: ${error.getMessage}"))
     }
   }
 
-  test("each envelope carries the flat rows' changes: Debezium's before and after, Delta's and Flink's two rows an update") {
+  test(
+    "each envelope carries the flat rows' changes: Debezium's before and after, Delta's and Flink's two rows an update") {
     withTempDir { dir =>
-      val options = Rows ++ Fields ++ Map("keys" -> "20", "deleteFraction" -> "0.3", "totalRows" -> "300", "numPartitions" -> "2")
+      val options =
+        Rows ++ Fields ++ Map("keys" -> "20", "deleteFraction" -> "0.3", "totalRows" -> "300", "numPartitions" -> "2")
       def read(envelope: String) =
         collectAvailableNow(changes(options ++ Map("envelope" -> envelope)), new File(dir, envelope))
       val flat = read("flat").map(r => r.getLong(6) -> r).toMap
@@ -140,11 +159,18 @@ class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
         assert(r.getString(3) == op && r.getLong(4) == f.getTimestamp(7).getTime, s"change $s")
         assert(Option(r.getStruct(0)).map(image) == before.get(s).filter(_ => op != "c"), s"change $s: before")
         assert(Option(r.getStruct(1)).map(image) == (if (op == "d") None else Some(image(f))), s"change $s: after")
-        assert(r.getStruct(2).toSeq.take(4) == Seq[Any]("spark-random-strings", "changes", f.getTimestamp(7).getTime, "false"))
+        assert(r.getStruct(2).toSeq.take(4) == Seq[Any](
+          "spark-random-strings",
+          "changes",
+          f.getTimestamp(7).getTime,
+          "false"))
       }
 
       for ((envelope, kinds) <- Seq(
-          "delta" -> Map("insert" -> Seq("insert"), "update" -> Seq("update_preimage", "update_postimage"), "delete" -> Seq("delete")),
+          "delta" -> Map(
+            "insert" -> Seq("insert"),
+            "update" -> Seq("update_preimage", "update_postimage"),
+            "delete" -> Seq("delete")),
           "flink" -> Map("insert" -> Seq("+I"), "update" -> Seq("-U", "+U"), "delete" -> Seq("-D")))) {
         val rows = read(envelope)
         val bySeq = rows.groupBy(_.getLong(6))
@@ -162,11 +188,17 @@ class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
     }
   }
 
-  test("a snapshot inserts every key in key order first, as Debezium's snapshot reads; hot keys take their share after it") {
+  test(
+    "a snapshot inserts every key in key order first, as Debezium's snapshot reads; hot keys take their share after it") {
     withTempDir { dir =>
       val options = Rows ++ Map(
-        "keys" -> "50", "snapshot" -> "true", "hotKeys" -> "2", "hotKeyFraction" -> "0.5", "totalRows" -> "250")
-      val flat = collectAvailableNow(changes(options, "id BIGINT NOT NULL, v INT"), new File(dir, "flat")).sortBy(_.getLong(3))
+        "keys" -> "50",
+        "snapshot" -> "true",
+        "hotKeys" -> "2",
+        "hotKeyFraction" -> "0.5",
+        "totalRows" -> "250")
+      val flat =
+        collectAvailableNow(changes(options, "id BIGINT NOT NULL, v INT"), new File(dir, "flat")).sortBy(_.getLong(3))
       assert(flat.take(50).map(r => (r.getLong(0), r.getString(2))) == (0L until 50L).map(k => (k, "insert")))
       val live = flat.drop(50)
       // Live change m is hot when floor((m + 1) / 2) > floor(m / 2): the odd ones, each on key 0 or 1.
@@ -186,30 +218,54 @@ class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
     }
   }
 
-  test("a batch read with asOf is the stream's changes applied in _seq order, and with history every version of every key") {
+  test(
+    "a batch read with asOf is the stream's changes applied in _seq order, and with history every version of every key") {
     withTempDir { dir =>
       val options = Rows ++ Fields ++ Map(
-        "keys" -> "40", "deleteFraction" -> "0.3", "hotKeys" -> "3", "hotKeyFraction" -> "0.2", "snapshot" -> "true")
-      val stream = collectAvailableNow(changes(options ++ Map("totalRows" -> "700")), new File(dir, "s")).sortBy(_.getLong(6))
+        "keys" -> "40",
+        "deleteFraction" -> "0.3",
+        "hotKeys" -> "3",
+        "hotKeyFraction" -> "0.2",
+        "snapshot" -> "true")
+      val stream =
+        collectAvailableNow(changes(options ++ Map("totalRows" -> "700")), new File(dir, "s")).sortBy(_.getLong(6))
       def table(asOf: Long, more: Map[String, String] = Map.empty) =
         spark.read.format(Changes.ShortName).schema(Declared).options(options ++ more ++ Map(
-          "asOf" -> asOf.toString, "numPartitions" -> "3")).load().collect().toSeq
+          "asOf" -> asOf.toString,
+          "numPartitions" -> "3")).load().collect().toSeq
       for (n <- Seq(0, 1, 39, 40, 41, 333, 700)) {
         val replay = mutable.LinkedHashMap.empty[Any, Seq[Any]]
         stream.take(n).foreach { r =>
           if (r.getString(5) == "delete") replay.remove(r.get(0)) else replay(r.get(0)) = (0 until 5).map(r.get)
         }
-        assert(table(n).map(r => (0 until 5).map(r.get)).sortBy(_.head.asInstanceOf[Int]) ==
-          replay.values.toSeq.sortBy(_.head.asInstanceOf[Int]), s"asOf $n")
+        assert(
+          table(n).map(r => (0 until 5).map(r.get)).sortBy(_.head.asInstanceOf[Int]) ==
+            replay.values.toSeq.sortBy(_.head.asInstanceOf[Int]),
+          s"asOf $n")
       }
       // The history: each insert or update begins a version, held until the key's next change.
       val history = table(700, Map("history" -> "true"))
-      assert(history.head.schema.fieldNames.toSeq.takeRight(4) == Seq("valid_from_seq", "valid_to_seq", "valid_from", "valid_to"))
+      assert(history.head.schema.fieldNames.toSeq.takeRight(4) == Seq(
+        "valid_from_seq",
+        "valid_to_seq",
+        "valid_from",
+        "valid_to"))
       val expected = stream.filter(_.getString(5) != "delete").map { r =>
         val next = stream.find(o => o.getLong(6) > r.getLong(6) && o.get(0) == r.get(0))
-        ((0 until 5).map(r.get), r.getLong(6), next.map(_.getLong(6)), r.getTimestamp(7), next.map(_.getTimestamp(7)).orNull)
+        (
+          (0 until 5).map(r.get),
+          r.getLong(6),
+          next.map(_.getLong(6)),
+          r.getTimestamp(7),
+          next.map(_.getTimestamp(7)).orNull)
       }
-      val actual = history.map(r => ((0 until 5).map(r.get), r.getLong(5), Option(r.get(6)).map(_.asInstanceOf[Long]), r.getTimestamp(7), r.getTimestamp(8)))
+      val actual = history.map(r =>
+        (
+          (0 until 5).map(r.get),
+          r.getLong(5),
+          Option(r.get(6)).map(_.asInstanceOf[Long]),
+          r.getTimestamp(7),
+          r.getTimestamp(8)))
       assert(actual.sortBy(_._2) == expected.sortBy(_._2))
     }
   }
@@ -219,7 +275,9 @@ class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
     val cases: Seq[(() => Any, Seq[String])] = Seq(
       (() => batch(Map("seed" -> "1")), Seq("option 'asOf' is not set")),
       (() => batch(Map("asOf" -> "10")), Seq("option 'seed' is not set")),
-      (() => batch(Map("asOf" -> "10", "seed" -> "1", "totalRows" -> "5")), Seq("Option 'totalRows'", "Remove 'totalRows'")),
+      (
+        () => batch(Map("asOf" -> "10", "seed" -> "1", "totalRows" -> "5")),
+        Seq("Option 'totalRows'", "Remove 'totalRows'")),
       (() => batch(Map("asOf" -> "-1", "seed" -> "1")), Seq("'-1'", "'asOf'")),
       (() => changes(Map("asOf" -> "10")), Seq("Option 'asOf' is for a batch read")),
       (() => changes(Map("history" -> "true")), Seq("Option 'history' is for a batch read")),
@@ -237,15 +295,19 @@ class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
       val options = Rows ++ Map("keys" -> "30", "deleteFraction" -> "0.2", "totalRows" -> "60")
       val first = collectAvailableNow(changes(options), checkpoint)
       assert(first.size == 60)
-      val stored = new String(java.nio.file.Files.readAllBytes(new File(checkpoint, "sources/0/changes-source.json").toPath))
+      val stored =
+        new String(java.nio.file.Files.readAllBytes(new File(checkpoint, "sources/0/changes-source.json").toPath))
       assert(stored == """{"version":1,"key":"id","keys":30,"deleteFraction":0.2,"hotKeys":10,""" +
         """"hotKeyFraction":0.0,"snapshot":false,"envelope":"flat"}""")
       val more = collectAvailableNow(changes(options ++ Map("totalRows" -> "90")), checkpoint)
       val fresh = collectAvailableNow(changes(options ++ Map("totalRows" -> "90")), new File(dir, "fresh"))
       assert(more.size == 30)
       assert(more.map(_.toString).sorted == fresh.filter(_.getLong(6) >= 60L).map(_.toString).sorted)
-      val error = intercept[Exception](collectAvailableNow(changes(options ++ Map("keys" -> "31", "deleteFraction" -> "0.25")), checkpoint))
-      assert(messages(error).contains("keys: the checkpoint has 30, the query sets 31; deleteFraction: the checkpoint has 0.2, the query sets 0.25"))
+      val error = intercept[Exception](collectAvailableNow(
+        changes(options ++ Map("keys" -> "31", "deleteFraction" -> "0.25")),
+        checkpoint))
+      assert(messages(error).contains(
+        "keys: the checkpoint has 30, the query sets 31; deleteFraction: the checkpoint has 0.2, the query sets 0.25"))
     }
   }
 }

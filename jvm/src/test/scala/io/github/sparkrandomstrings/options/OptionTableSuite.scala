@@ -101,7 +101,8 @@ class OptionTableSuite extends AnyFunSuite {
     assert((DefaultKey, DefaultKeys, DefaultDeleteFraction) == (("id", 1000L, 0.1)))
     assert(KeysRange == Whole(1L, KeyedPermutationMax))
     assert(DeleteFractionRange.allowed == "a decimal number >= 0 and < 1")
-    assert(Envelopes == io.github.sparkrandomstrings.changes.ChangeEnvelope.All.map(_.name) && DefaultEnvelope == "flat")
+    assert(
+      Envelopes == io.github.sparkrandomstrings.changes.ChangeEnvelope.All.map(_.name) && DefaultEnvelope == "flat")
     // The rows' options are the random strings' own, with their ranges and defaults.
     for (name <- Names.filterNot(ChangeNames.contains)) {
       val (row, strings) = (Table.options(name), RandomStrings.Table.options(name))

@@ -1,0 +1,105 @@
+"""The ``changes`` source's names and facts, as Python meets them (the jar's ``Changes.scala``): its
+short name, its option names as the code spells them, their defaults and ranges from the table of
+options, the default schema, the key column's types, and each option under its keyword
+(:class:`ChangeKeywords`, which ``read_changes`` takes)."""
+
+from __future__ import annotations
+
+from typing import Annotated, TypedDict, cast
+
+from spark_random_strings.options import MAX_ROWS_PER_TRIGGER, TOTAL_ROWS, OptionTable
+from spark_random_strings.options.ranges import Real, Whole
+from spark_random_strings.options.table import SOURCES, SourceTable
+
+#: The source's short name, as given to ``spark.readStream.format`` (Spark matches it
+#: case-insensitively).
+CHANGES_FORMAT = "changes"
+
+KEY = "key"
+KEYS = "keys"
+DELETE_FRACTION = "deleteFraction"
+HOT_KEYS = "hotKeys"
+HOT_KEY_FRACTION = "hotKeyFraction"
+SNAPSHOT = "snapshot"
+ENVELOPE = "envelope"
+AS_OF = "asOf"
+HISTORY = "history"
+
+#: This source's rows of the table of options.
+CHANGES_TABLE: SourceTable = SOURCES[CHANGES_FORMAT]
+#: Every option this source takes, in the order the documentation lists them.
+OPTION_NAMES: tuple[str, ...] = CHANGES_TABLE.names
+#: The options tests use and users never see: accepted, but not listed in ``OPTION_NAMES``.
+INTERNAL_NAMES: tuple[str, ...] = CHANGES_TABLE.internal
+#: The options this source reads itself; the rest are the rows' options (rate, time, seed,
+#: partitions, limits), parsed as the random strings' are (``strings.options``).
+OWN_NAMES: tuple[str, ...] = (
+    KEY,
+    KEYS,
+    DELETE_FRACTION,
+    HOT_KEYS,
+    HOT_KEY_FRACTION,
+    SNAPSHOT,
+    ENVELOPE,
+    AS_OF,
+    HISTORY,
+)
+#: The options a batch read takes and a stream refuses.
+BATCH_NAMES: tuple[str, ...] = (AS_OF, HISTORY)
+#: The options a stream takes and a batch read refuses.
+STREAM_NAMES: tuple[str, ...] = (MAX_ROWS_PER_TRIGGER, TOTAL_ROWS)
+
+DEFAULT_KEY = str(CHANGES_TABLE[KEY].value)
+DEFAULT_KEYS = int(cast(int, CHANGES_TABLE[KEYS].value))
+DEFAULT_DELETE_FRACTION = float(cast(float, CHANGES_TABLE[DELETE_FRACTION].value))
+DEFAULT_HOT_KEYS = int(cast(int, CHANGES_TABLE[HOT_KEYS].value))
+DEFAULT_ENVELOPE = str(CHANGES_TABLE[ENVELOPE].value)
+KEYS_RANGE: Whole = CHANGES_TABLE[KEYS].whole
+DELETE_FRACTION_RANGE: Real = CHANGES_TABLE[DELETE_FRACTION].real
+HOT_KEYS_RANGE: Whole = CHANGES_TABLE[HOT_KEYS].whole
+HOT_KEY_FRACTION_RANGE: Real = CHANGES_TABLE[HOT_KEY_FRACTION].real
+AS_OF_RANGE: Whole = CHANGES_TABLE[AS_OF].whole
+#: The values of ``envelope``, in the documentation's order.
+ENVELOPES: tuple[str, ...] = CHANGES_TABLE[ENVELOPE].values
+
+#: The schema of a stream that declares none: a key and a random string.
+DEFAULT_SCHEMA = "id BIGINT NOT NULL, value STRING"
+
+#: The types a key column may have (as Spark's ``sql`` names them), each with how many
+#: non-negative values it holds: the keys are 0 to keys - 1 (a STRING holds their decimal text).
+KEY_TYPES: tuple[tuple[str, int], ...] = (
+    ("TINYINT", 1 << 7),
+    ("SMALLINT", 1 << 15),
+    ("INT", 1 << 31),
+    ("BIGINT", KEYS_RANGE.high),
+    ("STRING", KEYS_RANGE.high),
+)
+
+
+class ChangeKeywords(TypedDict, total=False):
+    """The keywords of ``read_changes``: each option of the ``changes`` source, in snake_case.
+
+    ``None``, like a keyword left out, leaves the source's default. Each hint names the option's
+    row of the table of options, which says its default, allowed values and what it does.
+    """
+
+    key: Annotated[str | None, "key"]
+    keys: Annotated[int | None, "keys"]
+    delete_fraction: Annotated[float | None, "deleteFraction"]
+    hot_keys: Annotated[int | None, "hotKeys"]
+    hot_key_fraction: Annotated[float | None, "hotKeyFraction"]
+    snapshot: Annotated[bool | None, "snapshot"]
+    envelope: Annotated[str | None, "envelope"]
+    rows_per_second: Annotated[int | None, "rowsPerSecond"]
+    seed: Annotated[int | None, "seed"]
+    num_partitions: Annotated[int | None, "numPartitions"]
+    max_rows_per_trigger: Annotated[int | None, "maxRowsPerTrigger"]
+    total_rows: Annotated[int | None, "totalRows"]
+    start_timestamp: Annotated[int | None, "startTimestamp"]
+    rate_profile: Annotated[str | None, "rateProfile"]
+    as_of: Annotated[int | None, "asOf"]
+    history: Annotated[bool | None, "history"]
+
+
+#: The ``changes`` source's options under their keywords.
+CHANGE_OPTIONS = OptionTable(ChangeKeywords, CHANGES_TABLE)

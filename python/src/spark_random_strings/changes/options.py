@@ -1,0 +1,270 @@
+"""The ``changes`` source's options, parsed once and checked whole (the jar's
+``ChangeOptions.scala``): the change options (:class:`ChangeSpec`), the key column's rules, and the
+rows' options with the declared schema, parsed as the random strings' typed columns are
+(``strings.options``). Names are matched case-insensitively, and each refusal is the jar's
+message, naming the option, the value and what is allowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+
+from spark_random_strings.changes.envelope import added_names
+from spark_random_strings.changes.keywords import (
+    AS_OF,
+    AS_OF_RANGE,
+    CHANGES_FORMAT,
+    DEFAULT_DELETE_FRACTION,
+    DEFAULT_ENVELOPE,
+    DEFAULT_HOT_KEYS,
+    DEFAULT_KEY,
+    DEFAULT_KEYS,
+    DEFAULT_SCHEMA,
+    DELETE_FRACTION,
+    DELETE_FRACTION_RANGE,
+    ENVELOPE,
+    ENVELOPES,
+    HISTORY,
+    HOT_KEY_FRACTION,
+    HOT_KEY_FRACTION_RANGE,
+    HOT_KEYS,
+    HOT_KEYS_RANGE,
+    INTERNAL_NAMES,
+    KEY,
+    KEY_TYPES,
+    KEYS,
+    KEYS_RANGE,
+    OPTION_NAMES,
+    OWN_NAMES,
+    SNAPSHOT,
+)
+from spark_random_strings.options.ranges import java_equals_ignore_case, java_sort_key, java_trim
+from spark_random_strings.options.suggestions import boolean, closest, reject_unknown
+from spark_random_strings.rows.definition import StreamDefinition
+from spark_random_strings.strings.options import SourceOptions, parse_options
+from spark_random_strings.typed.cells.spec import AtomicType, StructField
+from spark_random_strings.typed.fields.options import is_field_option, split
+from spark_random_strings.typed.schema.ddl import to_schema
+from spark_random_strings.typed.schema.sql_types import sql
+
+
+@dataclass(frozen=True)
+class ChangeSpec:
+    """What makes a stream's changes besides its rows' definition: the keyspace, the key column
+    and the lifecycle. Fixed when a query first starts and kept in its checkpoint."""
+
+    #: The declared column that holds each change's key, as declared.
+    key: str = DEFAULT_KEY
+    #: How many keys: a change's key is one of 0 to keys - 1.
+    keys: int = DEFAULT_KEYS
+    #: The probability that a change to a present key deletes it.
+    delete_fraction: float = DEFAULT_DELETE_FRACTION
+    #: How many keys are hot (keys 0 to hot_keys - 1), when ``hot_key_fraction`` > 0.
+    hot_keys: int = DEFAULT_HOT_KEYS
+    #: The share of the live changes that go to the hot keys.
+    hot_key_fraction: float = 0.0
+    #: Whether the stream begins with an insert of every key, in key order.
+    snapshot: bool = False
+    #: The format of the rows: one of ``ENVELOPES``.
+    envelope: str = DEFAULT_ENVELOPE
+
+    def validate(self, written: Callable[[str], str | None]) -> None:
+        """The rules between the change options' values (each is in its range already): hot keys
+        leave at least one cold key.
+
+        Args:
+            written: the text of an option as the user wrote it, or None where not given (its
+                default applies).
+
+        Raises:
+            ValueError: naming both options and their values.
+        """
+        if self.hot_key_fraction > 0.0 and self.hot_keys >= self.keys:
+
+            def shown(name: str, value: int) -> str:
+                text = written(name)
+                return f"{value} (its default)" if text is None else text
+
+            raise ValueError(
+                f"Options that do not fit together: '{HOT_KEYS}' is {shown(HOT_KEYS, self.hot_keys)} and "
+                f"'{KEYS}' is {shown(KEYS, self.keys)}: the hot keys are keys 0 to hotKeys - 1, and the "
+                f"other changes need a key that is not hot. Set '{HOT_KEYS}' below '{KEYS}'."
+            )
+
+
+@dataclass(frozen=True)
+class ChangeOptions:
+    """The ``changes`` source's options, parsed and checked whole."""
+
+    #: The change options.
+    spec: ChangeSpec
+    #: The rows' options (rate, time, seed, partitions, limits) and the declared schema with its
+    #: ``fields.`` options, parsed as the random strings' typed columns are.
+    rows: SourceOptions
+    #: A batch read's number of changes, if given.
+    as_of: int | None = None
+    #: Whether a batch read asks for the history.
+    history: bool = False
+
+    def definition(self, seed: int, start_time_ms: int) -> StreamDefinition:
+        """The rows' definition of a stream of these options, with this seed and first start."""
+        return self.rows.definition(seed, start_time_ms)
+
+
+def parse_change_options(parameters: Mapping[str, str], schema: object = None) -> ChangeOptions:
+    """Parse and check the ``changes`` source's options as the jar does at ``load()``. In order:
+    the declared schema (``id BIGINT NOT NULL, value STRING`` without one), unknown names, the
+    change options, the key column's rules, then the rows' options, as ``strings.options``
+    checks them.
+
+    Args:
+        parameters: the options, by name as the user wrote them (case-insensitive).
+        schema: the declared schema, if any: DDL text, a pyspark ``StructType``, or a
+            ``typed.cells.spec`` one.
+
+    Raises:
+        ValueError: naming the option, the value given and what is allowed.
+    """
+    declared_schema = DEFAULT_SCHEMA if schema is None else schema
+    declared, metadata = to_schema(declared_schema)
+    written = dict(parameters)
+    own = [name for name in written if not is_field_option(name)]
+    reject_unknown(CHANGES_FORMAT, OPTION_NAMES, INTERNAL_NAMES, own)
+    options = {name.lower(): value for name, value in written.items()}
+
+    def given(name: str) -> str | None:
+        return options.get(name.lower())
+
+    key_text = given(KEY)
+    key = DEFAULT_KEY if key_text is None else java_trim(key_text)
+    keys_text, fraction_text = given(KEYS), given(DELETE_FRACTION)
+    keys = DEFAULT_KEYS if keys_text is None else KEYS_RANGE.parse(KEYS, keys_text)
+    delete_fraction = (
+        DEFAULT_DELETE_FRACTION
+        if fraction_text is None
+        else DELETE_FRACTION_RANGE.parse(DELETE_FRACTION, fraction_text)
+    )
+    envelope_text = given(ENVELOPE)
+    envelope = envelope_named(DEFAULT_ENVELOPE if envelope_text is None else envelope_text)
+    hot_keys_text, hot_fraction_text = given(HOT_KEYS), given(HOT_KEY_FRACTION)
+    hot_keys = None if hot_keys_text is None else HOT_KEYS_RANGE.parse(HOT_KEYS, hot_keys_text)
+    hot_key_fraction = None
+    if hot_fraction_text is not None:
+        hot_key_fraction = HOT_KEY_FRACTION_RANGE.parse(HOT_KEY_FRACTION, hot_fraction_text)
+    snapshot_text = given(SNAPSHOT)
+    snapshot = snapshot_text is not None and boolean(SNAPSHOT, snapshot_text)
+    if hot_keys is not None and not hot_key_fraction:
+        said = "not set" if hot_fraction_text is None else hot_fraction_text
+        raise ValueError(
+            f"Options that do not fit together: '{HOT_KEYS}' is {hot_keys_text}, but '{HOT_KEY_FRACTION}' is "
+            f"{said}, so no change goes to a hot key. Set '{HOT_KEY_FRACTION}' above 0, or remove "
+            f"'{HOT_KEYS}'."
+        )
+    spec = ChangeSpec(
+        key,
+        keys,
+        delete_fraction,
+        DEFAULT_HOT_KEYS if hot_keys is None else hot_keys,
+        0.0 if hot_key_fraction is None else hot_key_fraction,
+        snapshot,
+        envelope,
+    )
+    spec.validate(given)
+
+    added = added_names(envelope)
+    for f in declared.fields:
+        if any(java_equals_ignore_case(f.name, name) for name in added):
+            raise ValueError(
+                f"The declared column '{f.name}' has the name of a column that the {envelope} envelope "
+                f"adds ({', '.join(added)}). Rename it."
+            )
+    index = _key_column(declared.fields, key, key_text is not None)
+    key_field = declared.fields[index]
+    _check_key_column(key_field, sql(key_field.data_type, metadata, (index,)), keys, keys_text)
+    for name in sorted((n for n in written if is_field_option(n)), key=java_sort_key):
+        path, _ = split(name)
+        if java_equals_ignore_case(path[0], key_field.name):
+            raise ValueError(
+                f"Option '{name}' says how the key column '{key_field.name}' is made, and a change stream "
+                f"makes its keys itself: 0 to {KEYS} - 1, as '{KEYS}' says. Remove it."
+            )
+    row_options = {
+        name: value
+        for name, value in written.items()
+        if not any(java_equals_ignore_case(name, own) for own in OWN_NAMES)
+    }
+    as_of_text, history_text = given(AS_OF), given(HISTORY)
+    as_of = None if as_of_text is None else AS_OF_RANGE.parse(AS_OF, as_of_text)
+    history = history_text is not None and boolean(HISTORY, history_text)
+    if history_text is not None and as_of is None:
+        raise ValueError(
+            f"Options that do not fit together: '{HISTORY}' is {history_text}, but '{AS_OF}' is not set. "
+            f"A history is that of the table after '{AS_OF}' changes: set '{AS_OF}' too, on a batch read."
+        )
+    rows = parse_options(row_options, declared_schema)
+    return ChangeOptions(replace(spec, key=key_field.name), rows, as_of, history)
+
+
+def envelope_named(name: str) -> str:
+    """The envelope called ``name``, case-insensitive, as the table spells it.
+
+    Raises:
+        ValueError: any other name, with the closest one.
+    """
+    found = next((e for e in ENVELOPES if java_equals_ignore_case(e, java_trim(name))), None)
+    if found is None:
+        near = closest(java_trim(name), ENVELOPES)
+        hint = f" Did you mean '{near}'?" if near else ""
+        raise ValueError(
+            f"Invalid value '{name}' for option '{ENVELOPE}'.{hint} Allowed: {', '.join(ENVELOPES)} "
+            "(case-insensitive)."
+        )
+    return found
+
+
+def _key_column(fields: tuple[StructField, ...], key: str, key_given: bool) -> int:
+    """The index of the declared top-level column ``key`` names, case-insensitive.
+
+    Raises:
+        ValueError: no column has that name; the closest one is suggested.
+    """
+    columns = [f.name for f in fields]
+    index = next((i for i, name in enumerate(columns) if java_equals_ignore_case(name, key)), None)
+    if index is None:
+        said = f"Option '{KEY}' is '{key}'"
+        if not key_given:
+            said = f"Option '{KEY}' is not set, and its default '{key}'"
+        near = closest(key, columns)
+        hint = f" Did you mean '{near}'?" if near else ""
+        raise ValueError(
+            f"{said} names no declared column.{hint} The declared columns: {', '.join(columns)}. Set "
+            f"'{KEY}' to the column that holds each change's key."
+        )
+    return index
+
+
+def _check_key_column(field: StructField, type_sql: str, keys: int, keys_text: str | None) -> None:
+    """The key column is one of ``KEY_TYPES``, holds ``keys`` distinct keys, and is NOT NULL.
+
+    Raises:
+        ValueError: naming the option and the column.
+    """
+    most = dict(KEY_TYPES).get(field.data_type.sql) if isinstance(field.data_type, AtomicType) else None
+    if most is None:
+        raise ValueError(
+            f"Option '{KEY}' is '{field.name}', a {type_sql} column. A key column is "
+            f"{', '.join(name for name, _ in KEY_TYPES)}: declare it as one of them."
+        )
+    if keys > most:
+        shown = f"{keys} (its default)" if keys_text is None else keys_text
+        wider = "" if type_sql == "STRING" else " (BIGINT holds 2^62)"
+        raise ValueError(
+            f"Option '{KEYS}' is {shown}, and the key column '{field.name}' is {type_sql}, whose values hold "
+            f"at most {most} keys (0 to {most - 1}). Lower '{KEYS}', or declare a wider key type{wider}."
+        )
+    if field.nullable:
+        raise ValueError(
+            f"Option '{KEY}' is '{field.name}', a nullable column: every change has a key. Declare it "
+            f"{field.name} {type_sql} NOT NULL."
+        )

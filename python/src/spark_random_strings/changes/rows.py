@@ -1,0 +1,143 @@
+"""One change stream as a checkpoint fixes it, and its rows (the jar's ``ChangeStream.scala``):
+the rows' definition (seed, first start, rate or profile, declared schema and its ``fields.``
+options) and the change options. Offset ``n`` is change ``n``, one row, or two for an update in
+the Delta and Flink envelopes; its commit time is row ``n``'s in-order event time. The image after
+an insert or an update is the change's own; the image before an update or a delete is the key's
+previous change's (``changes.lifecycle`` says which change that is)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+from spark_random_strings.changes.envelope import (
+    CONNECTOR,
+    DEBEZIUM,
+    KIND_NAMES,
+    PREIMAGE,
+    SNAPSHOT_OP,
+    SNAPSHOT_STATES,
+    SOURCE_TYPE,
+    envelope_schema,
+    rows_of,
+)
+from spark_random_strings.changes.images import ImageMaker, spread
+from spark_random_strings.changes.keywords import CHANGES_FORMAT
+from spark_random_strings.changes.lifecycle import DELETE, INSERT, UPDATE, ChangeLifecycle
+from spark_random_strings.changes.options import ChangeSpec
+from spark_random_strings.randomness.counter_random import I64
+from spark_random_strings.rows.column_makers import as_timestamps
+from spark_random_strings.rows.definition import StreamDefinition
+from spark_random_strings.time.row_clock import event_times
+
+
+@dataclass(frozen=True)
+class ChangeStream:
+    """A change stream: its rows' definition and its change options."""
+
+    definition: StreamDefinition
+    spec: ChangeSpec
+
+    @property
+    def declared_schema(self) -> pa.Schema:
+        """The declared columns, as Arrow types them."""
+        return self.definition.schema
+
+    @property
+    def schema(self) -> pa.Schema:
+        """The rows' schema: the declared columns in the envelope."""
+        return envelope_schema(self.spec.envelope, self.declared_schema)
+
+    def commit_times_ms(self, n: I64) -> I64:
+        """Each change's commit time, epoch ms: its offset's in-order event time."""
+        d = self.definition
+        return event_times(d.event_time_origin, n, d.rows_per_second, d.rate_profile)
+
+
+class ChangeRows:
+    """Makes a change stream's rows in its envelope, for arrays of offsets at once."""
+
+    #: The most changes one record batch holds.
+    CHANGES_PER_BATCH = 1 << 16
+
+    def __init__(self, stream: ChangeStream) -> None:
+        self.stream = stream
+        self.lifecycle = ChangeLifecycle(stream.definition.seed, stream.spec)
+        self.images = ImageMaker(stream.definition, stream.spec.key)
+        self.schema = stream.schema
+
+    def batches(self, start: int, end: int) -> Iterator[pa.RecordBatch]:
+        """The rows of offsets [start, end), in order (an update's row before first), as record
+        batches of the stream's schema."""
+        for first in range(start, end, self.CHANGES_PER_BATCH):
+            yield self.batch(np.arange(first, min(first + self.CHANGES_PER_BATCH, end), dtype=np.int64))
+
+    def batch(self, n: I64) -> pa.RecordBatch:
+        """The rows of the changes ``n``, in order, as one record batch."""
+        if len(n) == 0:
+            return pa.RecordBatch.from_arrays([pa.array([], f.type) for f in self.schema], schema=self.schema)
+        lifecycle = self.lifecycle
+        key, occurrence = lifecycle.locate(n)
+        op = lifecycle.op_of(key, occurrence)
+        previous = np.full(n.shape, -1, np.int64)
+        changed = op != INSERT
+        previous[changed] = lifecycle.seq_of(key[changed], occurrence[changed] - 1)
+        commit_ms = self.stream.commit_times_ms(n)
+        envelope = self.stream.spec.envelope
+        if envelope == DEBEZIUM:
+            columns = self._debezium(n, key, op, previous, commit_ms)
+        else:
+            columns = self._rows(n, key, op, previous, commit_ms)
+        return pa.RecordBatch.from_arrays(columns, schema=self.schema)
+
+    def _rows(self, n: I64, key: I64, op: I64, previous: I64, commit_ms: I64) -> list[pa.Array]:
+        """The flat, Delta and Flink rows: the image, then what the row does, the change's number
+        and its commit time. An update that takes two rows has its image before first."""
+        counts = rows_of(self.stream.spec.envelope, op == UPDATE)
+        change = np.repeat(np.arange(len(n)), counts)
+        preimage = np.zeros(len(change), np.bool_)
+        starts = np.cumsum(counts) - counts
+        preimage[starts[counts == 2]] = True
+        row_op = op[change]
+        image = np.where((row_op == DELETE) | preimage, previous[change], n[change])
+        kind = np.where(preimage, PREIMAGE, row_op)
+        names = np.asarray(KIND_NAMES[self.stream.spec.envelope], dtype=object)
+        return [
+            *self.images.columns(key[change], image, n[change]),
+            pa.array(names[kind], pa.string()),
+            pa.array(n[change], pa.int64()),
+            as_timestamps(commit_ms[change]),
+        ]
+
+    def _debezium(self, n: I64, key: I64, op: I64, previous: I64, commit_ms: I64) -> list[pa.Array]:
+        """Debezium's rows: ``before`` (null for an insert), ``after`` (null for a delete),
+        ``source``, ``op`` and ``ts_ms``."""
+        image_type = pa.struct(list(self.images.schema))
+        has_before, has_after = op != INSERT, op != DELETE
+        before = spread(self.images.columns(key[has_before], previous[has_before], n[has_before]), has_before)
+        after = spread(self.images.columns(key[has_after], n[has_after], n[has_after]), has_after)
+        first_live = self.lifecycle.first_live
+        snapshot = np.where(n < first_live, np.where(n + 1 == first_live, 2, 1), 0)
+        states = np.asarray(SNAPSHOT_STATES, dtype=object)
+        source = pa.StructArray.from_arrays(
+            [
+                pa.array(np.full(len(n), CONNECTOR, dtype=object), pa.string()),
+                pa.array(np.full(len(n), CHANGES_FORMAT, dtype=object), pa.string()),
+                pa.array(commit_ms, pa.int64()),
+                pa.array(states[snapshot], pa.string()),
+                pa.array(n, pa.int64()),
+            ],
+            fields=list(SOURCE_TYPE),
+        )
+        ops = np.asarray(KIND_NAMES[DEBEZIUM], dtype=object)[op]
+        ops[snapshot > 0] = SNAPSHOT_OP
+        return [
+            pa.StructArray.from_arrays(before, fields=list(image_type), mask=pa.array(~has_before)),
+            pa.StructArray.from_arrays(after, fields=list(image_type), mask=pa.array(~has_after)),
+            source,
+            pa.array(ops, pa.string()),
+            pa.array(commit_ms, pa.int64()),
+        ]
