@@ -227,13 +227,17 @@ $(SCALADOC)/index.html: $(JAR_INPUTS) | bootstrap
 
 # $(call beside,NAME,BACKGROUND,FOREGROUND): run the shell command BACKGROUND (scalatest suites,
 # which leave a core idle a third of their time) beside FOREGROUND (pytest, which takes it), its
-# output into a file shown once FOREGROUND has ended; fail if either failed.
+# output into a file shown once FOREGROUND has ended; fail if either failed. A failed scalatest
+# run's failures are shown again last, where a log's tail (all that CI keeps) reaches them.
 define beside
 log=$$(mktemp); echo "$(1) in the background, its output shown at the end"; \
 { $(2); } > $$log 2>&1 & background=$$!; \
 foreground_status=0; $(3) || foreground_status=$$?; \
 background_status=0; wait $$background || background_status=$$?; \
-echo "=== $(1) ==="; cat $$log; rm -f $$log; \
+echo "=== $(1) ==="; cat $$log; \
+if [ $$background_status -ne 0 ] && grep -q -- '\*\*\* FAILED \*\*\*' $$log; then \
+  echo "=== $(1): the failed tests again ==="; grep -A10 -- '\*\*\* FAILED \*\*\*' $$log | tail -n 120; fi; \
+rm -f $$log; \
 echo "$(1): exit $$background_status; beside it: exit $$foreground_status"; \
 test $$foreground_status -eq 0 -a $$background_status -eq 0
 endef

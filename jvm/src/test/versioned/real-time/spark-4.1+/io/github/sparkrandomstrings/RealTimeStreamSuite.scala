@@ -330,17 +330,17 @@ class RealTimeStreamSuite extends SparkSessionSuite {
       awaitBatches(console, 2)
       awaitParkedReaders(2)
       val consoleErrors = ErrorEvents.during(stopAndAwaitTasks(console))
-      // Spark logs the cancelled batch's abort on the driver, for any source: only that.
-      assert(
-        consoleErrors.forall(e => e.logger.endsWith(".WriteToDataSourceV2Exec") && e.thrown.isEmpty),
-        consoleErrors.mkString("\n"))
+      // Spark logs the cancelled batch's abort on the driver, for any source; on a loaded machine
+      // a batch may end between the readers' parking and stop(), and the kill then lands in
+      // Spark's own code, which logs it too. Neither is this source's: no error is.
+      assert(!consoleErrors.exists(ErrorEvents.fromThisSource), consoleErrors.mkString("\n"))
 
       val foreach = startRealTime(stream, "stopped", new File(dir, "foreach"))
       awaitBatches(foreach, 2)
       val foreachErrors = ErrorEvents.during(stopAndAwaitTasks(foreach))
       // A foreach sink's commit of the cancelled batch is denied, and Spark logs that as an error,
       // whatever the source: but no error carries an exception from this source's code.
-      assert(!foreachErrors.exists(_.thrown.exists(ErrorEvents.fromThisSource)), foreachErrors.mkString("\n"))
+      assert(!foreachErrors.exists(ErrorEvents.fromThisSource), foreachErrors.mkString("\n"))
       assert(KeepingWriter.kept("stopped").nonEmpty)
     }
   }
@@ -444,8 +444,14 @@ object ErrorEvents {
     capture.events.asScala.toSeq
   }
 
+  private val ThisSource = "io.github.sparkrandomstrings."
+
+  /** Whether `event` is this source's: logged by its code, or carrying an exception thrown there. */
+  def fromThisSource(event: Event): Boolean =
+    event.logger.startsWith(ThisSource) || event.thrown.exists(thrownFromThisSource)
+
   /** Whether `thrown`, or an exception it wraps, was thrown from this source's code. */
-  def fromThisSource(thrown: Throwable): Boolean =
+  def thrownFromThisSource(thrown: Throwable): Boolean =
     Iterator.iterate(thrown)(_.getCause).takeWhile(_ != null).exists(
-      _.getStackTrace.exists(_.getClassName.startsWith("io.github.sparkrandomstrings.")))
+      _.getStackTrace.exists(_.getClassName.startsWith(ThisSource)))
 }
