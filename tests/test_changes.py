@@ -20,7 +20,13 @@ from pyspark.sql import SparkSession
 
 from helpers.support import available_now
 from helpers.typed_rows import canonical, differences, from_json_cell, json_row
-from spark_random_strings import expected_changes, expected_rows, expected_table, read_changes
+from spark_random_strings import (
+    expected_changes,
+    expected_history,
+    expected_rows,
+    expected_table,
+    read_changes,
+)
 from spark_random_strings.changes.keywords import CHANGE_OPTIONS, CHANGES_FORMAT
 from spark_random_strings.changes.lifecycle import DELETE, INSERT, OP_NAMES, UPDATE, ChangeLifecycle
 from spark_random_strings.changes.options import ChangeSpec, parse_change_options
@@ -292,6 +298,64 @@ def test_expected_table_is_the_changes_applied_in_seq_order(options: dict[str, A
     # A present key's offset column holds its last image's change number, and its time that change's.
     table = expected_table(end=200, **stream, **options).to_pylist()
     assert all(row["at"] == changes.column("_ts")[row["o"]].as_py() for row in table)
+
+
+def replayed_history(changes: pa.Table, key: str, declared: list[str]) -> list[dict[str, Any]]:
+    """The versions the flat ``changes`` make, applied in ``_seq`` order: an insert or an update
+    begins one, the key's next change ends it; sorted by key, numerically, then by their start."""
+    versions: list[dict[str, Any]] = []
+    open_version: dict[Any, dict[str, Any]] = {}
+    for row in sorted(changes.to_pylist(), key=lambda r: r["_seq"]):
+        ended = open_version.pop(row[key], None)
+        if ended is not None:
+            ended |= {"valid_to_seq": row["_seq"], "valid_to": row["_ts"]}
+        if row["_op"] != "delete":
+            version = {c: row[c] for c in declared}
+            version |= {"valid_from_seq": row["_seq"], "valid_to_seq": None}
+            version |= {"valid_from": row["_ts"], "valid_to": None}
+            open_version[row[key]] = version
+            versions.append(version)
+    return sorted(versions, key=lambda v: (int(v[key]), v["valid_from_seq"]))
+
+
+@pytest.mark.parametrize("options", STREAMS)
+def test_expected_history_is_every_version_the_changes_make_in_seq_order_and_its_open_ones_the_table(
+    options: dict[str, Any],
+) -> None:
+    keys = int(options["keys"])
+    snapshot = keys if options.get("snapshot") else 0
+    stream: dict[str, Any] = {
+        "seed": 17,
+        "start_time_ms": 1_700_000_000_000,
+        "schema": TYPED_SCHEMA,
+        "fields": TYPED_FIELDS,
+    }
+    end = snapshot + 9 * keys + 5
+    changes = expected_changes(start=0, end=end, **stream, **options)
+    declared = ["id", "name", "balance", "rank", "at", "o"]
+    for n in sorted({0, 1, keys - 1, keys, snapshot + 2 * keys + 1, end}):
+        history = expected_history(end=n, **stream, **options)
+        assert history.schema.names == [*declared, "valid_from_seq", "valid_to_seq", "valid_from", "valid_to"]
+        rows = history.to_pylist()
+        assert rows == replayed_history(changes.slice(0, n), "id", declared), f"after {n} changes"
+        current = [{c: row[c] for c in declared} for row in rows if row["valid_to_seq"] is None]
+        assert current == expected_table(end=n, **stream, **options).to_pylist(), f"after {n} changes"
+
+
+def test_expected_history_of_many_changes_per_key_is_batched_by_versions_and_whole() -> None:
+    # 3 keys, 200,000 changes: about 67,000 versions a key, more than a batch's share.
+    history = expected_history(end=200_000, seed=4, keys=3, delete_fraction=0.2)
+    counts = Counter(history.column("id").to_pylist())
+    lifecycle = ChangeLifecycle(4, parse_change_options({"keys": "3", "deleteFraction": "0.2"}, None).spec)
+    for k in range(3):
+        occurrences = np.arange(int(lifecycle.last_occurrence(np.array([k]), 200_000)[0]) + 1)
+        ops = lifecycle.op_of(np.full(occurrences.shape, k), occurrences)
+        assert counts[k] == int((ops != DELETE).sum())
+    starts = history.column("valid_from_seq").to_pylist()
+    ends = history.column("valid_to_seq").to_pylist()
+    assert len(set(starts)) == len(starts), "each version begins at a change of its own"
+    assert all(e is None or e > s for s, e in zip(starts, ends, strict=True))
+    assert ends.count(None) == expected_table(end=200_000, seed=4, keys=3, delete_fraction=0.2).num_rows
 
 
 def test_expected_table_of_a_string_key_is_sorted_by_the_keys_number() -> None:
@@ -677,12 +741,14 @@ def test_the_oracles_refuse_the_same_values_with_the_sources_messages() -> None:
         (
             {"as_of": 2},
             "expected_changes() got the keyword 'as_of', which only a batch read takes: "
-            "expected_table(end=n) is the table after n changes. Leave it out.",
+            "expected_table(end=n) is the table after n changes, expected_history(end=n) its history. "
+            "Leave it out.",
         ),
         (
             {"history": True},
             "expected_changes() got the keyword 'history', which only a batch read takes: "
-            "expected_table(end=n) is the table after n changes. Leave it out.",
+            "expected_table(end=n) is the table after n changes, expected_history(end=n) its history. "
+            "Leave it out.",
         ),
         (
             {"delete_fractio": 0.2},
@@ -794,6 +860,32 @@ def test_the_jars_batch_read_as_of_n_is_the_table_expected_table_computes(
     for n in (0, 1, 39, 40, 41, 333, 700):
         df = spark.read.format(CHANGES_FORMAT).schema(SPARK_SCHEMA).options(**options, asOf=str(n)).load()
         expected = expected_table(end=n, schema=SPARK_SCHEMA, fields=SPARK_FIELDS, **keywords)
+        assert _jar_rows(spark, df, "") == _expected(expected, df), f"asOf {n}"
+
+
+def test_the_jars_batch_read_with_history_is_the_history_expected_history_computes(
+    spark: SparkSession,
+) -> None:
+    keywords: dict[str, Any] = {
+        "seed": 8,
+        "keys": 30,
+        "delete_fraction": 0.3,
+        "rows_per_second": 100,
+        "start_timestamp": ROW0_MS,
+        **HOT_SNAPSHOT,
+    }
+    options = {**CHANGE_OPTIONS.options({**keywords, "num_partitions": 3}, "test"), **flattened(SPARK_FIELDS)}
+    for n in (0, 29, 31, 500):
+        df = (
+            spark.read.format(CHANGES_FORMAT)
+            .schema(SPARK_SCHEMA)
+            .options(**options, asOf=str(n), history="true")
+            .load()
+        )
+        expected = expected_history(end=n, schema=SPARK_SCHEMA, fields=SPARK_FIELDS, **keywords)
+        assert [(f.name, f.nullable) for f in df.schema.fields] == [
+            (f.name, f.nullable) for f in expected.schema
+        ]
         assert _jar_rows(spark, df, "") == _expected(expected, df), f"asOf {n}"
 
 

@@ -28,14 +28,15 @@ too, with the same ``engine`` choice.
 change stream of inserts, updates and deletes over a keyspace, in a declared schema;
 [`expected_changes`][spark_random_strings.expected_changes] computes its rows without Spark, and
 [`expected_table`][spark_random_strings.expected_table] the table after any number of them, without
-replay, for a test of a pipeline that applies the feed to assert against.
+replay, and [`expected_history`][spark_random_strings.expected_history] that table's history (SCD
+type 2), for a test of a pipeline that applies the feed to assert against.
 """
 
 from __future__ import annotations
 
 from importlib.metadata import version as _installed_version
 
-from spark_random_strings.changes.expected import expected_changes, expected_table
+from spark_random_strings.changes.expected import expected_changes, expected_history, expected_table
 from spark_random_strings.changes.read import read_changes
 from spark_random_strings.engine.choice import Engine, SlowerEngineWarning, SourceNotFoundError
 from spark_random_strings.engine.jar import (
@@ -70,6 +71,7 @@ __all__ = [
     "bundled_jars",
     "configure_spark_with_random_strings",
     "expected_changes",
+    "expected_history",
     "expected_rows",
     "expected_table",
     "installed_spark",

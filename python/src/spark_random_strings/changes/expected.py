@@ -1,5 +1,5 @@
-"""A change stream's rows and its table, computed in Python: the oracles a test of a pipeline that
-applies the ``changes`` source's feed asserts against."""
+"""A change stream's rows, its table and the table's history, computed in Python: the oracles a test
+of a pipeline that applies the ``changes`` source's feed asserts against."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, TypedDict, Unpack
 from spark_random_strings.changes.keywords import CHANGE_OPTIONS
 from spark_random_strings.changes.options import parse_change_options
 from spark_random_strings.changes.rows import ChangeRows, ChangeStream
-from spark_random_strings.changes.table import table_after
+from spark_random_strings.changes.table import history_after, table_after
 from spark_random_strings.typed.fields.options import flattened
 
 if TYPE_CHECKING:
@@ -168,6 +168,68 @@ def expected_table(
     return table_after(stream, end)
 
 
+def expected_history(
+    *,
+    end: int,
+    seed: int,
+    start_time_ms: int = 0,
+    schema: str | StructType | None = None,
+    fields: Mapping[str, Mapping[str, object]] | None = None,
+    **options: Unpack[ChangeDefinitionKeywords],
+) -> pa.Table:
+    """The history of the table after the first ``end`` changes, as a slowly changing dimension of
+    type 2 keeps it: every version of every key, each insert or update among those changes
+    beginning one, which the key's next change (an update or a delete) ends. The batch read
+    ``spark.read.format("changes")`` with ``asOf`` = end and ``history`` = true makes the same rows
+    on the executors. Each key's versions are found directly, without replay: time and memory grow
+    with the versions (about ``end`` of them), not with anything else.
+
+    Examples:
+        The versions of the six changes of ``expected_table``'s example: key 0 was updated by
+        change 3, key 1 deleted by change 4, key 2 updated by change 5.
+
+        >>> history = expected_history(
+        ...     seed=5, end=6, keys=3, delete_fraction=0.5,
+        ...     schema="id INT NOT NULL, score INT", fields={"score": {"min": 1, "max": 9}},
+        ... )
+        >>> history.select(["id", "score", "valid_from_seq", "valid_to_seq"]).to_pylist()
+        [{'id': 0, 'score': 8, 'valid_from_seq': 1, 'valid_to_seq': 3},
+         {'id': 0, 'score': 6, 'valid_from_seq': 3, 'valid_to_seq': None},
+         {'id': 1, 'score': 4, 'valid_from_seq': 2, 'valid_to_seq': 4},
+         {'id': 2, 'score': 7, 'valid_from_seq': 0, 'valid_to_seq': 5},
+         {'id': 2, 'score': 4, 'valid_from_seq': 5, 'valid_to_seq': None}]
+
+        The rows whose ``valid_to_seq`` is null are ``expected_table``'s.
+
+    Args:
+        end: how many changes, >= 0.
+        seed: the stream's seed, a 64-bit integer.
+        start_time_ms: when the stream first started, in epoch milliseconds, as for
+            [`expected_changes`][spark_random_strings.expected_changes]: the commit times count
+            from it unless ``start_timestamp`` is given (default 0).
+        schema: the declared columns, as ``read_changes`` takes them (default
+            ``id BIGINT NOT NULL, value STRING``).
+        fields: how each declared column but the key is made, as ``read_changes`` takes them.
+        **options: the options that make the changes, as ``expected_changes`` takes them;
+            ``envelope`` is checked but changes no row of the history.
+
+    Returns:
+        A ``pyarrow.Table`` sorted by the key (numerically, a STRING key too), then by
+        ``valid_from_seq``: the declared columns of each version's image, then
+        ``valid_from_seq`` (int64, the change that began it), ``valid_to_seq`` (int64, the change
+        that ended it, null while it holds), ``valid_from`` and ``valid_to`` (timestamp[us, UTC],
+        their commit times, ``valid_to`` null with ``valid_to_seq``).
+
+    Raises:
+        TypeError: as for ``expected_table``.
+        ValueError: as for ``expected_table``.
+    """
+    stream = _stream("expected_history", seed, start_time_ms, schema, fields, dict(options), end=end)
+    if end < 0:
+        raise ValueError(f"expected_history: end is {end}; it must be >= 0, a number of changes.")
+    return history_after(stream, end)
+
+
 def _stream(
     caller: str,
     seed: object,
@@ -192,7 +254,8 @@ def _stream(
         if keyword in options:
             raise TypeError(
                 f"{caller}() got the keyword {keyword!r}, which only a batch read takes: "
-                "expected_table(end=n) is the table after n changes. Leave it out."
+                "expected_table(end=n) is the table after n changes, expected_history(end=n) its "
+                "history. Leave it out."
             )
     if not -(2**63) <= seed < 2**63 or not -(2**63) <= start_time_ms < 2**63:
         raise ValueError(f"{caller}: seed and start_time_ms must fit a 64-bit signed integer.")
