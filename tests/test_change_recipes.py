@@ -1,0 +1,89 @@
+"""The Delta Lake recipes of docs/change-streams.md: a change stream applied in ``foreachBatch`` with
+``MERGE`` to a real Delta table, which after every batch is exactly ``expected_table``, and to its
+history (SCD type 2), exactly ``expected_history``. Delta Lake is the tests' (Maven coordinates in
+the example, fetched by Spark at the session's start), never the package's; its releases run on
+Spark 3.5 to 4.2, so the test runs on those lines (``make test-compat``) and is skipped on 4.3."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyspark
+import pytest
+
+from helpers.support import EXAMPLES, REPO, run_child
+from spark_random_strings import expected_history, expected_table
+
+CHILD = Path(__file__).parent / "helpers" / "delta_recipes_child.py"
+
+
+def _example() -> Any:
+    spec = importlib.util.spec_from_file_location(
+        "changes_merge_into_delta", EXAMPLES / "changes_merge_into_delta.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+EXAMPLE = _example()
+LINE = ".".join(pyspark.__version__.split(".")[:2])
+
+
+def _cells(table: pa.Table) -> list[list[Any]]:
+    """Each row's cells as the child prints them: a decimal as its text, a timestamp as epoch µs."""
+    columns = []
+    for field, column in zip(table.schema, table.columns, strict=True):
+        if pa.types.is_decimal(field.type):
+            columns.append([None if v is None else str(v) for v in column.to_pylist()])
+        elif pa.types.is_timestamp(field.type):
+            columns.append(column.cast(pa.int64()).to_pylist())
+        else:
+            columns.append(column.to_pylist())
+    return [list(row) for row in zip(*columns, strict=True)]
+
+
+@pytest.mark.every_line
+@pytest.mark.java_independent
+@pytest.mark.slow
+@pytest.mark.skipif(
+    LINE not in EXAMPLE.DELTA_PACKAGES, reason=f"no Delta Lake release runs on Spark {LINE} yet"
+)
+def test_a_feed_merged_into_delta_is_expected_table_and_its_scd2_history_expected_history_after_each_batch(
+    tmp_path: Path,
+) -> None:
+    done = run_child(["python", str(CHILD), str(tmp_path)], tmp_path)
+    assert done.returncode == 0, done.stderr[-4000:]
+    batches = json.loads(done.stdout.strip().splitlines()[-1])["batches"]
+    stream = {k: v for k, v in EXAMPLE.STREAM.items() if k not in ("total_rows", "max_rows_per_trigger")}
+    # 600 changes, at most 200 a batch: three batches, each applied whole.
+    assert [batch["end"] for batch in batches] == [200, 400, 600]
+    for batch in batches:
+        end = batch["end"]
+        table = expected_table(end=end, schema=EXAMPLE.SCHEMA, fields=EXAMPLE.FIELDS, **stream)
+        history = expected_history(end=end, schema=EXAMPLE.SCHEMA, fields=EXAMPLE.FIELDS, **stream)
+        assert batch["table"] == _cells(table), f"the table after {end} changes"
+        assert batch["history"] == _cells(history), f"the history after {end} changes"
+    # Keys were deleted, born again and updated in the same batch: the recipes had work to do.
+    assert 0 < len(batches[-1]["table"]) < EXAMPLE.STREAM["keys"]
+    assert len(batches[-1]["history"]) > 600 // 2
+
+
+def test_the_guides_recipe_code_is_the_examples_own_and_its_table_names_the_examples_delta_releases() -> None:
+    guide = (REPO / "docs" / "change-streams.md").read_text()
+    recipe = guide[guide.index("## Recipe: the feed into Delta Lake") :]
+    recipe = recipe[: recipe.index("\n## ", 1)]
+    source = (EXAMPLES / "changes_merge_into_delta.py").read_text()
+    blocks = re.findall(r"^```python\n(.*?)^```$", recipe, re.S | re.M)
+    assert len(blocks) == 2
+    for block in blocks:
+        assert textwrap.indent(block, "    ") in source, block
+    rows = re.findall(r"^\| (\d\.\d) \| [^|]+ \| `([^`]+)` \|$", recipe, re.M)
+    assert dict(rows) == EXAMPLE.DELTA_PACKAGES
