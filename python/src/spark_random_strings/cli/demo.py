@@ -48,12 +48,13 @@ def count_by_length(
     strings: DataFrame, *, duration_s: float, stop: StopRequest, console: Console
 ) -> tuple[int, str]:
     """After every batch, print a few of its strings and the count of the strings read so far per
-    length, until ``duration_s`` passes or ``stop`` is set.
+    length, until ``duration_s`` has passed since the first strings came or ``stop`` is set.
 
     Returns the rows read and the one-line summary. Raises the query's exception if it failed.
     """
     counts: Counter[int] = Counter()
     batches = 0
+    first_rows: list[float] = []
 
     def show(batch: DataFrame, batch_id: int) -> None:
         nonlocal batches
@@ -62,6 +63,8 @@ def count_by_length(
         by_length = {row["length"]: row["count"] for row in batch.groupBy("length").count().collect()}
         if not by_length:
             return
+        if not first_rows:
+            first_rows.append(time.monotonic())
         counts.update(by_length)
         batches += 1
         shown = sorted(batch.limit(SHOWN).collect(), key=lambda row: row.offset)
@@ -76,7 +79,15 @@ def count_by_length(
 
     started = time.monotonic()
     query = strings.writeStream.foreachBatch(show).trigger(processingTime=TRIGGER_INTERVAL).start()
-    elapsed = run_until_done(query, started=started, duration_s=duration_s, stop=stop)
+    # The duration counts from the first strings: on a loaded machine, a query's first batch (the
+    # Python engine's most) can come seconds after its start.
+    elapsed = run_until_done(
+        query,
+        started=started,
+        duration_s=duration_s,
+        stop=stop,
+        first_rows=lambda: first_rows[0] if first_rows else None,
+    )
     # The rows are counted here: Spark's numInputRows counts a batch's rows once per job that
     # reads them, and show runs two.
     rows = sum(counts.values())

@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 TRIGGER_INTERVAL = "1 second"
 
 
+#: How long past ``duration_s`` a command whose duration counts from its first rows waits for them.
+FIRST_ROWS_PATIENCE_S = 60.0
+
+
 def run_until_done(
     query: StreamingQuery,
     *,
@@ -32,17 +36,21 @@ def run_until_done(
     stop: StopRequest,
     every_tick: Callable[[float], None] | None = None,
     stop_query: Callable[[StreamingQuery], None] = stop_between_batches,
+    first_rows: Callable[[], float | None] | None = None,
 ) -> float:
     """Let the query run until it ends, ``duration_s`` passes or ``stop`` is set, then stop it
     with ``stop_query`` (by default between batches). ``every_tick`` gets the seconds since
-    ``started`` four times a second.
+    ``started`` four times a second. With ``first_rows`` (when the first rows came, or None while
+    none has), ``duration_s`` counts from the first rows, as long as they come within
+    ``FIRST_ROWS_PATIENCE_S`` past it: on a loaded machine a query's first batch can come late.
 
     The stream and the demo commands share this loop. Returns the seconds since ``started``
     (``time.monotonic()``). Raises the query's exception if it failed.
     """
     while query.isActive and not stop.is_set():
-        elapsed = time.monotonic() - started
-        if duration_s is not None and elapsed >= duration_s:
+        now = time.monotonic()
+        elapsed = now - started
+        if duration_s is not None and _duration_passed(now, elapsed, duration_s, first_rows):
             break
         if every_tick is not None:
             every_tick(elapsed)
@@ -53,6 +61,17 @@ def run_until_done(
     if failure is not None:
         raise failure
     return elapsed
+
+
+def _duration_passed(
+    now: float, elapsed: float, duration_s: float, first_rows: Callable[[], float | None] | None
+) -> bool:
+    """Whether ``duration_s`` has passed: since the start, or since the first rows came, if the
+    command counts from them (and they came within the patience)."""
+    if first_rows is None:
+        return elapsed >= duration_s
+    since = first_rows()
+    return (since is not None and now - since >= duration_s) or elapsed >= duration_s + FIRST_ROWS_PATIENCE_S
 
 
 def print_header(console: Console, columns: Sequence[str] | None = None) -> None:
