@@ -14,6 +14,11 @@ from spark_random_strings.options.table import SOURCES, SourceTable
 #: The source's short name, as given to ``spark.readStream.format`` (Spark matches it
 #: case-insensitively).
 CHANGES_FORMAT = "changes"
+#: The Python data source's name (Spark 4.0+): the same stream, made by Python workers.
+CHANGES_PYTHON_FORMAT = f"{CHANGES_FORMAT}Python"
+#: The Python data source's option that holds the declared columns, as DDL text or Spark's JSON of
+#: a ``StructType``: ``read_changes(engine="python")`` passes it (``changes.reader`` says why).
+DECLARED_SCHEMA = "_declaredSchema"
 
 KEY = "key"
 KEYS = "keys"

@@ -14,6 +14,7 @@ from spark_random_strings.changes.envelope import added_names
 from spark_random_strings.changes.keywords import (
     AS_OF,
     AS_OF_RANGE,
+    BATCH_NAMES,
     CHANGES_FORMAT,
     DEFAULT_DELETE_FRACTION,
     DEFAULT_ENVELOPE,
@@ -110,6 +111,23 @@ class ChangeOptions:
     def definition(self, seed: int, start_time_ms: int) -> StreamDefinition:
         """The rows' definition of a stream of these options, with this seed and first start."""
         return self.rows.definition(seed, start_time_ms)
+
+
+def parse_stream_options(parameters: Mapping[str, str], schema: object = None) -> ChangeOptions:
+    """The options of a stream (the jar's ``ChangeOptions.stream``): a batch read's own refused,
+    then :func:`parse_change_options`.
+
+    Raises:
+        ValueError: naming the option, the value and what is allowed.
+    """
+    for name in BATCH_NAMES:
+        if any(java_equals_ignore_case(given, name) for given in parameters):
+            raise ValueError(
+                f"Option '{name}' is for a batch read, spark.read.format(\"{CHANGES_FORMAT}\"), which makes "
+                f"the table after a number of changes; a stream has no fixed end. Remove '{name}', or read "
+                "the table with spark.read."
+            )
+    return parse_change_options(parameters, schema)
 
 
 def parse_change_options(parameters: Mapping[str, str], schema: object = None) -> ChangeOptions:
@@ -232,7 +250,7 @@ def _key_column(fields: tuple[StructField, ...], key: str, key_given: bool) -> i
     columns = [f.name for f in fields]
     index = next((i for i, name in enumerate(columns) if java_equals_ignore_case(name, key)), None)
     if index is None:
-        said = f"Option '{KEY}' is '{key}'"
+        said = f"Option '{KEY}' is '{key}', which"
         if not key_given:
             said = f"Option '{KEY}' is not set, and its default '{key}'"
         near = closest(key, columns)

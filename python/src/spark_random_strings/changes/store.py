@@ -1,0 +1,155 @@
+"""A change stream as its checkpoint keeps it (the jar's ``ChangeStore.scala``): the rows'
+definition as the random strings keep theirs (``strings.definition_store``), and the change
+options as the jar's source writes ``changes-source.json``::
+
+    {"version": 1, "key": "id", "keys": 1000, "deleteFraction": 0.1, "hotKeys": 10,
+     "hotKeyFraction": 0.0, "snapshot": false, "envelope": "flat"}
+
+The Python data source keeps both in every offset (``changes.reader``); a restart's options are
+checked against them with the jar's message, naming each option that differs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields as dataclass_fields
+from typing import Any
+
+from spark_random_strings.changes.keywords import (
+    DELETE_FRACTION,
+    DELETE_FRACTION_RANGE,
+    ENVELOPE,
+    HOT_KEY_FRACTION,
+    HOT_KEY_FRACTION_RANGE,
+    HOT_KEYS,
+    HOT_KEYS_RANGE,
+    KEY,
+    KEYS,
+    KEYS_RANGE,
+    SNAPSHOT,
+)
+from spark_random_strings.changes.options import ChangeOptions, ChangeSpec, envelope_named
+from spark_random_strings.changes.rows import ChangeStream
+from spark_random_strings.offsets.corrupt import CorruptDefinitionError
+from spark_random_strings.rows.definition import check_restart as check_definition
+from spark_random_strings.strings.definition_store import definition_from_json, definition_to_json
+
+#: The version of the change options' JSON that the jar's source writes and reads.
+STORE_VERSION = 1
+#: The change options, in the order the jar's ``ChangeSpec.settings`` lists them.
+SETTING_NAMES = (KEY, KEYS, DELETE_FRACTION, HOT_KEYS, HOT_KEY_FRACTION, SNAPSHOT, ENVELOPE)
+
+
+def settings(spec: ChangeSpec) -> list[tuple[str, object]]:
+    """Each change option's name and value, in the documentation's order."""
+    values = [getattr(spec, field.name) for field in dataclass_fields(spec)]
+    return list(zip(SETTING_NAMES, values, strict=True))
+
+
+def shown(value: object) -> str:
+    """A setting's value as the jar's message shows it (Scala's ``toString``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def spec_to_json(spec: ChangeSpec) -> dict[str, Any]:
+    """The change options as the jar's source writes ``changes-source.json``."""
+    return {"version": STORE_VERSION, **dict(settings(spec))}
+
+
+def spec_from_json(stored: object, where: str) -> ChangeSpec:
+    """The change options in ``stored``, read as the jar's source reads ``changes-source.json``.
+
+    Raises:
+        CorruptDefinitionError: ``stored`` is not such an object, or a value is out of range.
+    """
+
+    def corrupt(why: str) -> CorruptDefinitionError:
+        return CorruptDefinitionError(f"{where} is corrupt: {why}")
+
+    if not isinstance(stored, dict):
+        raise corrupt("not a JSON object")
+    version = stored.get("version")
+    if version != STORE_VERSION or isinstance(version, bool):
+        raise corrupt(
+            f"its version is {version if 'version' in stored else 'missing'}, and this source reads 1"
+        )
+
+    def field(name: str, kind: type | tuple[type, ...], what: str) -> Any:
+        if name not in stored:
+            raise corrupt(f"the field '{name}' is missing")
+        value = stored[name]
+        if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+            raise corrupt(f"'{name}' is not {what}")
+        return value
+
+    def whole(name: str) -> int:
+        return int(field(name, int, "a whole number"))
+
+    def real(name: str) -> float:
+        return float(field(name, (int, float), "a number"))
+
+    try:
+        envelope = envelope_named(field(ENVELOPE, str, "a string"))
+        spec = ChangeSpec(
+            key=field(KEY, str, "a string"),
+            keys=KEYS_RANGE.check(KEYS, whole(KEYS), str(whole(KEYS))),
+            delete_fraction=DELETE_FRACTION_RANGE.check(
+                DELETE_FRACTION, real(DELETE_FRACTION), str(real(DELETE_FRACTION))
+            ),
+            hot_keys=HOT_KEYS_RANGE.check(HOT_KEYS, whole(HOT_KEYS), str(whole(HOT_KEYS))),
+            hot_key_fraction=HOT_KEY_FRACTION_RANGE.check(
+                HOT_KEY_FRACTION, real(HOT_KEY_FRACTION), str(real(HOT_KEY_FRACTION))
+            ),
+            snapshot=field(SNAPSHOT, bool, "true or false"),
+            envelope=envelope,
+        )
+        spec.validate(lambda name: shown(dict(settings(spec))[name]))
+    except CorruptDefinitionError:
+        raise
+    except ValueError as error:
+        raise corrupt(str(error)) from None
+    return spec
+
+
+def stream_to_json(stream: ChangeStream) -> dict[str, Any]:
+    """The stream as the Python data source keeps it in every offset: the rows' definition as the
+    jar's source stores it, and the change options as it stores ``changes-source.json``."""
+    return {"definition": definition_to_json(stream.definition), "changes": spec_to_json(stream.spec)}
+
+
+def stream_from_json(stored: object, where: str) -> ChangeStream:
+    """The stream in ``stored``, as :func:`stream_to_json` writes it.
+
+    Raises:
+        CorruptDefinitionError: ``stored`` is not such a stream.
+    """
+    if not isinstance(stored, dict) or "definition" not in stored or "changes" not in stored:
+        raise CorruptDefinitionError(
+            f"{where} is corrupt: not a change stream's definition and change options"
+        )
+    return ChangeStream(
+        definition_from_json(stored["definition"], where), spec_from_json(stored["changes"], where)
+    )
+
+
+def check_restart(stored: ChangeStream, options: ChangeOptions, location: str) -> None:
+    """Refuse a restart whose options change which changes the stream makes: the rows' options as
+    the random strings refuse them, then the change options with the jar's message (its
+    ``ChangeStore.checkRestart``).
+
+    Raises:
+        ValueError: naming each option that differs, with both values.
+    """
+    check_definition(stored.definition, options.rows.restarting(stored.definition), location)
+    contradictions = [
+        f"{name}: the checkpoint has {shown(was)}, the query sets {shown(now)}"
+        for (name, was), (_, now) in zip(settings(stored.spec), settings(options.spec), strict=True)
+        if was != now
+    ]
+    if contradictions:
+        raise ValueError(
+            f"The options of this query contradict the change stream stored in its checkpoint ({location}): "
+            + "; ".join(contradictions)
+            + f". The options that say which changes the stream makes ({', '.join(SETTING_NAMES)}) are fixed "
+            "when its query first starts, so that every batch can be replayed identically. Restart with the "
+            "stored values, or use a new checkpoint location to start a different stream."
+        )
