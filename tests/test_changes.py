@@ -483,8 +483,8 @@ REFUSED: list[Any] = [
     pytest.param(
         {"key": "ID2"},
         DECLARED,
-        "Option 'key' is 'ID2' names no declared column. Did you mean 'id'? The declared columns: id, name, "
-        "balance, tier, at. Set 'key' to the column that holds each change's key.",
+        "Option 'key' is 'ID2', which names no declared column. Did you mean 'id'? The declared columns: id, "
+        "name, balance, tier, at. Set 'key' to the column that holds each change's key.",
         id="key-not-declared",
     ),
     pytest.param(

@@ -56,6 +56,14 @@ KIND_NAMES: dict[str, tuple[str, ...]] = {
 }
 #: The index of an update's row before, in ``KIND_NAMES``.
 PREIMAGE = 3
+#: Each envelope's column that says what a row does (a value of ``KIND_NAMES``), and the one that
+#: holds its change's number, as Spark SQL names them.
+KIND_AND_NUMBER: dict[str, tuple[str, str]] = {
+    FLAT: ("_op", "_seq"),
+    DEBEZIUM: ("op", "source.sequence"),
+    DELTA: ("_change_type", "_commit_version"),
+    FLINK: ("_row_kind", "_seq"),
+}
 
 #: The columns each envelope adds after the declared ones (Debezium's are the whole row's).
 _ADDED: dict[str, tuple[pa.Field, ...]] = {

@@ -6,9 +6,11 @@
 rows to files through a checkpointed streaming query, resumable after an interruption;
 ``spark-random-strings demo`` counts the strings by length, batch by batch (``make demo`` runs
 it); ``spark-random-strings nexmark`` shows the Nexmark benchmark's events batch by batch, or with
-``--output`` writes exactly ``--num-events`` of them to files. Each starts a local Spark session
+``--output`` writes exactly ``--num-events`` of them to files; ``spark-random-strings changes``
+counts a change stream's changes batch by batch, or with ``--output`` writes exactly
+``--total-rows`` of them to files. Each starts a local Spark session
 with the bundled jar. Every source option is a flag;
-``stream`` and ``write`` also take typed columns: ``--schema DDL`` and a repeatable
+``stream``, ``write`` and ``changes`` also take typed columns: ``--schema DDL`` and a repeatable
 ``--field PATH.PROPERTY=VALUE``.
 """
 
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from rich.console import Console
 
+from spark_random_strings.cli.changes import add_changes_flags, open_changes, parsed_changes, run_changes
 from spark_random_strings.cli.nexmark import add_nexmark_flags, open_nexmark, parsed_nexmark, run_nexmark
 from spark_random_strings.cli.options import (
     UsageError,
@@ -131,6 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
         )
         command.add_argument("--verbose", action="store_true", help="show Spark's own log (default: silent)")
     _add_nexmark(commands)
+    _add_changes(commands)
     return parser
 
 
@@ -224,7 +228,7 @@ def _add_demo(commands: Any) -> argparse.ArgumentParser:
         type=_positive(float),
         default=DEMO_SECONDS,
         metavar="SECONDS",
-        help=f"stop after this many seconds (default: {DEMO_SECONDS:g})",
+        help=f"stop after this many seconds of strings, counted from the first (default: {DEMO_SECONDS:g})",
     )
     demo.set_defaults(run=_run_demo, parser=demo)
     return demo
@@ -243,6 +247,21 @@ def _add_nexmark(commands: Any) -> None:
     add_nexmark_flags(nexmark)
     nexmark.add_argument("--verbose", action="store_true", help="show Spark's own log (default: silent)")
     nexmark.set_defaults(run=run_nexmark, parser=nexmark, open=open_nexmark, real_time=False)
+
+
+def _add_changes(commands: Any) -> None:
+    """``changes``: a change stream, counted or written to files."""
+    changes: argparse.ArgumentParser = commands.add_parser(
+        "changes",
+        help="a change stream (inserts, updates, deletes over a keyspace), counted or written to files",
+        description="Stream a change stream (inserts, updates and deletes over a keyspace of --keys "
+        "keys, in the declared columns, in the --envelope chosen) through a local Spark and show each "
+        "batch's changes by what they do, or with --output write exactly --total-rows changes to "
+        "files: expected_table gives the table they leave. Ctrl-C stops it.",
+    )
+    add_changes_flags(changes)
+    changes.add_argument("--verbose", action="store_true", help="show Spark's own log (default: silent)")
+    changes.set_defaults(run=run_changes, parser=changes, open=open_changes, real_time=False)
 
 
 def _run_stream(args: argparse.Namespace, strings: DataFrame, console: Console) -> int:
@@ -331,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         command.error(unrecognized(unknown, command))
     run: Callable[[argparse.Namespace, DataFrame, Console], int] = args.run
-    writes = args.command == "write" or (args.command == "nexmark" and args.output is not None)
+    writes = args.command == "write" or (args.command in ("nexmark", "changes") and args.output is not None)
     if writes and args.engine == "python" and (4, 0) <= pyspark_line() < (4, 2):
         # Spark 4.0 and 4.1 run a Python source under Trigger.AvailableNow as one batch of the
         # rows that exist at the start: none, on a first start. The write would end short.
@@ -350,6 +369,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if run is run_nexmark:  # the source's checks, before Spark starts
             parsed_nexmark(args)
+        elif run is run_changes:
+            parsed_changes(args)
         else:
             parsed(args)
         if writes:  # whose folders they are, before Spark starts where it need not

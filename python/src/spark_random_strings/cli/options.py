@@ -8,7 +8,14 @@ import difflib
 import re
 from typing import TYPE_CHECKING, Any
 
-from spark_random_strings.options import OPTIONS, SourceOption, first_named, renamed, source_options
+from spark_random_strings.options import (
+    OPTIONS,
+    OptionTable,
+    SourceOption,
+    first_named,
+    renamed,
+    source_options,
+)
 from spark_random_strings.strings.options import SourceOptions, parse_options
 from spark_random_strings.strings.read import read_random_strings
 from spark_random_strings.typed.fields.options import PREFIX, shown, split
@@ -44,13 +51,16 @@ def add_source_flags(
         parser.add_argument(row.flag, dest=row.keyword, **settings)
 
 
-def add_schema_flags(parser: argparse.ArgumentParser) -> None:
-    """``--schema`` and the repeatable ``--field``: typed columns (docs/typed-columns.md)."""
+def add_schema_flags(
+    parser: argparse.ArgumentParser, default: str = "the random strings' value, ts, offset and length"
+) -> None:
+    """``--schema`` and the repeatable ``--field``: typed columns (docs/typed-columns.md); ``default``
+    says what the columns are without ``--schema``."""
     parser.add_argument(
         "--schema",
         metavar="DDL",
         help='declare the columns and their types (typed columns), e.g. "id BIGINT NOT NULL, amount '
-        "DECIMAL(10,2)\" (default: the random strings' value, ts, offset and length)",
+        f'DECIMAL(10,2)" (default: {default})',
     )
     parser.add_argument(
         "--field",
@@ -133,20 +143,23 @@ def open_stream(spark: SparkSession, args: argparse.Namespace) -> DataFrame:
         ) from None
 
 
-def usage_error(message: str, schema_given: bool = False) -> UsageError:
+def usage_error(message: str, schema_given: bool = False, table: OptionTable | None = None) -> UsageError:
     """The source's message as a usage error of the flag of the option it names first (the one
     it is about: "Invalid value ... for option 'x'", "'lateByMs' is 5, but ..."), with each option
     it names called by its flag: a per-column option ``'fields.a.min'`` by ``--field a.min``, and
     ``.schema(...)`` by ``--schema``. A message that names no source option first is about a
-    ``--field``, if it names one, or else about the ``--schema``, if one was given."""
+    ``--field``, if it names one, or else about the ``--schema``, if one was given. The options
+    are the random strings' unless ``table`` is another source's."""
     text = _FIELD_OPTION.sub(lambda m: f"--field {m.group(1)}".rstrip(), message)
     text = _SCHEMA_CALL.sub(lambda m: "--schema" + ("" if m.group(1) == "..." else f" {m.group(1)}"), text)
-    about = first_named(message)
+    about = first_named(message) if table is None else table.first_named(message)
     if about is None or _FIELD_OPTION.search(message.split(". ", 1)[0]):
         flag = "--schema" if _FIELD_OPTION.search(message) is None else "--field"
         return UsageError(text if flag == "--schema" and not schema_given else f"argument {flag}: {text}")
     # argparse's own form: "argument --flag: invalid value '-5': out of range. ...".
-    text = renamed(text, _flag).replace(f" for {about.flag}: ", ": ", 1)
+    text = (renamed(text, _flag) if table is None else table.renamed(text, _flag)).replace(
+        f" for {about.flag}: ", ": ", 1
+    )
     return UsageError(f"argument {about.flag}: {text[0].lower()}{text[1:]}")
 
 

@@ -1,24 +1,28 @@
-"""What the commands that write files (``write``, ``nexmark --output``) write, for the checks of their
-folders (``write.folder``): the request a run makes, and its check before Spark starts."""
+"""What the commands that write files (``write``, ``nexmark --output``, ``changes --output``) write, for
+the checks of their folders (``write.folder``): the request a run makes, and its check before Spark
+starts."""
 
 from __future__ import annotations
 
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from spark_random_strings.cli.changes import parsed_changes
 from spark_random_strings.cli.nexmark import parsed_nexmark
 from spark_random_strings.cli.options import parsed
-from spark_random_strings.write.contents import DEFINITION_FILES, NEXMARK_FILE, STRINGS_FILE
+from spark_random_strings.write.contents import CHANGES_FILE, DEFINITION_FILES, NEXMARK_FILE, STRINGS_FILE
 from spark_random_strings.write.files import LocalFiles, local_path
 from spark_random_strings.write.folder import WriteRequest, WrittenStream, check_folder
 
 if TYPE_CHECKING:
+    from spark_random_strings.changes.rows import ChangeStream
     from spark_random_strings.nexmark.stream import NexmarkStream
     from spark_random_strings.rows.definition import StreamDefinition
 
 
 def write_request(args: argparse.Namespace) -> WriteRequest:
-    """The folders of a run of ``write`` or ``nexmark --output``, and the stream it writes.
+    """The folders of a run of ``write``, ``nexmark --output`` or ``changes --output``, and the stream
+    it writes.
 
     Raises:
         UsageError: a flag the source refuses.
@@ -28,6 +32,9 @@ def write_request(args: argparse.Namespace) -> WriteRequest:
     if args.command == "nexmark":
         stream = _nexmark_stream(args, python_engine)
         command = "nexmark --output"
+    elif args.command == "changes":
+        stream = _changes_stream(args, python_engine)
+        command = "changes --output"
     else:
         stream = _strings_stream(args, python_engine)
         command = "write"
@@ -73,4 +80,17 @@ def _nexmark_stream(args: argparse.Namespace, python_engine: bool) -> WrittenStr
         NEXMARK_FILE,
         stream_from_json,
         lambda stored, where: check_restart(stored, config, where),
+    )
+
+
+def _changes_stream(args: argparse.Namespace, python_engine: bool) -> WrittenStream[ChangeStream]:
+    from spark_random_strings.changes.store import check_restart, stream_from_json
+
+    options = parsed_changes(args)
+    return WrittenStream(
+        DEFINITION_FILES[CHANGES_FILE],
+        python_engine,
+        CHANGES_FILE,
+        stream_from_json,
+        lambda stored, where: check_restart(stored, options, where),
     )

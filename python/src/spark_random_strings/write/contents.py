@@ -15,7 +15,10 @@ SINK_LOG = "_spark_metadata"
 #: and what each makes.
 STRINGS_FILE = "random-strings-source.json"
 NEXMARK_FILE = "nexmark-source.json"
-DEFINITION_FILES = {STRINGS_FILE: "random strings", NEXMARK_FILE: "Nexmark events"}
+#: A change stream keeps its change options in this file, beside its rows' definition in
+#: ``STRINGS_FILE``: the two are one stream, of changes.
+CHANGES_FILE = "changes-source.json"
+DEFINITION_FILES = {STRINGS_FILE: "random strings", NEXMARK_FILE: "Nexmark events", CHANGES_FILE: "changes"}
 #: The names Spark's file writers give their data files: ``part-<task>-<uuid>-c<file>.<extension>``,
 #: e.g. ``part-00001-6c1f…-c000.snappy.parquet``.
 _UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
@@ -31,7 +34,8 @@ class CheckpointContents:
     #: The last batch in its offset log and in its commit log (None: none).
     offsets: int | None
     commits: int | None
-    #: The jar sources' stream files it holds (``DEFINITION_FILES``'s keys).
+    #: The jar sources' stream files it holds (``DEFINITION_FILES``'s keys): a change stream's
+    #: ``CHANGES_FILE`` alone, its rows' definition being part of it.
     definition_files: list[str]
     #: The stream the Python data source keeps in its last offset (parsed JSON), if it is one.
     python_stream: object
@@ -64,7 +68,24 @@ class CheckpointContents:
             if isinstance(offset, dict) and "stream" in offset and "offset" in offset:
                 python_stream = offset["stream"]
         stored = sorted(name for name in DEFINITION_FILES if name in sources)
+        if CHANGES_FILE in stored:
+            stored = [CHANGES_FILE]
         return CheckpointContents(offsets, commits, stored, python_stream)
+
+
+def stored_stream(files: Files, checkpoint: str, name: str) -> object:
+    """The stream the jar's source keeps in the stream file ``name`` of ``checkpoint``, as parsed
+    JSON: a change stream's as the Python data source keeps it in its offsets (its rows' definition
+    and its change options), which reads both the same way.
+
+    Raises:
+        OSError, ValueError: a file cannot be read or is not JSON.
+    """
+    sources = child(checkpoint, "sources/0")
+    stored = json.loads(files.read_text(child(sources, name)))
+    if name != CHANGES_FILE:
+        return stored
+    return {"definition": json.loads(files.read_text(child(sources, STRINGS_FILE))), "changes": stored}
 
 
 def batches(files: Files, log: str) -> list[int]:

@@ -28,7 +28,6 @@ checkpoint does not account for (one of the two deleted or replaced by hand).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -40,6 +39,7 @@ from spark_random_strings.write.contents import (
     CheckpointContents,
     batches,
     described,
+    stored_stream,
 )
 from spark_random_strings.write.files import Entry, Files, child, inside
 from spark_random_strings.write.records import (
@@ -336,7 +336,7 @@ def _check_stream(files: Files, checkpoint: str, contents: CheckpointContents, r
             )
         path = child(checkpoint, f"sources/0/{name}")
         try:
-            stored: object = json.loads(files.read_text(path))
+            stored = stored_stream(files, checkpoint, name)
         except (OSError, ValueError):
             continue  # the source refuses it when the query starts, with its own message
         _check_stored(stream, stored, path, request)

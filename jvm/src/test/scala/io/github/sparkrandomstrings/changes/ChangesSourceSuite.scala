@@ -89,7 +89,7 @@ class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
 
   test("load() refuses bad change options, naming the option, the value and what is allowed") {
     val cases: Seq[(Map[String, String], String, Seq[String])] = Seq(
-      (Map("key" -> "ID2"), Declared, Seq("'key' is 'ID2' names no declared column", "Did you mean 'id'?", "id, name")),
+      (Map("key" -> "ID2"), Declared, Seq("'key' is 'ID2', which names no declared column", "Did you mean 'id'?", "id, name")),
       (Map.empty, "user INT NOT NULL", Seq("Option 'key' is not set, and its default 'id' names no declared column")),
       (Map("key" -> "name"), Declared, Seq("'key' is 'name', a nullable column", "name STRING NOT NULL")),
       (Map("key" -> "balance"), Declared, Seq("a DECIMAL(12,2) column", "TINYINT, SMALLINT, INT, BIGINT, STRING")),
