@@ -27,6 +27,7 @@ from spark_random_strings.cli.changes import add_changes_flags, open_changes, pa
 from spark_random_strings.cli.nexmark import add_nexmark_flags, open_nexmark, parsed_nexmark, run_nexmark
 from spark_random_strings.cli.options import (
     UsageError,
+    add_engine_flag,
     add_schema_flags,
     add_source_flags,
     open_stream,
@@ -35,7 +36,7 @@ from spark_random_strings.cli.options import (
 )
 from spark_random_strings.cli.real_time import BATCH_DURATION_S, check_real_time, real_time_cores
 from spark_random_strings.cli.write import check_before_spark, write_request
-from spark_random_strings.engine.choice import ENGINES, pyspark_line
+from spark_random_strings.engine.choice import pyspark_line
 from spark_random_strings.engine.local import StopRequest, first_interrupt_sets
 from spark_random_strings.write.folder import FolderRefused
 
@@ -125,13 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     for add in (_add_stream, _add_write, _add_demo):
         command = add(commands)
         command.set_defaults(open=open_stream)
-        command.add_argument(
-            "--engine",
-            choices=ENGINES,
-            default="auto",
-            help="the jar's source (jvm); the Python data source (python: Spark 4.0+, slower, no jar "
-            "needed); or the jar's where the session has it, as here (default: auto)",
-        )
+        add_engine_flag(command)
         command.add_argument("--verbose", action="store_true", help="show Spark's own log (default: silent)")
     _add_nexmark(commands)
     _add_changes(commands)

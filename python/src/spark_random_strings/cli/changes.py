@@ -12,8 +12,14 @@ from rich.console import Console
 from rich.text import Text
 
 from spark_random_strings.changes.keywords import BATCH_NAMES, CHANGE_OPTIONS, DEFAULT_SCHEMA
-from spark_random_strings.cli.options import UsageError, add_schema_flags, field_options, usage_error
-from spark_random_strings.engine.choice import ENGINES
+from spark_random_strings.cli.options import (
+    UsageError,
+    add_engine_flag,
+    add_output_flags,
+    add_schema_flags,
+    field_options,
+    usage_error,
+)
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -47,31 +53,8 @@ def add_changes_flags(parser: argparse.ArgumentParser) -> None:
         help="stop the terminal view after this many seconds (default: run until the stream's "
         "--total-rows changes have come, or Ctrl-C)",
     )
-    parser.add_argument(
-        "--output",
-        metavar="PATH",
-        help="write the stream's --total-rows changes to files in this folder instead of showing them, "
-        "through a checkpointed query that the same command resumes (default: show them)",
-    )
-    parser.add_argument(
-        "--format",
-        dest="file_format",
-        choices=FORMATS,
-        default="parquet",
-        help="with --output, the file format (default: parquet)",
-    )
-    parser.add_argument(
-        "--checkpoint",
-        metavar="PATH",
-        help="with --output, the query's checkpoint folder (default: PATH/_checkpoint under --output)",
-    )
-    parser.add_argument(
-        "--engine",
-        choices=ENGINES,
-        default="auto",
-        help="the jar's source (jvm); the Python data source (python: Spark 4.0+, slower, no jar "
-        "needed); or the jar's where the session has it, as here (default: auto)",
-    )
+    add_output_flags(parser, count_flag="--total-rows", unit="changes", formats=FORMATS)
+    add_engine_flag(parser)
 
 
 def _keywords(args: argparse.Namespace) -> dict[str, Any]:

@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.text import Text
 
-from spark_random_strings.cli.options import UsageError
-from spark_random_strings.engine.choice import ENGINES
+from spark_random_strings.cli.options import UsageError, add_engine_flag, add_output_flags
 from spark_random_strings.nexmark.table import NEXMARK_FORMAT, NEXMARK_OPTIONS
 
 if TYPE_CHECKING:
@@ -44,31 +43,8 @@ def add_nexmark_flags(parser: argparse.ArgumentParser) -> None:
         help="stop the terminal view after this many seconds (default: run until the stream's "
         "--num-events have come, or Ctrl-C)",
     )
-    parser.add_argument(
-        "--output",
-        metavar="PATH",
-        help="write the stream's --num-events events to files in this folder instead of showing them, "
-        "through a checkpointed query that the same command resumes (default: show them)",
-    )
-    parser.add_argument(
-        "--format",
-        dest="file_format",
-        choices=("parquet", "json"),
-        default="parquet",
-        help="with --output, the file format (default: parquet)",
-    )
-    parser.add_argument(
-        "--checkpoint",
-        metavar="PATH",
-        help="with --output, the query's checkpoint folder (default: PATH/_checkpoint under --output)",
-    )
-    parser.add_argument(
-        "--engine",
-        choices=ENGINES,
-        default="auto",
-        help="the jar's source (jvm); the Python data source (python: Spark 4.0+, slower, no jar "
-        "needed); or the jar's where the session has it, as here (default: auto)",
-    )
+    add_output_flags(parser, count_flag="--num-events", unit="events", formats=("parquet", "json"))
+    add_engine_flag(parser)
 
 
 def _keywords(args: argparse.Namespace) -> dict[str, Any]:

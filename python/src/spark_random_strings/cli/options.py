@@ -8,6 +8,7 @@ import difflib
 import re
 from typing import TYPE_CHECKING, Any
 
+from spark_random_strings.engine.choice import ENGINES
 from spark_random_strings.options import (
     OPTIONS,
     OptionTable,
@@ -71,6 +72,42 @@ def add_schema_flags(
         help="how a declared column is made, the source's option fields.PATH.PROPERTY, e.g. "
         "--field user_id.min=1 --field user_id.distribution=zipf; repeatable, with --schema "
         "(default: each column's defaults)",
+    )
+
+
+def add_engine_flag(parser: argparse.ArgumentParser) -> None:
+    """``--engine``: the jar's source, the Python data source, or the jar's where the session has it."""
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="auto",
+        help="the jar's source (jvm); the Python data source (python: Spark 4.0+, slower, no jar "
+        "needed); or the jar's where the session has it, as here (default: auto)",
+    )
+
+
+def add_output_flags(
+    parser: argparse.ArgumentParser, *, count_flag: str, unit: str, formats: tuple[str, ...]
+) -> None:
+    """``--output``, ``--format`` and ``--checkpoint`` of a command that shows a stream, or with
+    ``--output`` writes exactly ``count_flag`` of its ``unit`` to files."""
+    parser.add_argument(
+        "--output",
+        metavar="PATH",
+        help=f"write the stream's {count_flag} {unit} to files in this folder instead of showing them, "
+        "through a checkpointed query that the same command resumes (default: show them)",
+    )
+    parser.add_argument(
+        "--format",
+        dest="file_format",
+        choices=formats,
+        default=formats[0],
+        help=f"with --output, the file format (default: {formats[0]})",
+    )
+    parser.add_argument(
+        "--checkpoint",
+        metavar="PATH",
+        help="with --output, the query's checkpoint folder (default: PATH/_checkpoint under --output)",
     )
 
 
