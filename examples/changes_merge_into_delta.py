@@ -6,9 +6,10 @@ A change stream of 50 keys (inserts, updates and deletes, a share of them on thr
 read in batches of at most 200 changes, and each batch is applied in `foreachBatch` to two Delta
 tables: the table itself (an upsert: each key's last change in the batch, MERGEd), and its history
 as a slowly changing dimension of type 2 (the versions the batch ends are closed with a MERGE, the
-ones it begins are appended). After every batch the table must equal `expected_table` and the
-history `expected_history` at the batch's last change, exactly. Prints one JSON object: each
-batch's last change number and how many rows each table then holds.
+ones it begins are appended). After every batch the table equals `expected_table` and the history
+`expected_history` at the batch's last change, exactly: tests/test_change_recipes.py checks both.
+Prints one JSON object: each batch's number of changes applied and how many rows each table then
+holds.
 
 Needs Delta Lake's jar for the Spark line in use (`DELTA_PACKAGES`: no Delta release runs on Spark
 4.3 yet), which Spark fetches from Maven Central at the session's start.

@@ -141,6 +141,10 @@ def test_every_offset_holds_the_stream_as_the_jars_files_and_a_changed_change_op
         "so that every batch can be replayed identically. Restart with the stored values, or use a new "
         "checkpoint location to start a different stream."
     )
+    with pytest.raises(
+        CorruptDefinitionError, match=r'^here is corrupt: its version is "1", and this source reads 1$'
+    ):
+        spec_from_json({**stored["changes"], "version": "1"}, "here")
     with pytest.raises(CorruptDefinitionError, match=r"^here is corrupt: the field 'envelope' is missing$"):
         spec_from_json({k: v for k, v in stored["changes"].items() if k != "envelope"}, "here")
     with pytest.raises(

@@ -5,6 +5,7 @@ are refused before Spark starts, naming the flag."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from pathlib import Path
@@ -186,3 +187,67 @@ def test_the_terminal_view_counts_each_batchs_changes_as_the_envelope_names_them
     assert seen == Counter(rows.column("_row_kind").to_pylist())
     summary = done.stdout.strip().splitlines()[-1]
     assert summary.startswith("spark-random-strings changes: 300 changes (")
+
+
+# --- the folders of a write of changes (no Spark: the checks read the folders alone) ---
+
+
+def _changes_request(output: Path, *flags: str) -> Any:
+    from spark_random_strings.cli import build_parser
+    from spark_random_strings.cli.write import write_request
+
+    return write_request(
+        build_parser().parse_args(["changes", "--total-rows", "10", "--output", str(output), *flags])
+    )
+
+
+def _checkpoint_with_offset(checkpoint: Path, stream: object) -> None:
+    """A checkpoint whose batch 0 is planned, its offset a Python data source's holding ``stream``."""
+    (checkpoint / "offsets").mkdir(parents=True)
+    offset = json.dumps({"offset": 10, "stream": stream})
+    (checkpoint / "offsets" / "0").write_text(f'v1\n{{"batchWatermarkMs":0}}\n{offset}\n')
+
+
+def test_a_folder_a_release_left_is_never_adopted_by_a_write_of_changes(tmp_path: Path) -> None:
+    from spark_random_strings.write.files import LocalFiles
+    from spark_random_strings.write.folder import FolderRefused, check_folder
+
+    # As 0.6.0's write --engine python left it: the sink's log, a data file, its checkpoint, no records.
+    output = tmp_path / "strings"
+    (output / "_spark_metadata").mkdir(parents=True)
+    (output / "_spark_metadata" / "0").write_text("v1\n")
+    (output / "part-00000-6c1f0a4e-3b2d-4c5e-8f9a-0123456789ab-c000.snappy.parquet").write_bytes(b"PAR1")
+    _checkpoint_with_offset(output / "_checkpoint", {"version": 3, "seed": 1, "startTimeMs": 0})
+    for engine in ("python", "jvm"):
+        with pytest.raises(FolderRefused, match=r"and no record that a spark-random-strings write made it"):
+            check_folder(LocalFiles(), _changes_request(output, "--engine", engine))
+
+
+def test_a_write_of_changes_continues_its_own_first_start_and_refuses_another_kinds_stream(
+    tmp_path: Path,
+) -> None:
+    from spark_random_strings.write.contents import STRINGS_FILE
+    from spark_random_strings.write.files import LocalFiles
+    from spark_random_strings.write.folder import FolderRefused, check_folder
+    from spark_random_strings.write.records import CHECKPOINT_RECORD, OUTPUT_RECORD, render
+
+    output = tmp_path / "changes"
+    checkpoint = output / "_checkpoint"
+    (output / "_spark_random_strings").mkdir(parents=True)
+    (output / OUTPUT_RECORD).write_text(render(checkpoint="_checkpoint", format="parquet", what="changes"))
+    (checkpoint / "sources" / "0").mkdir(parents=True)
+    (checkpoint / CHECKPOINT_RECORD).write_text(render(output=".."))
+    # Stopped between the rows' definition and the change options, before any batch: its own.
+    (checkpoint / "sources" / "0" / STRINGS_FILE).write_text('{"version": 4}')
+    claim = check_folder(LocalFiles(), _changes_request(output))
+    assert not claim.adopted and claim.records == ()
+    # A Python data source's stream of random strings in that checkpoint: another kind's.
+    (checkpoint / "sources" / "0" / STRINGS_FILE).unlink()
+    _checkpoint_with_offset(checkpoint, {"version": 3, "seed": 1, "startTimeMs": 0})
+    with pytest.raises(FolderRefused) as refused:
+        check_folder(LocalFiles(), _changes_request(output, "--engine", "python"))
+    assert str(refused.value) == (
+        f"argument --output: the checkpoint {checkpoint} holds a stream of random strings, and this run "
+        "writes changes. Give --output a new folder (one that does not exist yet, or is empty); or, to "
+        "finish an earlier write, its folder and the flags of the changes --output run that made it."
+    )

@@ -74,10 +74,27 @@ def parsed(options: Mapping[str, str]) -> ChangeOptions:
     rest = {}
     for name, value in options.items():
         if java_equals_ignore_case(name, DECLARED_SCHEMA):
-            declared = StructType.fromJson(json.loads(value)) if value.lstrip().startswith("{") else value
+            declared = _declared(value)
         else:
             rest[name] = value
     return parse_stream_options(rest, declared)
+
+
+def _declared(value: str) -> str | StructType:
+    """The declared columns the option ``_declaredSchema`` holds: DDL text, or a ``StructType``'s JSON.
+
+    Raises:
+        ValueError: naming the option, when it holds JSON that is not a ``StructType``'s.
+    """
+    if not value.lstrip().startswith("{"):
+        return value
+    try:
+        return StructType.fromJson(json.loads(value))
+    except (ValueError, KeyError, TypeError) as error:
+        raise ValueError(
+            f"Option '{DECLARED_SCHEMA}' holds JSON that is not a StructType's ({error!r}): it is "
+            "read_changes's, which passes the declared columns in it; declare them with its schema=."
+        ) from None
 
 
 def envelope_schema(options: ChangeOptions) -> StructType:

@@ -11,6 +11,7 @@ checked against them with the jar's message, naming each option that differs.
 
 from __future__ import annotations
 
+import json
 from dataclasses import fields as dataclass_fields
 from typing import Any
 
@@ -30,6 +31,7 @@ from spark_random_strings.changes.keywords import (
 from spark_random_strings.changes.options import ChangeOptions, ChangeSpec, envelope_named
 from spark_random_strings.changes.rows import ChangeStream
 from spark_random_strings.offsets.corrupt import CorruptDefinitionError
+from spark_random_strings.options.ranges import LONG_MAX, LONG_MIN, java_double
 from spark_random_strings.rows.definition import check_restart as check_definition
 from spark_random_strings.strings.definition_store import definition_from_json, definition_to_json
 
@@ -46,8 +48,11 @@ def settings(spec: ChangeSpec) -> list[tuple[str, object]]:
 
 
 def shown(value: object) -> str:
-    """A setting's value as the jar's message shows it (Scala's ``toString``)."""
-    return str(value).lower() if isinstance(value, bool) else str(value)
+    """A setting's value as the jar's messages show it (Scala's ``toString``: ``true``, ``0.1``,
+    ``1.0E-5``)."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    return java_double(value) if isinstance(value, float) else str(value)
 
 
 def spec_to_json(spec: ChangeSpec) -> dict[str, Any]:
@@ -56,7 +61,8 @@ def spec_to_json(spec: ChangeSpec) -> dict[str, Any]:
 
 
 def spec_from_json(stored: object, where: str) -> ChangeSpec:
-    """The change options in ``stored``, read as the jar's source reads ``changes-source.json``.
+    """The change options in ``stored``, read as the jar's source reads ``changes-source.json``:
+    the same checks in the same order, with its messages.
 
     Raises:
         CorruptDefinitionError: ``stored`` is not such an object, or a value is out of range.
@@ -67,40 +73,60 @@ def spec_from_json(stored: object, where: str) -> ChangeSpec:
 
     if not isinstance(stored, dict):
         raise corrupt("not a JSON object")
-    version = stored.get("version")
-    if version != STORE_VERSION or isinstance(version, bool):
-        raise corrupt(
-            f"its version is {version if 'version' in stored else 'missing'}, and this source reads 1"
-        )
 
-    def field(name: str, kind: type | tuple[type, ...], what: str) -> Any:
+    def field(name: str) -> object:
         if name not in stored:
             raise corrupt(f"the field '{name}' is missing")
-        value = stored[name]
-        if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
-            raise corrupt(f"'{name}' is not {what}")
+        return stored[name]
+
+    version = field("version")
+    if type(version) is not int or version != STORE_VERSION:
+        raise corrupt(f"its version is {json.dumps(version)}, and this source reads {STORE_VERSION}")
+
+    def text(name: str) -> str:
+        value = field(name)
+        if not isinstance(value, str):
+            raise corrupt(f"'{name}' is not a string")
         return value
 
     def whole(name: str) -> int:
-        return int(field(name, int, "a whole number"))
+        value = field(name)
+        if type(value) is not int or not LONG_MIN <= value <= LONG_MAX:
+            raise corrupt(f"'{name}' is not a whole number")
+        return value
 
     def real(name: str) -> float:
-        return float(field(name, (int, float), "a number"))
+        value = field(name)
+        if type(value) not in (int, float):
+            raise corrupt(f"'{name}' is not a number")
+        return float(value)  # type: ignore[arg-type]
 
-    try:
-        envelope = envelope_named(field(ENVELOPE, str, "a string"))
+    def boolean(name: str) -> bool:
+        value = field(name)
+        if not isinstance(value, bool):
+            raise corrupt(f"'{name}' is not true or false")
+        return value
+
+    try:  # in the jar's order: each value read, then checked, before the next
+        key = text(KEY)
+        keys = KEYS_RANGE.check(KEYS, whole(KEYS), str(whole(KEYS)))
+        delete_fraction = real(DELETE_FRACTION)
+        delete_fraction = DELETE_FRACTION_RANGE.check(
+            DELETE_FRACTION, delete_fraction, java_double(delete_fraction)
+        )
+        hot_keys = HOT_KEYS_RANGE.check(HOT_KEYS, whole(HOT_KEYS), str(whole(HOT_KEYS)))
+        hot_key_fraction = real(HOT_KEY_FRACTION)
+        hot_key_fraction = HOT_KEY_FRACTION_RANGE.check(
+            HOT_KEY_FRACTION, hot_key_fraction, java_double(hot_key_fraction)
+        )
         spec = ChangeSpec(
-            key=field(KEY, str, "a string"),
-            keys=KEYS_RANGE.check(KEYS, whole(KEYS), str(whole(KEYS))),
-            delete_fraction=DELETE_FRACTION_RANGE.check(
-                DELETE_FRACTION, real(DELETE_FRACTION), str(real(DELETE_FRACTION))
-            ),
-            hot_keys=HOT_KEYS_RANGE.check(HOT_KEYS, whole(HOT_KEYS), str(whole(HOT_KEYS))),
-            hot_key_fraction=HOT_KEY_FRACTION_RANGE.check(
-                HOT_KEY_FRACTION, real(HOT_KEY_FRACTION), str(real(HOT_KEY_FRACTION))
-            ),
-            snapshot=field(SNAPSHOT, bool, "true or false"),
-            envelope=envelope,
+            key,
+            keys,
+            delete_fraction,
+            hot_keys,
+            hot_key_fraction,
+            boolean(SNAPSHOT),
+            envelope_named(text(ENVELOPE)),
         )
         spec.validate(lambda name: shown(dict(settings(spec))[name]))
     except CorruptDefinitionError:

@@ -350,7 +350,8 @@ def main(argv: list[str] | None = None) -> int:
         # Spark 4.0 and 4.1 run a Python source under Trigger.AvailableNow as one batch of the
         # rows that exist at the start: none, on a first start. The write would end short.
         command.error(
-            "argument --engine: write runs under Trigger.AvailableNow, which the Python data "
+            f"argument --engine: {'write' if args.command == 'write' else args.command + ' --output'} "
+            "runs under Trigger.AvailableNow, which the Python data "
             f"source has from Spark 4.2 on; this is Spark {'.'.join(map(str, pyspark_line()))}. "
             "Use --engine jvm (its jar comes with this package)."
         )

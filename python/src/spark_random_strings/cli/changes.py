@@ -131,7 +131,7 @@ def run_changes(args: argparse.Namespace, changes: DataFrame, console: Console) 
             console=console,
         )
     console.print(summary, soft_wrap=True, markup=False)
-    return 0 if read > 0 else 1
+    return 0 if read > 0 or args.total_rows == 0 else 1
 
 
 def show_batches(
@@ -159,6 +159,14 @@ def show_batches(
     read = [0]
 
     def show(batch: DataFrame, batch_id: int) -> None:
+        # Two small jobs on the batch: made once (the Python engine makes its rows in Python).
+        batch = batch.persist()
+        try:
+            count(batch, batch_id)
+        finally:
+            batch.unpersist()
+
+    def count(batch: DataFrame, batch_id: int) -> None:
         counts = {
             row["kind"]: row["rows"]
             for row in batch.groupBy(f.col(kind).alias("kind"))
@@ -185,6 +193,8 @@ def show_batches(
         if total is not None and read[0] >= total:
             stop.set()  # the stream has ended: stop once this batch is done
 
+    if total == 0:
+        stop.set()  # an empty stream: nothing will come
     started = time.monotonic()
     query = changes.writeStream.foreachBatch(show).trigger(processingTime=TRIGGER_INTERVAL).start()
     elapsed = run_until_done(query, started=started, duration_s=duration_s, stop=stop)

@@ -73,6 +73,18 @@ class CheckpointContents:
         return CheckpointContents(offsets, commits, stored, python_stream)
 
 
+def python_stream_kind(stream: object) -> str:
+    """What the stream a Python data source keeps in its offsets makes, as ``DEFINITION_FILES``
+    names it: a change stream's holds its rows' definition and its change options, the Nexmark
+    events' a configuration, the random strings' a definition."""
+    if isinstance(stream, dict):
+        if "definition" in stream and "changes" in stream:
+            return DEFINITION_FILES[CHANGES_FILE]
+        if "config" in stream:
+            return DEFINITION_FILES[NEXMARK_FILE]
+    return DEFINITION_FILES[STRINGS_FILE]
+
+
 def stored_stream(files: Files, checkpoint: str, name: str) -> object:
     """The stream the jar's source keeps in the stream file ``name`` of ``checkpoint``, as parsed
     JSON: a change stream's as the Python data source keeps it in its offsets (its rows' definition

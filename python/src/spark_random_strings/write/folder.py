@@ -33,12 +33,15 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from spark_random_strings.write.contents import (
+    CHANGES_FILE,
     DEFINITION_FILES,
     SINK_FILE,
     SINK_LOG,
+    STRINGS_FILE,
     CheckpointContents,
     batches,
     described,
+    python_stream_kind,
     stored_stream,
 )
 from spark_random_strings.write.files import Entry, Files, child, inside
@@ -301,9 +304,14 @@ def _left_by_a_release(
     """Whether the folder is a write of a release before the records: only the sink's log, its data
     files (and their checksums) and, where it lies in the folder, the checkpoint, which holds this
     write's stream."""
+    if request.stream.definition_file == CHANGES_FILE:
+        return False  # no release before the records wrote change streams
     in_output = checkpoint[len(output) + 1 :].split("/")[0] if inside(checkpoint, output) else None
     stored = contents.definition_files + (["python"] if contents.python_stream is not None else [])
     if stored != ["python" if request.stream.python_engine else request.stream.definition_file]:
+        return False
+    python = contents.python_stream
+    if python is not None and python_stream_kind(python) != request.stream.what:
         return False
 
     def belongs(entry: Entry) -> bool:
@@ -323,6 +331,10 @@ def _check_stream(files: Files, checkpoint: str, contents: CheckpointContents, r
     which refuses it with its own message when the query starts."""
     stream = request.stream
     for name in contents.definition_files:
+        if name == STRINGS_FILE and stream.definition_file == CHANGES_FILE and contents.offsets is None:
+            # A change stream's first start stores its rows' definition, then its change options: a
+            # run stopped between the two left the first alone, which the source checks and goes on.
+            continue
         if name != stream.definition_file:
             raise FolderRefused(
                 f"argument {request.checkpoint_flag}: the checkpoint {checkpoint} holds a stream of "
@@ -334,13 +346,20 @@ def _check_stream(files: Files, checkpoint: str, contents: CheckpointContents, r
                 "python reads the Python data source, which keeps its stream elsewhere. Finish the write "
                 "with --engine jvm (or auto), as the run that made it."
             )
-        path = child(checkpoint, f"sources/0/{name}")
+        # A change stream is two files: its messages name the folder that holds them.
+        path = child(checkpoint, "sources/0" if name == CHANGES_FILE else f"sources/0/{name}")
         try:
             stored = stored_stream(files, checkpoint, name)
         except (OSError, ValueError):
             continue  # the source refuses it when the query starts, with its own message
         _check_stored(stream, stored, path, request)
     if contents.python_stream is not None:
+        kind = python_stream_kind(contents.python_stream)
+        if kind != stream.what:
+            raise FolderRefused(
+                f"argument {request.checkpoint_flag}: the checkpoint {checkpoint} holds a stream of {kind}, "
+                f"and this run writes {stream.what}. {request.new_folder}"
+            )
         if not stream.python_engine:
             raise FolderRefused(
                 f"argument --engine: the checkpoint {checkpoint} is read by the Python data source "

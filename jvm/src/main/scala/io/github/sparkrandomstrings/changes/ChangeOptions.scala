@@ -201,7 +201,8 @@ object ChangeOptions {
   private def keyColumn(declared: StructType, key: String, keyGiven: Boolean): StructField = {
     val columns = declared.fields.map(_.name)
     val field = declared.fields.find(_.name.equalsIgnoreCase(key)).getOrElse {
-      val said = if (keyGiven) s"Option '$KEY' is '$key', which" else s"Option '$KEY' is not set, and its default '$key'"
+      val said =
+        if (keyGiven) s"Option '$KEY' is '$key', which" else s"Option '$KEY' is not set, and its default '$key'"
       val hint = Suggestions.closest(key, columns.toSeq).map(c => s" Did you mean '$c'?").getOrElse("")
       throw new IllegalArgumentException(
         s"$said names no declared column.$hint The declared columns: ${columns.mkString(", ")}. Set " +

@@ -51,7 +51,7 @@ final class ChangeStore(metadataPath: String, hadoopConf: Configuration) {
       throw new IllegalArgumentException(
         s"The options of this query contradict the change stream stored in its checkpoint ($location): " +
           contradictions.mkString("; ") + s". The options that say which changes the stream makes " +
-          s"(${Changes.ChangeNames.mkString(", ")}) are fixed when its query first starts, so that every " +
+          s"(${stored.settings.map(_._1).mkString(", ")}) are fixed when its query first starts, so that every " +
           "batch can be replayed identically. Restart with the stored values, or use a new checkpoint " +
           "location to start a different stream.")
     }

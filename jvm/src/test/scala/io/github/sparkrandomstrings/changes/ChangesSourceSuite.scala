@@ -89,7 +89,10 @@ class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
 
   test("load() refuses bad change options, naming the option, the value and what is allowed") {
     val cases: Seq[(Map[String, String], String, Seq[String])] = Seq(
-      (Map("key" -> "ID2"), Declared, Seq("'key' is 'ID2', which names no declared column", "Did you mean 'id'?", "id, name")),
+      (
+        Map("key" -> "ID2"),
+        Declared,
+        Seq("'key' is 'ID2', which names no declared column", "Did you mean 'id'?", "id, name")),
       (Map.empty, "user INT NOT NULL", Seq("Option 'key' is not set, and its default 'id' names no declared column")),
       (Map("key" -> "name"), Declared, Seq("'key' is 'name', a nullable column", "name STRING NOT NULL")),
       (Map("key" -> "balance"), Declared, Seq("a DECIMAL(12,2) column", "TINYINT, SMALLINT, INT, BIGINT, STRING")),
@@ -307,7 +310,9 @@ class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
         changes(options ++ Map("keys" -> "31", "deleteFraction" -> "0.25")),
         checkpoint))
       assert(messages(error).contains(
-        "keys: the checkpoint has 30, the query sets 31; deleteFraction: the checkpoint has 0.2, the query sets 0.25"))
+        "keys: the checkpoint has 30, the query sets 31; deleteFraction: the checkpoint has 0.2, the query sets 0.25. " +
+          "The options that say which changes the stream makes (key, keys, deleteFraction, hotKeys, hotKeyFraction, " +
+          "snapshot, envelope) are fixed when its query first starts"))
     }
   }
 }
