@@ -122,6 +122,26 @@ class TypedResults:
     descriptions: dict[str, str]
 
 
+@dataclass
+class ChangesResults:
+    """The change-streams section: its pipelines' runs, and the oracle's times."""
+
+    schema: str
+    keys: int
+    batch_rows: int
+    warmup: int
+    measured: int
+    repetitions: int
+    #: Keyed "changes ours", "changes typed", "changes SQL".
+    runs: dict[str, list[Run]]
+    descriptions: dict[str, str]
+    #: expected_table's seconds (median) at ``as_of[1]`` changes, and the table's rows.
+    expected_table_s: float
+    table_rows: int
+    #: The batch read asOf = n: n -> seconds (median).
+    as_of_s: dict[int, float]
+
+
 def machine_and_targets(info: dict[str, str], targets: list[tuple[str, str, bool]]) -> list[str]:
     """The report's tables of the machine and of the targets, each with its heading."""
     return [
@@ -403,6 +423,82 @@ def write_typed_report(out: Path, typed: TypedResults, *, smoke: bool, info: dic
         info=info,
         targets=typed_targets(typed),
         lines=typed_lines(typed),
+    )
+
+
+def changes_targets(results: ChangesResults) -> list[tuple[str, str, bool]]:
+    """The change-streams section's targets: the lifecycle's cost over typed rows, the hand-written
+    feed, and an oracle whose time does not grow with the changes."""
+    ours = _median_rate(results.runs["changes ours"])
+    typed = _median_rate(results.runs["changes typed"])
+    sql = _median_rate(results.runs["changes SQL"])
+    (few, few_s), (many, many_s) = sorted(results.as_of_s.items())
+    return [
+        (
+            "changes (flat envelope) >= 0.7x typed rows of the same schema",
+            f"{ours / typed:.2f}x",
+            ours >= 0.7 * typed,
+        ),
+        (
+            "changes >= 2x a hand-written change feed on rate-micro-batch",
+            f"{ours / sql:.2f}x",
+            ours >= 2 * sql,
+        ),
+        (
+            f"the batch read asOf {many:,} within 1.5x the time of asOf {few:,}, over {results.keys:,} keys",
+            f"{many_s:.2f} s vs {few_s:.2f} s",
+            many_s <= 1.5 * few_s,
+        ),
+    ]
+
+
+def changes_lines(results: ChangesResults) -> list[str]:
+    """The change-streams section of the report, from its heading on."""
+    ours = _median_rate(results.runs["changes ours"])
+    (few, few_s), (many, many_s) = sorted(results.as_of_s.items())
+    return [
+        "## Change streams",
+        "",
+        f"The `changes` source's stream of `{results.schema}` over {results.keys:,} keys (a change to a "
+        "present key deletes it with probability 0.1), in the flat envelope (the columns, then `_op`, "
+        "`_seq`, `_ts`), "
+        "against the same schema's typed rows (what the lifecycle and the envelope cost on top) and "
+        "against the change feed a user would hand-write on rate-micro-batch (a key from `rand()`, "
+        "an op from `CASE WHEN`, no lifecycle: an update of an absent key, no table to check it "
+        f"against), in batches of {results.batch_rows:,} changes into the noop sink, timed as the "
+        f"throughput pipelines are: a run measures {_plural(results.measured, 'batch', 'batches')} "
+        f"after {_plural(results.warmup, 'warm-up batch', 'warm-up batches')}; repetitions "
+        "interleave the pipelines in a rotating order (bench/changes.py).",
+        "",
+        *_throughput_lines(results.runs, results.descriptions, results.repetitions, ours),
+        "The oracle, each time the median of its runs (the batch read's after a first, warm-up run):",
+        "",
+        "| oracle | keys | changes | seconds |",
+        "|---|---|---|---|",
+        f"| `expected_table` in Python ({results.table_rows:,} rows) | {results.keys:,} | {many:,} | "
+        f"{results.expected_table_s:.2f} |",
+        *[
+            f"| the batch read `asOf` on the executors, into the noop sink | {results.keys:,} | {n:,} | "
+            f"{seconds:.2f} |"
+            for n, seconds in ((few, few_s), (many, many_s))
+        ],
+        "",
+        "Real-time latency is not measured here: the `changes` source has no real-time mode yet.",
+        "",
+    ]
+
+
+def write_changes_report(out: Path, results: ChangesResults, *, smoke: bool, info: dict[str, str]) -> bool:
+    """`run_bench.py --changes-only`: the change-streams section, in benchmarks-changes.md."""
+    return write_section_report(
+        out,
+        "benchmarks-changes.md",
+        title="Benchmarks: change streams",
+        made_by="Made by `run_bench.py --changes-only`, which `make bench` runs after the rest",
+        smoke=smoke,
+        info=info,
+        targets=changes_targets(results),
+        lines=changes_lines(results),
     )
 
 

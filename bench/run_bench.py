@@ -14,6 +14,9 @@ strings:
 The Nexmark section (bench/nexmark.py), in a process of its own, writes its own report,
 benchmarks-nexmark.md: the `nexmark` source's generator against Apache Beam's, and the Nexmark
 queries' throughput.
+The change-streams section (bench/changes.py), in a process of its own too, writes
+benchmarks-changes.md: the `changes` source against typed rows of the same schema and a hand-written
+change feed, and its oracle's times.
 And, in a section of its own (bench/typed_columns.py), one schema of typed columns made by this
 source, by dbldatagen, by hand-written Spark SQL on rate-micro-batch and by this source's Python
 data source, in batches of the same size, timed the same way.
@@ -42,6 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import changes
 import nexmark
 import python_source
 import real_time
@@ -50,8 +54,10 @@ from driver_facts import heap_after_gc_mb, machine
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from report import (
+    ChangesResults,
     Run,
     TypedResults,
+    write_changes_report,
     write_real_time_report,
     write_report,
     write_section_report,
@@ -282,6 +288,35 @@ def typed_section(spark: SparkSession, settings: Settings) -> TypedResults:
     )
 
 
+def changes_section(
+    spark: SparkSession, settings: Settings, change_settings: changes.ChangeSettings
+) -> ChangesResults:
+    """The change-streams section (bench/changes.py): its pipelines' runs on equal batches, and the
+    oracle's times."""
+    runs = compare(
+        spark,
+        changes.pipelines(change_settings.keys),
+        settings,
+        (),
+        lambda name: settings.batch_rows,
+        label="change streams, repetition",
+    )
+    oracle = changes.oracle_times(spark, change_settings)
+    return ChangesResults(
+        schema=changes.SCHEMA,
+        keys=change_settings.keys,
+        batch_rows=settings.batch_rows,
+        warmup=settings.warmup,
+        measured=settings.measured,
+        repetitions=settings.repetitions,
+        runs=runs,
+        descriptions=changes.DESCRIPTIONS,
+        expected_table_s=oracle.expected_table_s,
+        table_rows=oracle.table_rows,
+        as_of_s=oracle.as_of_s,
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="a quick run with tiny batches")
@@ -300,6 +335,11 @@ def main(argv: list[str] | None = None) -> int:
         "--typed-only",
         action="store_true",
         help="run only the typed-columns section, into benchmarks-typed.md in --out (not benchmarks.md)",
+    )
+    parser.add_argument(
+        "--changes-only",
+        action="store_true",
+        help="run only the change-streams section, into benchmarks-changes.md in --out",
     )
     parser.add_argument(
         "--nexmark-only",
@@ -344,6 +384,14 @@ def main(argv: list[str] | None = None) -> int:
             if write_nexmark_report(args.out, nexmark_only, smoke=args.smoke, info=info) or args.smoke
             else 1
         )
+    if args.changes_only:
+        try:
+            change_results = changes_section(spark, settings, changes.SMOKE if args.smoke else changes.FULL)
+            info = machine(spark)
+        finally:
+            spark.stop()
+        met = write_changes_report(args.out, change_results, smoke=args.smoke, info=info)
+        return 0 if met or args.smoke else 1
     if args.typed_only:
         try:
             typed = typed_section(spark, settings)
@@ -439,7 +487,12 @@ def main(argv: list[str] | None = None) -> int:
     nexmark_run = [sys.executable, __file__, "--nexmark-only", "--out", str(args.out)]
     nexmark_run += ["--nexmark-classpath", str(args.nexmark_classpath)] + (["--smoke"] if args.smoke else [])
     nexmark_met = subprocess.run(nexmark_run, check=False).returncode == 0
-    return 0 if (targets_met and nexmark_met) or args.smoke else 1
+    # The change-streams section too, with a fresh driver of its own.
+    changes_run = [sys.executable, __file__, "--changes-only", "--out", str(args.out)] + (
+        ["--smoke"] if args.smoke else []
+    )
+    changes_met = subprocess.run(changes_run, check=False).returncode == 0
+    return 0 if (targets_met and nexmark_met and changes_met) or args.smoke else 1
 
 
 def write_nexmark_report(

@@ -67,6 +67,37 @@ def test_the_benchmarks_smoke_run_reports_every_pipeline_target_curve_typed_sche
     _assert_typed_section(report.split("## Typed columns")[1].split("## Real-time mode")[0])
     _assert_real_time_section(report.split("## Real-time mode")[1])
     _assert_nexmark_report((tmp_path / "benchmarks-nexmark.md").read_text())
+    _assert_changes_report((tmp_path / "benchmarks-changes.md").read_text())
+
+
+def _assert_changes_report(report: str) -> None:
+    """The smoke run's change-streams report: its three targets, each pipeline's rate and the
+    oracle's times."""
+    targets = report.split("## Targets")[1].split("## ")[0]
+    assert len(re.findall(r"^\| .* \| (yes|\*\*no\*\*) \|$", targets, re.M)) == 3
+    assert re.search(
+        r"^\| the batch read asOf 1,000,000 within 1\.5x the time of asOf 10,000, over 10,000 keys ",
+        targets,
+        re.M,
+    )
+    for pipeline in (
+        "this source's change stream (flat envelope)",
+        "this source's typed rows of the same schema",
+        "hand-written change feed on rate-micro-batch (no lifecycle)",
+    ):
+        row = re.search(rf"^\| {re.escape(pipeline)} \| ([\d,]+) \| ([\d,]+) \| ([\d.]+) \|$", report, re.M)
+        assert row and _number(row.group(1)) > 0, pipeline
+    assert re.search(
+        r"^\| `expected_table` in Python \([\d,]+ rows\) \| 10,000 \| 1,000,000 \| [\d.]+ \|$", report, re.M
+    )
+    assert (
+        len(
+            re.findall(
+                r"^\| the batch read `asOf` on the executors, into the noop sink \| 10,000 \| ", report, re.M
+            )
+        )
+        == 2
+    )
 
 
 def _assert_nexmark_report(report: str) -> None:
@@ -289,6 +320,54 @@ def test_the_typed_section_checks_its_targets_on_median_rates_from_constructed_r
     # dbldatagen at 600,000 rows/s: this source is 7.5 times faster, short of 8.
     report_missed = report.typed_targets(_typed_results(report, (2.5, 5.0)))
     assert report_missed[0][1:] == ("7.50x", False)
+
+
+def test_the_change_streams_section_checks_its_targets_on_median_rates_from_constructed_runs(
+    tmp_path: Path,
+) -> None:
+    report = _report_module()
+
+    def results(sql_seconds: tuple[float, float], as_of_s: dict[int, float]) -> Any:
+        seconds = {"changes ours": (0.5, 0.5), "changes typed": (0.4, 0.4), "changes SQL": sql_seconds}
+        return report.ChangesResults(
+            schema="id BIGINT NOT NULL, v STRING",
+            keys=1_000_000,
+            batch_rows=1_000_000,
+            warmup=2,
+            measured=5,
+            repetitions=2,
+            runs={
+                name: [report.Run(2_000_000, s, [int(s * 500)] * 2) for s in pair]
+                for name, pair in seconds.items()
+            },
+            descriptions={"changes ours": "ours", "changes typed": "typed", "changes SQL": "SQL"},
+            expected_table_s=2.5,
+            table_rows=523_000,
+            as_of_s=as_of_s,
+        )
+
+    # Medians: ours 4,000,000 rows/s, typed 5,000,000 (0.80x), SQL 1,600,000 (2.50x); asOf 10^8 in
+    # 1.2 times the time of 10^6.
+    met = report.write_changes_report(
+        tmp_path, results((1.25, 1.25), {10**6: 3.0, 10**8: 3.6}), smoke=False, info={}
+    )
+    text = (tmp_path / "benchmarks-changes.md").read_text()
+    assert met
+    assert "| changes (flat envelope) >= 0.7x typed rows of the same schema | 0.80x | yes |" in text
+    assert "| changes >= 2x a hand-written change feed on rate-micro-batch | 2.50x | yes |" in text
+    assert (
+        "| the batch read asOf 100,000,000 within 1.5x the time of asOf 1,000,000, over 1,000,000 keys "
+        "| 3.60 s vs 3.00 s | yes |" in text
+    )
+    assert "| `expected_table` in Python (523,000 rows) | 1,000,000 | 100,000,000 | 2.50 |" in text
+    assert "| ours | 4,000,000 | 4,000,000 | 4,000,000 | 1.00 |" in text
+    # SQL at 2,500,000 rows/s (1.60x) and an asOf that took twice as long at 10^8: both missed.
+    missed = report.changes_targets(results((0.8, 0.8), {10**6: 3.0, 10**8: 6.0}))
+    assert [(value, ok) for _, value, ok in missed] == [
+        ("0.80x", True),
+        ("1.60x", False),
+        ("6.00 s vs 3.00 s", False),
+    ]
 
 
 def _run(report: Any, p50: float, p99: float, p999: float, top: float, gaps: tuple[int, float, float]) -> Any:

@@ -84,7 +84,9 @@ final class ChangeRows(stream: ChangeStream) extends MultiRowMaker {
     key = lifecycle.key
     val occurrence = lifecycle.occurrence
     op = lifecycle.opOf(key, occurrence)
-    previous = if (op == Insert) -1L else lifecycle.seqOf(key, occurrence - 1L)
+    // The key's previous image: a delete's row, and an update's image before where the envelope
+    // has one (every envelope but flat). Found only then: it costs an inverse permutation.
+    previous = if (op == Insert || (op == Update && envelope == Flat)) -1L else lifecycle.seqOf(key, occurrence - 1L)
     count = envelope.rowsOf(op)
     count
   }
