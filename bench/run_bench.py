@@ -365,41 +365,34 @@ def main(argv: list[str] | None = None) -> int:
     # Queries are stopped mid-batch on purpose; their failures surface through query.exception().
     # local[2] holds the real-time section's one long-running task (one partition) and more.
     spark = local_session("spark-random-strings bench", cores=2, log_level="OFF", silent_jvm=True)
-    if args.real_time_only:
-        try:
-            results = real_time.run_real_time_section(spark, latency_settings)
-            info = machine(spark)
-        finally:
-            spark.stop()
-        met = write_real_time_report(args.out, results, smoke=args.smoke, info=info)
-        return 0 if met or args.smoke else 1
-    if args.nexmark_only:
-        try:
-            nexmark_only = nexmark.run_nexmark_section(spark, args.nexmark_classpath, nexmark_settings)
-            info = machine(spark)
-        finally:
-            spark.stop()
-        return (
-            0
-            if write_nexmark_report(args.out, nexmark_only, smoke=args.smoke, info=info) or args.smoke
-            else 1
-        )
-    if args.changes_only:
-        try:
-            change_results = changes_section(spark, settings, changes.SMOKE if args.smoke else changes.FULL)
-            info = machine(spark)
-        finally:
-            spark.stop()
-        met = write_changes_report(args.out, change_results, smoke=args.smoke, info=info)
-        return 0 if met or args.smoke else 1
-    if args.typed_only:
-        try:
-            typed = typed_section(spark, settings)
-            info = machine(spark)
-        finally:
-            spark.stop()
-        met = write_typed_report(args.out, typed, smoke=args.smoke, info=info)
-        return 0 if met or args.smoke else 1
+    # A section on its own: run it, read the machine, stop the session, write its report.
+    sections: list[tuple[bool, Callable[[], Any], Callable[..., bool]]] = [
+        (
+            args.real_time_only,
+            lambda: real_time.run_real_time_section(spark, latency_settings),
+            write_real_time_report,
+        ),
+        (
+            args.nexmark_only,
+            lambda: nexmark.run_nexmark_section(spark, args.nexmark_classpath, nexmark_settings),
+            write_nexmark_report,
+        ),
+        (
+            args.changes_only,
+            lambda: changes_section(spark, settings, changes.SMOKE if args.smoke else changes.FULL),
+            write_changes_report,
+        ),
+        (args.typed_only, lambda: typed_section(spark, settings), write_typed_report),
+    ]
+    for chosen, run_section, write_section in sections:
+        if chosen:
+            try:
+                results = run_section()
+                info = machine(spark)
+            finally:
+                spark.stop()
+            met = write_section(args.out, results, smoke=args.smoke, info=info)
+            return 0 if met or args.smoke else 1
     from pyspark import cloudpickle
 
     # Pickled by value: the Python workers need nothing of bench/ on their path.
