@@ -210,7 +210,8 @@ def _checkpoint_with_offset(checkpoint: Path, stream: object) -> None:
 
 def test_a_folder_a_release_left_is_never_adopted_by_a_write_of_changes(tmp_path: Path) -> None:
     from spark_random_strings.write.files import LocalFiles
-    from spark_random_strings.write.folder import FolderRefused, check_folder
+    from spark_random_strings.write.folder import check_folder
+    from spark_random_strings.write.request import FolderRefused
 
     # As 0.6.0's write --engine python left it: the sink's log, a data file, its checkpoint, no records.
     output = tmp_path / "strings"
@@ -228,8 +229,9 @@ def test_a_write_of_changes_continues_its_own_first_start_and_refuses_another_ki
 ) -> None:
     from spark_random_strings.write.contents import STRINGS_FILE
     from spark_random_strings.write.files import LocalFiles
-    from spark_random_strings.write.folder import FolderRefused, check_folder
+    from spark_random_strings.write.folder import check_folder
     from spark_random_strings.write.records import CHECKPOINT_RECORD, OUTPUT_RECORD, render
+    from spark_random_strings.write.request import FolderRefused
 
     output = tmp_path / "changes"
     checkpoint = output / "_checkpoint"

@@ -26,8 +26,9 @@ from spark_random_strings import read_random_strings
 from spark_random_strings.strings.definition_store import DEFINITION_FILE
 from spark_random_strings.write.contents import NEXMARK_FILE, STRINGS_FILE
 from spark_random_strings.write.files import HadoopFiles, LocalFiles
-from spark_random_strings.write.folder import FolderRefused, check_folder
+from spark_random_strings.write.folder import check_folder
 from spark_random_strings.write.records import CHECKPOINT_RECORD, OUTPUT_RECORD, PENDING
+from spark_random_strings.write.request import FolderRefused
 
 WRITE = ["write", "--total-rows", "100", "--seed", "1", "--max-length", "8"]
 NEXMARK = ["nexmark", "--num-events", "100"]

@@ -38,7 +38,7 @@ from spark_random_strings.cli.real_time import BATCH_DURATION_S, check_real_time
 from spark_random_strings.cli.write import check_before_spark, write_request
 from spark_random_strings.engine.choice import pyspark_line
 from spark_random_strings.engine.local import StopRequest, first_interrupt_sets
-from spark_random_strings.write.folder import FolderRefused
+from spark_random_strings.write.request import FolderRefused
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame

@@ -12,7 +12,8 @@ from spark_random_strings.cli.nexmark import parsed_nexmark
 from spark_random_strings.cli.options import parsed
 from spark_random_strings.write.contents import CHANGES_FILE, DEFINITION_FILES, NEXMARK_FILE, STRINGS_FILE
 from spark_random_strings.write.files import LocalFiles, local_path
-from spark_random_strings.write.folder import WriteRequest, WrittenStream, check_folder
+from spark_random_strings.write.folder import check_folder
+from spark_random_strings.write.request import WriteRequest, WrittenStream
 
 if TYPE_CHECKING:
     from spark_random_strings.changes.rows import ChangeStream

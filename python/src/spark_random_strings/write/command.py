@@ -15,8 +15,9 @@ from spark_random_strings.engine.local import StopRequest, first_interrupt_sets,
 from spark_random_strings.engine.progress import StreamPosition, current_position, first_position
 from spark_random_strings.write.contents import SINK_LOG, unlisted_files
 from spark_random_strings.write.files import Files, HadoopFiles, LocalFiles, child
-from spark_random_strings.write.folder import Claim, WriteRequest, check_folder, take
+from spark_random_strings.write.folder import Claim, check_folder, take
 from spark_random_strings.write.records import clear_pending, pending_files
+from spark_random_strings.write.request import WriteRequest
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession

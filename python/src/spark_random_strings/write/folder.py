@@ -1,6 +1,6 @@
 """Whose folder a write's ``--output`` is: the write's own, or refused before anything is touched.
 
-A write (``write``, ``nexmark --output``) owns the output folder it made and the checkpoint its
+A write (``write``, ``nexmark --output``, ``changes --output``) owns the output folder it made and the checkpoint its
 query keeps, and nothing else. Before its query first starts it records the pair
 (``write.records``): one record in each, naming the other. While it runs, the file sink's
 commit protocol records each data file before a task creates it, so that the clean-up after a
@@ -28,9 +28,8 @@ checkpoint does not account for (one of the two deleted or replaced by hand).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from spark_random_strings.write.contents import (
     CHANGES_FILE,
@@ -57,60 +56,12 @@ from spark_random_strings.write.records import (
     recorded_output,
     render,
 )
+from spark_random_strings.write.request import FolderRefused, WriteRequest, WrittenStream
 
 #: The checkpoint's default place in the output folder.
 DEFAULT_CHECKPOINT = "_checkpoint"
 #: What the folders in the output folder that the write keeps are, in messages.
 _ROLES = {SINK_LOG: "file sink's log", OWN_FOLDER: "write's own records"}
-
-S = TypeVar("S")
-
-
-class FolderRefused(Exception):
-    """The write's --output or --checkpoint is not the write's own: a usage error of the flag it
-    names (exit status 2), with nothing touched."""
-
-
-@dataclass(frozen=True)
-class WrittenStream(Generic[S]):
-    """What a write makes, for the checks of the stream its checkpoint holds."""
-
-    #: What the rows are, as messages say it: a value of ``DEFINITION_FILES``.
-    what: str
-    #: Whether the Python data source reads it (it keeps the stream in each offset) or the jar's.
-    python_engine: bool
-    #: The jar source's file of the stream, a key of ``DEFINITION_FILES``.
-    definition_file: str
-    #: The stream a checkpoint holds, from its JSON; raises ValueError.
-    read: Callable[[object, str], S]
-    #: Refuses flags that contradict the stored stream: ValueError with the source's restart message.
-    check: Callable[[S, str], None]
-
-
-@dataclass(frozen=True)
-class WriteRequest:
-    """A run's folders and what it writes into them."""
-
-    #: The command, as a message names it: ``write`` or ``nexmark --output``.
-    command: str
-    output: str
-    #: As given; None: the default, ``_checkpoint`` in the output folder.
-    checkpoint: str | None
-    file_format: str
-    stream: WrittenStream[Any]
-
-    @property
-    def checkpoint_flag(self) -> str:
-        """The flag that says where the checkpoint is: --output, for the default."""
-        return "--checkpoint" if self.checkpoint else "--output"
-
-    @property
-    def new_folder(self) -> str:
-        """The way on from a folder that is not this write's."""
-        return (
-            "Give --output a new folder (one that does not exist yet, or is empty); or, to finish an "
-            f"earlier write, its folder and the flags of the {self.command} run that made it."
-        )
 
 
 @dataclass(frozen=True)
