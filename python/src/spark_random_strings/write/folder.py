@@ -1,7 +1,7 @@
 """Whose folder a write's ``--output`` is: the write's own, or refused before anything is touched.
 
-A write (``write``, ``nexmark --output``, ``changes --output``) owns the output folder it made and the checkpoint its
-query keeps, and nothing else. Before its query first starts it records the pair
+A write (``write``, ``nexmark --output``, ``changes --output``) owns the output folder it made
+and the checkpoint its query keeps, and nothing else. Before its query first starts it records the pair
 (``write.records``): one record in each, naming the other. While it runs, the file sink's
 commit protocol records each data file before a task creates it, so that the clean-up after a
 run deletes only files its own query made and its own log does not list.
