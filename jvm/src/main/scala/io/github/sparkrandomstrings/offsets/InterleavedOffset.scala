@@ -25,15 +25,29 @@ import io.github.sparkrandomstrings.time.RowClock
  * 2, 5. A real-time batch that ends with partition 1 ahead, at (9, 13, 8), read rows 7, 10 in
  * partition 1 only; the next batch starts there. In JSON (the offset log): `{"next":[9,13,8]}`.
  *
- * @param next the next offset each partition reads, partition p's at index p, congruent to p
- *             modulo n
+ * An offset of a change stream can make two rows (an update in the Delta and Flink envelopes), and
+ * a real-time batch can end between them: Spark checks its deadline before it asks a reader for
+ * each row. So a partition's position is the next offset it reads and how many of that offset's
+ * rows it has handed on already (`handed`, 0 but there). The JSON names them only when one is not
+ * 0: `{"next":[9,13,8],"handed":[0,1,0]}` says partition 1 has handed on the first row of offset 13,
+ * and reads its second next. Every other stream's offsets read as before.
+ *
+ * @param next   the next offset each partition reads, partition p's at index p, congruent to p
+ *               modulo n
+ * @param handed how many rows of offset `next(p)` partition p has handed on already
  */
-private[sparkrandomstrings] final case class InterleavedOffset(next: IndexedSeq[Long]) extends StreamOffset {
+private[sparkrandomstrings] final case class InterleavedOffset(next: IndexedSeq[Long], handed: IndexedSeq[Int])
+    extends StreamOffset {
   require(next.nonEmpty, "an interleaved offset has at least one partition")
+  require(handed.length == next.length && handed.forall(_ >= 0), s"handed rows for each partition: $handed")
 
   def numPartitions: Int = next.length
 
-  override def json(): String = next.mkString(s"""{"${InterleavedOffset.Field}":[""", ",", "]}")
+  override def json(): String = {
+    val positions = next.mkString(s"""{"${InterleavedOffset.Field}":[""", ",", "]")
+    if (handed.forall(_ == 0)) s"$positions}"
+    else handed.mkString(s"""$positions,"${InterleavedOffset.HandedField}":[""", ",", "]}")
+  }
 
   /** The lowest offset not yet read: every row before it has been read, in every partition. */
   def frontier: Long = next.min
@@ -46,15 +60,22 @@ private[sparkrandomstrings] final case class InterleavedOffset(next: IndexedSeq[
    * Every partition taken forward to `frontier`: to the first of its offsets at or after it,
    * or left where it is if it is already past it. Reads no row twice and skips none.
    */
-  def advancedTo(frontier: Long): InterleavedOffset =
-    InterleavedOffset(next.indices.map(p =>
-      math.max(next(p), InterleavedOffset.firstAtOrAfter(frontier, p, numPartitions))))
+  def advancedTo(frontier: Long): InterleavedOffset = {
+    val moved = next.indices.map(p => InterleavedOffset.firstAtOrAfter(frontier, p, numPartitions) > next(p))
+    InterleavedOffset(
+      next.indices.map(p => if (moved(p)) InterleavedOffset.firstAtOrAfter(frontier, p, numPartitions) else next(p)),
+      next.indices.map(p => if (moved(p)) 0 else handed(p)))
+  }
 }
 
 private[sparkrandomstrings] object InterleavedOffset {
 
-  /** The field of the offset's JSON form. */
+  /** The fields of the offset's JSON form. */
   val Field = "next"
+  val HandedField = "handed"
+
+  /** The offset at which partition p reads `next(p)` next, none of its rows handed on yet. */
+  def apply(next: IndexedSeq[Long]): InterleavedOffset = InterleavedOffset(next, next.map(_ => 0))
 
   /** Where a stream of `numPartitions` partitions starts: partition p at offset p. */
   def start(numPartitions: Int): InterleavedOffset = atFrontier(0L, numPartitions)
@@ -111,8 +132,8 @@ private[sparkrandomstrings] object InterleavedOffset {
       case Some(last) if last >= -1L => atFrontier(last + 1L, numPartitions)
       case Some(_) => notOurs()
       case None =>
-        val node =
-          Try(new ObjectMapper().readTree(json)).toOption.flatMap(n => Option(n.get(Field))).getOrElse(notOurs())
+        val tree = Try(new ObjectMapper().readTree(json)).toOption.getOrElse(notOurs())
+        val node = Option(tree).flatMap(t => Option(t.get(Field))).getOrElse(notOurs())
         if (!node.isArray || node.size() == 0) notOurs()
         val next = (0 until node.size()).map { p =>
           val value = node.get(p)
@@ -121,14 +142,24 @@ private[sparkrandomstrings] object InterleavedOffset {
         }
         val n = next.length
         if (next.indices.exists(p => next(p) < 0L || Math.floorMod(next(p), n.toLong) != p.toLong)) notOurs()
-        InterleavedOffset(next)
+        val handed = Option(tree.get(HandedField)).fold(next.map(_ => 0)) { node =>
+          if (!node.isArray || node.size() != n) notOurs()
+          (0 until n).map { p =>
+            val value = node.get(p)
+            if (!value.canConvertToExactIntegral || !value.canConvertToInt || value.asInt() < 0) notOurs()
+            value.asInt()
+          }
+        }
+        InterleavedOffset(next, handed)
     }
   }
 }
 
 /**
  * Where one partition of a `realTime` stream stands when its share of a real-time batch ends:
- * the next offset it reads. Spark gathers these from the tasks and hands them, without their
+ * the next offset it reads, and how many of that offset's rows it has handed on already (see
+ * [[InterleavedOffset]]). Spark gathers these from the tasks and hands them, without their
  * partition, to `mergeOffsets`, so each carries its partition.
  */
-private[sparkrandomstrings] final case class PartitionPosition(partition: Int, next: Long) extends PartitionOffset
+private[sparkrandomstrings] final case class PartitionPosition(partition: Int, next: Long, handed: Int = 0)
+    extends PartitionOffset

@@ -107,7 +107,10 @@ private[sparkrandomstrings] final class OffsetRowsStream(
   override def planInputPartitions(start: StreamOffset, end: StreamOffset): Array[InputPartition] = {
     val (from, until) = (InterleavedOffset.parse(start, numPartitions), InterleavedOffset.parse(end, numPartitions))
     Array.tabulate[InputPartition](numPartitions) { p =>
-      InterleavedPartition(p, numPartitions, from.next(p), math.max(from.next(p), until.next(p)))
+      // A partition the end does not take past its start reads nothing: it ends where it starts.
+      val ahead = until.next(p) > from.next(p) || (until.next(p) == from.next(p) && until.handed(p) > from.handed(p))
+      if (ahead) InterleavedPartition(p, numPartitions, from.next(p), until.next(p), from.handed(p), until.handed(p))
+      else InterleavedPartition(p, numPartitions, from.next(p), from.next(p), from.handed(p), from.handed(p))
     }
   }
 
@@ -121,22 +124,25 @@ private[sparkrandomstrings] final class OffsetRowsStream(
   private[sparkrandomstrings] def openEnded(start: StreamOffset): Array[InputPartition] = {
     val from = InterleavedOffset.parse(start, numPartitions)
     Array.tabulate[InputPartition](numPartitions) { p =>
-      InterleavedPartition(p, numPartitions, from.next(p), math.max(from.next(p), endOfStream))
+      InterleavedPartition(p, numPartitions, from.next(p), math.max(from.next(p), endOfStream), from.handed(p))
     }
   }
 
   /** A real-time batch's end: where each partition's reader stopped. */
   private[sparkrandomstrings] def merged(positions: Seq[PartitionOffset]): InterleavedOffset = {
     val next = Array.fill(numPartitions)(-1L)
+    val handed = Array.fill(numPartitions)(0)
     positions.foreach {
-      case PartitionPosition(p, offset) if p >= 0 && p < numPartitions => next(p) = offset
+      case PartitionPosition(p, offset, rows) if p >= 0 && p < numPartitions =>
+        next(p) = offset
+        handed(p) = rows
       case other => throw new IllegalStateException(s"$this was handed a position it did not make: $other")
     }
     val missing = next.indices.filter(next(_) < 0L)
     if (missing.nonEmpty) {
       throw new IllegalStateException(s"$this has no end position for partitions ${missing.mkString(", ")}")
     }
-    InterleavedOffset(next.toIndexedSeq)
+    InterleavedOffset(next.toIndexedSeq, handed.toIndexedSeq)
   }
 
   /** Called when a real-time query starts: refuses what a real-time batch cannot honour. */

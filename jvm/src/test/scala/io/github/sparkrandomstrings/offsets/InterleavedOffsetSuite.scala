@@ -24,6 +24,21 @@ class InterleavedOffsetSuite extends org.scalatest.funsuite.AnyFunSuite {
     assert(InterleavedOffset.parseJson(offset.json(), 3) == offset)
   }
 
+  test("a partition that handed on some rows of an offset says how many, in JSON only then, and reads back") {
+    val offset = InterleavedOffset(Vector(9L, 13L, 8L), Vector(0, 1, 0))
+    assert(offset.json() == """{"next":[9,13,8],"handed":[0,1,0]}""")
+    assert(InterleavedOffset.parseJson(offset.json(), 3) == offset)
+    assert(InterleavedOffset.parseJson("""{"next":[9,13,8],"handed":[0,0,0]}""", 3).json() == """{"next":[9,13,8]}""")
+    // A micro-batch takes a partition it moves to the start of an offset; one it leaves keeps its rows handed.
+    assert(offset.advancedTo(14L) == InterleavedOffset(Vector(15L, 16L, 14L), Vector(0, 0, 0)))
+    assert(offset.advancedTo(10L) == InterleavedOffset(Vector(12L, 13L, 11L), Vector(0, 1, 0)))
+    for (json <-
+        Seq("""{"next":[0,1],"handed":[1]}""", """{"next":[0,1],"handed":[0,-1]}""", """{"next":[0,1],"handed":1}""")) {
+      val error = intercept[IllegalArgumentException](InterleavedOffset.parseJson(json, 2))
+      assert(error.getMessage.startsWith(s"'$json' is not an offset of the InMemoryRandomStrings source"))
+    }
+  }
+
   test("a V1 offset (the last row read) continues with every partition after that row") {
     assert(InterleavedOffset.parseJson("49", 4).next == Seq(52L, 53L, 50L, 51L))
     assert(InterleavedOffset.parseJson("-1", 2).next == Seq(0L, 1L))
