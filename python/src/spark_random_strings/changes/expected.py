@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from pyspark.sql.types import StructType
 
 #: Keywords of ``read_changes`` that change no row: the oracles refuse them.
-NOT_ROW_SHAPING = ("num_partitions", "max_rows_per_trigger", "total_rows")
+NOT_ROW_SHAPING = ("num_partitions", "max_rows_per_trigger", "total_rows", "real_time")
 #: Keywords of a batch read alone (``spark.read``): the oracles refuse them.
 BATCH_ONLY = ("as_of", "history")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, TypedDict, cast
 
-from spark_random_strings.options import MAX_ROWS_PER_TRIGGER, TOTAL_ROWS, OptionTable
+from spark_random_strings.options import MAX_ROWS_PER_TRIGGER, REAL_TIME, TOTAL_ROWS, OptionTable
 from spark_random_strings.options.ranges import Real, Whole
 from spark_random_strings.options.table import SOURCES, SourceTable
 
@@ -52,7 +52,7 @@ OWN_NAMES: tuple[str, ...] = (
 #: The options a batch read takes and a stream refuses.
 BATCH_NAMES: tuple[str, ...] = (AS_OF, HISTORY)
 #: The options a stream takes and a batch read refuses.
-STREAM_NAMES: tuple[str, ...] = (MAX_ROWS_PER_TRIGGER, TOTAL_ROWS)
+STREAM_NAMES: tuple[str, ...] = (MAX_ROWS_PER_TRIGGER, TOTAL_ROWS, REAL_TIME)
 
 DEFAULT_KEY = str(CHANGES_TABLE[KEY].value)
 DEFAULT_KEYS = int(cast(int, CHANGES_TABLE[KEYS].value))
@@ -102,6 +102,7 @@ class ChangeKeywords(TypedDict, total=False):
     total_rows: Annotated[int | None, "totalRows"]
     start_timestamp: Annotated[int | None, "startTimestamp"]
     rate_profile: Annotated[str | None, "rateProfile"]
+    real_time: Annotated[bool | None, "realTime"]
     as_of: Annotated[int | None, "asOf"]
     history: Annotated[bool | None, "history"]
 

@@ -16,6 +16,7 @@ from spark_random_strings.changes.keywords import (
     AS_OF_RANGE,
     BATCH_NAMES,
     CHANGES_FORMAT,
+    CHANGES_PYTHON_FORMAT,
     DEFAULT_DELETE_FRACTION,
     DEFAULT_ENVELOPE,
     DEFAULT_HOT_KEYS,
@@ -40,6 +41,7 @@ from spark_random_strings.changes.keywords import (
     OWN_NAMES,
     SNAPSHOT,
 )
+from spark_random_strings.options import real_time_refused
 from spark_random_strings.options.ranges import java_equals_ignore_case, java_sort_key, java_trim
 from spark_random_strings.options.suggestions import boolean, closest, reject_unknown
 from spark_random_strings.rows.definition import StreamDefinition
@@ -111,6 +113,21 @@ class ChangeOptions:
     def definition(self, seed: int, start_time_ms: int) -> StreamDefinition:
         """The rows' definition of a stream of these options, with this seed and first start."""
         return self.rows.definition(seed, start_time_ms)
+
+
+def python_real_time_error() -> ValueError:
+    """Why ``changesPython`` refuses ``realTime=true``: Spark runs real-time mode on JVM DSv2
+    streams only."""
+    return real_time_refused(CHANGES_PYTHON_FORMAT, f"{CHANGES_FORMAT} source")
+
+
+def parse_python_options(parameters: Mapping[str, str], schema: object = None) -> ChangeOptions:
+    """The options of the Python data source's stream: :func:`parse_stream_options`, and
+    ``realTime`` refused (:func:`python_real_time_error`)."""
+    parsed = parse_stream_options(parameters, schema)
+    if parsed.rows.real_time:
+        raise python_real_time_error()
+    return parsed
 
 
 def parse_stream_options(parameters: Mapping[str, str], schema: object = None) -> ChangeOptions:

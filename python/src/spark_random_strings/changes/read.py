@@ -123,12 +123,12 @@ def changes_stream(
 def _python_stream(spark: SparkSession, given: dict[str, str], schema: str | StructType | None) -> DataFrame:
     """The Python data source's stream: the declared columns passed as an option, since a Python
     data source's rows have the schema its reader is given (``changes.reader``)."""
-    from spark_random_strings.changes.options import parse_stream_options
+    from spark_random_strings.changes.options import parse_python_options
 
     options = dict(given)
     if schema is not None:
         options[DECLARED_SCHEMA] = schema if isinstance(schema, str) else schema.json()
-    return python_stream(spark, data_source, options, lambda: parse_stream_options(given, schema))
+    return python_stream(spark, data_source, options, lambda: parse_python_options(given, schema))
 
 
 def data_source() -> type[TravellingDataSource]:

@@ -21,7 +21,7 @@ from pyspark.sql.pandas.types import from_arrow_schema
 from pyspark.sql.types import StructType
 
 from spark_random_strings.changes.keywords import CHANGES_PYTHON_FORMAT, DECLARED_SCHEMA
-from spark_random_strings.changes.options import ChangeOptions, parse_stream_options
+from spark_random_strings.changes.options import ChangeOptions, parse_python_options
 from spark_random_strings.changes.rows import ChangeRows, ChangeStream
 from spark_random_strings.changes.store import check_restart, stream_from_json, stream_to_json
 from spark_random_strings.offsets.reader import OffsetStreamReader
@@ -77,7 +77,7 @@ def parsed(options: Mapping[str, str]) -> ChangeOptions:
             declared = _declared(value)
         else:
             rest[name] = value
-    return parse_stream_options(rest, declared)
+    return parse_python_options(rest, declared)
 
 
 def _declared(value: str) -> str | StructType:

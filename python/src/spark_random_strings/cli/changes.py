@@ -20,6 +20,7 @@ from spark_random_strings.cli.options import (
     field_options,
     usage_error,
 )
+from spark_random_strings.options import REAL_TIME
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -35,12 +36,17 @@ CHANGES_PER_TRIGGER = 100_000
 FORMATS = ("parquet", "json")
 
 
+#: The stream's options that have no flag: a batch read's (asOf, history), and realTime (the
+#: terminal view and the files are micro-batch queries).
+NO_FLAG = (*BATCH_NAMES, REAL_TIME)
+
+
 def add_changes_flags(parser: argparse.ArgumentParser) -> None:
     """A flag for each of the ``changes`` stream's options, ``--schema`` and ``--field``, and the
     command's own."""
     for row in CHANGE_OPTIONS.rows:
-        if row.name in BATCH_NAMES:
-            continue  # asOf, history: a batch read's, not a stream's
+        if row.name in NO_FLAG:
+            continue
         settings: dict[str, Any] = {"type": row.kind, "help": row.described, "metavar": row.option.metavar}
         if row.kind is bool:  # a switch: given, true; left out, the source's default
             settings = {"action": "store_const", "const": True, "help": row.described}
@@ -58,9 +64,7 @@ def add_changes_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def _keywords(args: argparse.Namespace) -> dict[str, Any]:
-    return {
-        row.keyword: getattr(args, row.keyword) for row in CHANGE_OPTIONS.rows if row.name not in BATCH_NAMES
-    }
+    return {row.keyword: getattr(args, row.keyword) for row in CHANGE_OPTIONS.rows if row.name not in NO_FLAG}
 
 
 def changes_options(args: argparse.Namespace) -> dict[str, str]:

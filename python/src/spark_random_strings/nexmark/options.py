@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from spark_random_strings.nexmark.config import SHAPE_STEPS, US_PER_UNIT, NexmarkConfig
 from spark_random_strings.nexmark.table import NEXMARK_FORMAT, NEXMARK_OPTIONS, NEXMARK_PYTHON_FORMAT
 from spark_random_strings.nexmark.timeline import inter_event_delays_us
-from spark_random_strings.options import MANUAL_CLOCK
+from spark_random_strings.options import MANUAL_CLOCK, real_time_refused
 from spark_random_strings.options.ranges import INT_MAX, Whole, java_equals_ignore_case, java_trim
 from spark_random_strings.options.suggestions import boolean, reject_unknown
 from spark_random_strings.time.manual_clock import ManualClock, manual
@@ -171,9 +171,4 @@ def check_rate_period(config: NexmarkConfig, given: str | None) -> None:
 def python_real_time_error() -> ValueError:
     """Why the Nexmark Python data source refuses ``realTime=true``: Spark runs real-time mode on
     JVM DSv2 streams only."""
-    return ValueError(
-        f"Option 'realTime' is true, but the {NEXMARK_PYTHON_FORMAT} source is a Python data source, "
-        "and Spark's Python data sources cannot run in real-time mode: it reads only JVM streams that "
-        f"implement its real-time interfaces. Read the jar's {NEXMARK_FORMAT} source (engine='jvm') with "
-        "'realTime', or remove 'realTime'."
-    )
+    return real_time_refused(NEXMARK_PYTHON_FORMAT, f"{NEXMARK_FORMAT} source")

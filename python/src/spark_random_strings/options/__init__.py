@@ -255,6 +255,17 @@ NAMES = tuple(row.name for row in OPTIONS)
 INTERNAL_NAMES = STRINGS_TABLE.internal
 
 
+def real_time_refused(python_format: str, jar_source: str) -> ValueError:
+    """Why a Python data source (``python_format``) refuses ``realTime=true``: Spark runs real-time
+    mode on JVM DSv2 streams only; ``jar_source`` names the jar's source that has it."""
+    return ValueError(
+        f"Option '{REAL_TIME}' is true, but the {python_format} source is a Python data source, and "
+        "Spark's Python data sources cannot run in real-time mode: it reads only JVM streams that "
+        f"implement its real-time interfaces. Read the jar's {jar_source} (engine='jvm') with '{REAL_TIME}', "
+        f"or remove '{REAL_TIME}'."
+    )
+
+
 def keyword_args() -> str:
     """``read_random_strings``'s "Keyword Args" entries, one per option."""
     return _TABLE.keyword_args()

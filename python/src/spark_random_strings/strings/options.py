@@ -59,6 +59,7 @@ from spark_random_strings.options import (
     ZIPF_EXPONENT,
     ZIPF_EXPONENT_RANGE,
     default,
+    real_time_refused,
 )
 from spark_random_strings.options.ranges import Real, Whole, java_sort_key, java_trim
 from spark_random_strings.options.suggestions import boolean, reject_unknown
@@ -321,9 +322,4 @@ def _refuse_unfit(
 def python_real_time_error() -> ValueError:
     """Why the Python data source refuses ``realTime=true``: Spark runs real-time mode on JVM
     DSv2 streams only."""
-    return ValueError(
-        f"Option '{REAL_TIME}' is true, but the {PYTHON_FORMAT} source is a Python data source, and "
-        "Spark's Python data sources cannot run in real-time mode: it reads only JVM streams that "
-        f"implement its real-time interfaces. Read the jar's source (engine='jvm') with '{REAL_TIME}', "
-        f"or remove '{REAL_TIME}'."
-    )
+    return real_time_refused(PYTHON_FORMAT, "source")

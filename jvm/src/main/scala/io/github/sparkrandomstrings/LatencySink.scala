@@ -30,8 +30,10 @@ import io.github.sparkrandomstrings.strings.DefinitionStore
  * [[LatencySink.summary]] from the driver in local mode (a cluster's executors keep their own).
  * Rows need what says when each came to exist ([[latency.MeasuredStream]]): for the random strings, the
  * column that holds each row's offset ([[rows.StreamDefinition.offsetColumn]]: `offset`, or, with a
- * declared schema, a column of kind `offset`); for the Nexmark events, `dateTime`. Latencies are counted in buckets of 0.1 ms up to 60 s (the
- * percentiles are the bucket's upper edge; the maximum is exact).
+ * declared schema, a column of kind `offset`); for the Nexmark events, `dateTime`; for a change
+ * stream, the change's number (`_seq`, Delta's `_commit_version`, Debezium's `source.sequence`).
+ * Latencies are counted in buckets of 0.1 ms up to 60 s (the percentiles are the bucket's upper
+ * edge; the maximum is exact).
  *
  * It also times the gaps between batches: a batch's gap is the time from the last of its rows to
  * reach the sink to the first row of the next batch that has rows (to the microsecond). In
@@ -126,11 +128,15 @@ object LatencySink {
   private def readMeasured(name: String, checkpoint: String): MeasuredStream = {
     reads.incrementAndGet()
     val folder = s"${checkpoint.stripSuffix("/")}/sources/0"
-    new DefinitionStore(folder, new Configuration()).read().map(MeasuredStream.strings(name, _))
+    val definition = new DefinitionStore(folder, new Configuration()).read()
+    // A change stream keeps its rows' definition too, and beside it its change options.
+    val changeSpec = new changes.ChangeStore(folder, new Configuration()).read()
+    changeSpec.flatMap(spec => definition.map(d => MeasuredStream.Changes(name, changes.ChangeStream(d, spec))))
+      .orElse(definition.map(MeasuredStream.strings(name, _)))
       .orElse(new nexmark.NexmarkStore(folder, new Configuration()).read().map(MeasuredStream.nexmark(name, _)))
       .getOrElse(throw new IllegalStateException(
-        s"LatencySink $name: the checkpoint $checkpoint holds no ${RandomStrings.ShortName} definition and no " +
-          s"${nexmark.Nexmark.ShortName} stream at sources/0"))
+        s"LatencySink $name: the checkpoint $checkpoint holds no ${RandomStrings.ShortName} definition, no " +
+          s"${changes.Changes.ShortName} stream and no ${nexmark.Nexmark.ShortName} stream at sources/0"))
   }
 
   /**

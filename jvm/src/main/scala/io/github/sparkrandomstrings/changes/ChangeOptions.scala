@@ -90,7 +90,7 @@ final case class ChangeOptions(
         "in its checkpoint).")
     }
     Changes.StreamNames.find(name => parameters.keys.exists(_.equalsIgnoreCase(name))).foreach { name =>
-      refuse(s"Option '$name' limits how a stream reads its changes, and a batch read makes the table after " +
+      refuse(s"Option '$name' says how a stream reads its changes, and a batch read makes the table after " +
         s"'${Changes.AS_OF}' changes at once. Remove '$name'.")
     }
     if (history) {

@@ -35,6 +35,7 @@ object Changes {
   val START_TIMESTAMP: String = RandomStrings.START_TIMESTAMP
   val RATE_PROFILE: String = RandomStrings.RATE_PROFILE
   val MANUAL_CLOCK: String = RandomStrings.MANUAL_CLOCK
+  val REAL_TIME: String = RandomStrings.REAL_TIME
 
   /** This source's rows of the table of options. */
   val Table: OptionTable.Source = OptionTable.source(ShortName)
@@ -52,7 +53,7 @@ object Changes {
 
   /** The options a batch read takes and a stream refuses, and those a batch read refuses. */
   val BatchNames: Seq[String] = Seq(AS_OF, HISTORY)
-  val StreamNames: Seq[String] = Seq(MAX_ROWS_PER_TRIGGER, TOTAL_ROWS)
+  val StreamNames: Seq[String] = Seq(MAX_ROWS_PER_TRIGGER, TOTAL_ROWS, REAL_TIME)
 
   val DefaultKey: String = options(KEY).defaultText
   val DefaultKeys: Long = options(KEYS).defaultLong

@@ -1,6 +1,12 @@
 package io.github.sparkrandomstrings.changes
 
+import java.util.{Map => JMap}
+
+import scala.jdk.CollectionConverters._
+
 import org.apache.spark.sql.SQLContext
+import org.apache.spark.sql.connector.catalog.{Table, TableProvider}
+import org.apache.spark.sql.connector.expressions.Transform
 import org.apache.spark.sql.execution.streaming.Source
 import org.apache.spark.sql.sources.{
   BaseRelation,
@@ -10,8 +16,10 @@ import org.apache.spark.sql.sources.{
   StreamSourceProvider
 }
 import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
+import io.github.sparkrandomstrings.realtime.{OffsetRowsStream, OffsetRowsTable, RealTimeMode}
 
 /**
  * A change stream: inserts, updates and deletes over a keyspace, each change a pure function of
@@ -48,6 +56,10 @@ import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
  *  - `seed` (default: drawn once, kept in the checkpoint), `numPartitions` (default: the session's
  *    default parallelism), `maxRowsPerTrigger` (default: no limit), `totalRows` (default:
  *    unbounded): as the random strings'.
+ *  - `realTime` (default: false): reads the stream through Spark's DSv2 streaming interfaces,
+ *    which real-time mode (`Trigger.RealTime`, Spark 4.1+) needs: each partition hands its changes
+ *    on as they come to exist, the rows of an update together ([[realtime.OffsetRowsStream]]).
+ *    Under a micro-batch trigger it reads the V1 source's rows, row for row.
  *  - `fields.<column>.<property>`: how each declared column other than the key is made, as typed
  *    columns take them (`docs/typed-columns.md`).
  *
@@ -61,7 +73,11 @@ import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
  * options) and the change options ([[ChangeStore]]); a restart that changes one is refused, naming it.
  */
 class ChangesSourceProvider
-    extends StreamSourceProvider with RelationProvider with SchemaRelationProvider with DataSourceRegister {
+    extends StreamSourceProvider
+    with TableProvider
+    with RelationProvider
+    with SchemaRelationProvider
+    with DataSourceRegister {
 
   override def shortName(): String = Changes.ShortName
 
@@ -72,6 +88,7 @@ class ChangesSourceProvider
       providerName: String,
       parameters: Map[String, String]): (String, StructType) = {
     val options = ChangeOptions.stream(parameters, schema)
+    if (options.rows.realTime) RealTimeMode.requireAvailable()
     val spark = sqlContext.sparkSession
     if (!RandomStringsScanStrategy.extensionsConfiguredOn(spark.sparkContext)) RandomStringsScanStrategy.addTo(spark)
     (Changes.ShortName, options.schema)
@@ -91,6 +108,59 @@ class ChangesSourceProvider
       ChangeStore.atStart(spark, metadataPath, options),
       options,
       options.rows.partitionsIn(spark))
+  }
+
+  /**
+   * DSv2: the schema of a stream that declares none, the default columns in the envelope. Spark asks
+   * for it after `sourceSchema` has checked a stream's options; for a batch read or a write, before
+   * [[createRelation]] checks theirs, so an unknown envelope is left for that to refuse.
+   */
+  override def inferSchema(options: CaseInsensitiveStringMap): StructType = {
+    val named = Option(options.get(Changes.ENVELOPE)).map(_.trim)
+    ChangeEnvelope.All.find(e => named.exists(_.equalsIgnoreCase(e.name)))
+      .getOrElse(ChangeOptions.envelopeNamed(Changes.DefaultEnvelope))
+      .schemaOf(Changes.DefaultSchema)
+  }
+
+  /** Spark passes a declared schema here only after `sourceSchema` has accepted it. */
+  override def supportsExternalMetadata(): Boolean = true
+
+  /**
+   * DSv2: the table Spark reads a stream from if it reports `MICRO_BATCH_READ`, which it does with
+   * `realTime=true` only ([[realtime.OffsetRowsTable]]); otherwise Spark uses [[createSource]], and a
+   * batch read (which this table never reports) [[createRelation]]. So the options are parsed here
+   * only when a stream's options name `realTime` (a stream's have passed `sourceSchema` by now); a
+   * batch read's are left to [[createRelation]], which checks them and refuses `realTime`.
+   */
+  override def getTable(schema: StructType, partitioning: Array[Transform], properties: JMap[String, String]): Table = {
+    val parameters = properties.asScala.toMap
+    def named(names: String*) = names.exists(name => parameters.keys.exists(_.equalsIgnoreCase(name)))
+    // Spark passes the schema `inferSchema` made when none was declared: the default columns in
+    // the envelope, which no declared schema is (a declared column may not have an envelope's name).
+    val declared = Some(schema).filter(_ != inferSchema(new CaseInsensitiveStringMap(properties)))
+    val realTime =
+      if (!named(Changes.REAL_TIME) || named(Changes.BatchNames: _*)) None
+      else Some(ChangeOptions.stream(parameters, declared)).filter(_.rows.realTime)
+    realTime match {
+      case None => new OffsetRowsTable(Changes.ShortName, schema, realTime = false, (_, _) => sys.error("never read"))
+      case Some(options) =>
+        new OffsetRowsTable(
+          Changes.ShortName,
+          options.schema,
+          realTime = true,
+          (spark, checkpoint) => {
+            val stream = ChangeStore.atStart(spark, checkpoint, options)
+            val numPartitions = options.rows.partitionsIn(spark)
+            new OffsetRowsStream(
+              stream,
+              options.rows.totalRows,
+              options.rows.maxRowsPerTrigger.map(Changes.MAX_ROWS_PER_TRIGGER -> _),
+              options.rows.clock,
+              numPartitions,
+              s"${Changes.ShortName}[${Changes.REAL_TIME}=true, seed=${stream.definition.seed}, " +
+                s"numPartitions=$numPartitions]")
+          })
+    }
   }
 
   /** A batch read without a declared schema: the table of the default columns, `id` and `value`. */

@@ -5,6 +5,7 @@ import java.time.Instant
 
 import org.apache.spark.sql.Row
 
+import io.github.sparkrandomstrings.changes.{ChangeEnvelope, ChangeStream}
 import io.github.sparkrandomstrings.nexmark.{NexmarkConfig, NexmarkStream}
 import io.github.sparkrandomstrings.rows.StreamDefinition
 
@@ -42,6 +43,32 @@ private[sparkrandomstrings] object MeasuredStream {
         case other => throw new IllegalArgumentException(s"dateTime is $other, not a timestamp")
       }
       stream.startTimeMs + (at - NexmarkConfig.BaseTimeMs)
+    }
+  }
+
+  /**
+   * A change stream: change `n` exists when row `n` of its definition does, and each row carries
+   * `n` where its envelope puts it (`_seq`; Delta's `_commit_version`; Debezium's `source.sequence`).
+   */
+  final case class Changes(name: String, stream: ChangeStream) extends MeasuredStream {
+    private val (column, seqOf) = stream.spec.envelope match {
+      case ChangeEnvelope.Debezium => ("source.sequence", (r: Row) => r.getAs[Row]("source").getAs[Long]("sequence"))
+      case ChangeEnvelope.Delta => ("_commit_version", (r: Row) => r.getAs[Long]("_commit_version"))
+      case _ => ("_seq", (r: Row) => r.getAs[Long]("_seq"))
+    }
+
+    override def existsAtMs(row: Row): Long = {
+      val seq =
+        try seqOf(row)
+        catch {
+          case e: IllegalArgumentException =>
+            throw new IllegalArgumentException(
+              s"LatencySink $name measures each change from the moment it came to exist, which its number " +
+                s"tells, and a row reached it without $column (${stream.spec.envelope.name} envelope): " +
+                s"${Option(row.schema).fold(row.toString)(_.toDDL)}. Keep $column in the query's rows.",
+              e)
+        }
+      stream.existsAtMs(seq)
     }
   }
 

@@ -281,6 +281,9 @@ class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
       (
         () => batch(Map("asOf" -> "10", "seed" -> "1", "totalRows" -> "5")),
         Seq("Option 'totalRows'", "Remove 'totalRows'")),
+      (
+        () => batch(Map("asOf" -> "10", "seed" -> "1", "realTime" -> "true")),
+        Seq("Option 'realTime' says how a stream reads its changes", "Remove 'realTime'")),
       (() => batch(Map("asOf" -> "-1", "seed" -> "1")), Seq("'-1'", "'asOf'")),
       (() => changes(Map("asOf" -> "10")), Seq("Option 'asOf' is for a batch read")),
       (() => changes(Map("history" -> "true")), Seq("Option 'history' is for a batch read")),

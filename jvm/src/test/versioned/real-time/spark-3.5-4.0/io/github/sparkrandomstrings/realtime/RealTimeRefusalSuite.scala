@@ -24,6 +24,13 @@ class RealTimeRefusalSuite extends SparkSessionSuite {
     assert(error.getMessage.startsWith(s"Option 'realTime' is true, but this is Spark $SPARK_VERSION"))
   }
 
+  test("the changes source's realTime=true fails at load() the same way") {
+    val error = intercept[IllegalArgumentException] {
+      spark.readStream.format("changes").option("realTime", "true").load()
+    }
+    assert(error.getMessage.startsWith(s"Option 'realTime' is true, but this is Spark $SPARK_VERSION"))
+  }
+
   test("realTime=false reads the V1 source as before") {
     val df = spark.readStream.format(RandomStrings.ShortName).option("realTime", "false").load()
     assert(df.isStreaming && df.schema == RandomStrings.Schema)

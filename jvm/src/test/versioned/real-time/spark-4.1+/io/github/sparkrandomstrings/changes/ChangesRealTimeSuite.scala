@@ -1,0 +1,101 @@
+package io.github.sparkrandomstrings.changes
+
+import java.io.File
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.spark.sql.Row
+import org.apache.spark.sql.catalyst.encoders.{ExpressionEncoder, RowEncoder}
+import org.apache.spark.sql.streaming.{OutputMode, Trigger}
+import org.apache.spark.sql.types.StructType
+
+import io.github.sparkrandomstrings.rows.MultiRowMaker
+import io.github.sparkrandomstrings.strings.DefinitionStore
+import io.github.sparkrandomstrings.testing.{AvailableNowQueries, KeepingWriter, SparkSessionSuite}
+
+/** `realTime=true` on the `changes` source: each change handed on once it exists, an update's two rows together. */
+class ChangesRealTimeSuite extends SparkSessionSuite with AvailableNowQueries {
+
+  override protected def sessionConfig: Map[String, String] =
+    Map("spark.sql.streaming.realTimeMode.minBatchDuration" -> "500ms")
+
+  private val Declared = "id INT NOT NULL, name STRING, balance DECIMAL(12,2)"
+  private val Options = Map(
+    "keys" -> "40",
+    "deleteFraction" -> "0.3",
+    "envelope" -> "delta",
+    "numPartitions" -> "2",
+    "fields.balance.min" -> "0",
+    "fields.balance.max" -> "1000")
+
+  /** The stream a query fixed in its checkpoint. */
+  private def streamIn(checkpoint: File): ChangeStream = {
+    val metadata = new File(checkpoint, "sources/0").getPath
+    val definition = new DefinitionStore(metadata, new Configuration()).read().get
+    ChangeStream(definition, new ChangeStore(metadata, new Configuration()).read().get)
+  }
+
+  /** The rows of change `seq`, as the V1 source's partitions make them. */
+  private def rowsOf(stream: ChangeStream, seq: Long): Seq[Row] = {
+    val maker = stream.newRowMaker().asInstanceOf[MultiRowMaker]
+    val toRow = ExpressionEncoder(RowEncoder.encoderFor(stream.schema)).resolveAndBind().createDeserializer()
+    (0 until maker.rowsAt(seq)).map(i => toRow(maker.rowOf(i).copy()))
+  }
+
+  test("a real-time query hands on each partition's changes in order, an update's two rows together, none early") {
+    withTempDir { dir =>
+      val checkpoint = new File(dir, "checkpoint")
+      val query = spark.readStream.format(Changes.ShortName).schema(Declared)
+        .options(Options ++ Map("realTime" -> "true", "rowsPerSecond" -> "1000")).load()
+        .writeStream.foreach(new KeepingWriter("changes")).outputMode(OutputMode.Update())
+        .trigger(Trigger.RealTime("500 milliseconds"))
+        .option("checkpointLocation", checkpoint.getPath).start()
+      val deadline = System.currentTimeMillis() + 60000L
+      while (KeepingWriter.kept("changes").size < 1500 && query.isActive && System.currentTimeMillis() < deadline) {
+        Thread.sleep(50L)
+      }
+      query.exception.foreach(e => throw e)
+      query.stop()
+      val kept = KeepingWriter.kept("changes")
+      assert(kept.size >= 1500, s"kept ${kept.size} rows")
+
+      val stream = streamIn(checkpoint)
+      assert(stream.spec == ChangeOptions.stream(Options, Some(StructType.fromDDL(Declared))).spec)
+      // Each partition's rows in the order the sink got them: change after change, p, p + 2, ...,
+      // each change's rows whole and in the envelope's order, none before the change existed.
+      kept.groupBy { case (row, _) => (row.getLong(4) % 2).toInt }.foreach { case (p, rows) =>
+        var expected = p.toLong
+        var at = 0
+        while (at < rows.size) {
+          val change = rowsOf(stream, expected)
+          val got = rows.slice(at, at + change.size)
+          // A batch that ends between an update's two rows hands the second on first thing in the
+          // next batch; only the query's stop may cut the last change read short.
+          if (got.size == change.size || at + got.size < rows.size) {
+            assert(got.map(_._1) == change, s"partition $p, change $expected")
+            got.foreach { case (_, gotAtMs) =>
+              assert(gotAtMs >= stream.existsAtMs(expected), s"change $expected reached the sink before it existed")
+            }
+          }
+          at += change.size
+          expected += 2L
+        }
+      }
+      val kinds = kept.map(_._1.getString(3)).toSet
+      assert(kinds == Set("insert", "update_preimage", "update_postimage", "delete"), kinds)
+    }
+  }
+
+  test("under a micro-batch trigger a realTime stream reads the V1 source's rows, row for row") {
+    withTempDir { dir =>
+      val bounded = Options ++ Map("seed" -> "5", "startTimestamp" -> "1700000000000", "totalRows" -> "300")
+      def read(realTime: Boolean) = collectAvailableNow(
+        spark.readStream.format(Changes.ShortName).schema(Declared)
+          .options(bounded ++ Map("realTime" -> realTime.toString)).load(),
+        new File(dir, s"realTime-$realTime"))
+      val v2 = read(realTime = true)
+      val v1 = read(realTime = false)
+      assert(v2.size > 300 && v2.map(_.getLong(4)).distinct.sorted == (0L until 300L))
+      assert(v2.sortBy(_.toString) == v1.sortBy(_.toString))
+    }
+  }
+}
