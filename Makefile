@@ -98,7 +98,7 @@ help:
 	@echo "                   suites marked every_line on each other line's pyspark ($(OTHER_PYSPARK_LINES)),"
 	@echo "                   each line's checkpoint finished on $(DEFAULT_LINE), every line's jar in the"
 	@echo "                   wheel (every_jar), the benchmark's smoke runs (bench_smoke) and the other"
-	@echo "                   engines, formats and seeds of make test's killed writes (extended)"
+	@echo "                   engines, formats and seeds of make test's slow end-to-end tests (extended)"
 	@echo "make test-java - the suites again on each Java of spark-lines.txt's java column: $(JAVA_RUNS)"
 	@echo "make lint   - ruff (lint and format) on the Python code, scalafmt on the Scala code"
 	@echo "make format - rewrite the code as the linters want it"
@@ -251,7 +251,7 @@ endef
 # default line's scalatest suites beside the rest: the wheel and the site while the class
 # archive of the tests' JVMs is made, and every pytest suite
 # but those of the other lines' jars (every_jar), the benchmark's smoke runs (bench_smoke) and the
-# other engines, formats and seeds of a killed write (extended), which test-compat runs.
+# other engines, formats and seeds of a slow end-to-end test (extended), which test-compat runs.
 test: $(SBT_LAUNCHER)
 	@$(MAKE) --no-print-directory -j2 --output-sync=target python-checked default-line-built
 	@$(MAKE) --no-print-directory copy-default-jar
@@ -273,9 +273,11 @@ default-line-built: $(VENV_PYSPARK) scala-checked
 # make test's foreground, beside scalatest: the wheel of the default line's jar, its check and
 # the site while the class archive of the tests' JVMs is made (one JVM, which leaves scalatest a
 # core), then every pytest suite but the every_jar tests, the benchmark's smoke runs (bench_smoke:
-# 190 s of one worker's 12 minutes), the other lines' checkpoints (upgrade) and the variants of a
-# killed write that a test here checks already (extended: 125 CPU-s, about a minute of the run),
-# which make test-compat runs.
+# 190 s of one worker's 12 minutes), the other lines' checkpoints (upgrade) and the variants of
+# slow end-to-end tests that a test here checks already (extended: killed writes of other engines,
+# formats and seeds, the Python engine's demo, the command line's CSV write and declared real-time
+# stream, the Python engine's Debezium changes: about 300 s of the workers' time), which make
+# test-compat runs.
 .PHONY: pytest-prepared
 pytest-prepared:
 	@$(call beside,the class archive of the tests' JVMs,$(CLASS_ARCHIVE),\
@@ -327,7 +329,7 @@ test-compat: $(SBT_LAUNCHER)
 
 .PHONY: line-venvs other-lines-e2e upgrades
 # On the default line first, in one pytest run: every line's jar, a checkpoint of each other line
-# finished on the default line (upgrade) and the variants of make test's killed writes (extended).
+# finished on the default line (upgrade) and the variants of make test's slow tests (extended).
 # Then the benchmark's smoke runs, in a run of their own: Spark gives a Python worker 10 s to
 # connect back, a limit no option moves, and the benchmark's Python reader missed it beside the
 # Python engine's killed writes (a fresh-clone run) and beside the upgrades' JVMs (another). Then
@@ -335,7 +337,7 @@ test-compat: $(SBT_LAUNCHER)
 other-lines-e2e:
 	@echo "=== Spark $(DEFAULT_LINE): every line's jar in the package and the wheel, a checkpoint of each of \
 	Spark $(OTHER_PYSPARK_LINES) killed mid-batch and finished, and the other engines, formats and seeds of \
-	make test's killed writes ==="
+	make test's slow end-to-end tests ==="
 	SPARK_RANDOM_STRINGS_UPGRADE_FROM="$(call upgrade_from,$(OTHER_PYSPARK_LINES))" \
 		$(PYTEST) -m "every_jar or upgrade or extended"
 	@echo "=== Spark $(DEFAULT_LINE): the benchmark's smoke runs ==="

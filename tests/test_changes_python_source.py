@@ -155,7 +155,8 @@ def test_every_offset_holds_the_stream_as_the_jars_files_and_a_changed_change_op
 
 @needs_4_2
 @pytest.mark.slow
-@pytest.mark.parametrize("envelope", ["flat", "debezium"])
+# Debezium's envelope (structs of the declared columns) is another format of the flat one's check.
+@pytest.mark.parametrize("envelope", ["flat", pytest.param("debezium", marks=pytest.mark.extended)])
 def test_the_python_engine_reads_the_jar_sources_changes_in_the_same_schema_and_checkpoint_json(
     spark: SparkSession, tmp_path: Path, query_name: str, envelope: str
 ) -> None:

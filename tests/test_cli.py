@@ -720,6 +720,7 @@ def test_an_interrupted_write_resumes_and_ends_with_exactly_n_rows(
 
 
 @pytest.mark.slow
+@pytest.mark.extended  # another format of the parquet writes above
 def test_write_as_csv_holds_exactly_the_rows_and_a_second_run_adds_none(
     spark: SparkSession, tmp_path: Path
 ) -> None:
@@ -839,6 +840,7 @@ def test_write_with_a_schema_holds_exactly_the_expected_typed_rows_in_parquet(tm
 
 
 @pytest.mark.slow
+@pytest.mark.extended  # the declared schema's variant of the real-time stream above
 @REAL_TIME_LINE
 def test_stream_real_time_with_a_schema_prints_the_seeded_cells_of_its_offset_column_in_order() -> None:
     done = run(

@@ -3,12 +3,13 @@ no access to this repository, it streams exact rows."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import subprocess
 import sys
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from email.parser import Parser
 from pathlib import Path
 from typing import Any
@@ -81,14 +82,37 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return next(out.glob("*.whl"))
 
 
+#: The test run's own installs that the fresh environment links to rather than unpacks again:
+#: pyspark alone is 400 MB, whose unpacking took a minute and a half of a worker's time on
+#: every Spark line; pip finds them installed, at the versions it is asked for.
+LINKED = ("pyspark", "py4j", "numpy", "pyarrow")
+
+
+def link_distributions(site_packages: Path, names: Iterable[str]) -> None:
+    """Link each top-level entry (package, its libraries' folder, its metadata) of this Python's
+    installs of ``names`` into ``site_packages``."""
+    for name in names:
+        distribution = importlib.metadata.distribution(name)
+        tops = {Path(str(file)).parts[0] for file in distribution.files or []}
+        for top in sorted(tops - {"..", "__pycache__"}):
+            (site_packages / top).symlink_to(Path(str(distribution.locate_file(top))))
+
+
 @pytest.fixture(scope="module")
 def fresh_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A new virtual environment, outside the repository, with only the wheel installed (and
-    the pyspark, numpy and pyarrow of this test run, so that the wheel is tried with the Spark
-    line under test and the versions pinned for it)."""
+    the pyspark, numpy and pyarrow of this test run, linked there, so that the wheel is tried with
+    the Spark line under test and the versions pinned for it)."""
     home = tmp_path_factory.mktemp("fresh")
     subprocess.run([sys.executable, "-m", "venv", str(home / "venv")], check=True)
     python = home / "venv" / "bin" / "python"
+    site_packages = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    link_distributions(Path(site_packages), LINKED)
     subprocess.run(
         [
             str(python),
@@ -96,8 +120,8 @@ def fresh_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
             "pip",
             "install",
             "-q",
-            # Byte-compiling every module of pyspark takes four fifths of the install's CPU
-            # time; the runs below compile what they import.
+            # Byte-compiling every module of the wheel's other dependencies costs what their
+            # imports below would compile anyway.
             "--no-compile",
             "--disable-pip-version-check",
             str(wheel),
