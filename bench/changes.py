@@ -12,6 +12,9 @@ Pipelines, each into the noop sink, with batches of the same number of changes (
                  absent key, a delete of a deleted one), so no table to check it against
 The oracle: `expected_table` of KEYS keys, in Python, and the batch read `asOf` at 10^6 and at 10^8
 changes over the same keys, on the executors: its time grows with the keys, not the changes.
+Real-time latency: `changes ours` read with realTime at LATENCY_RATE changes/s, one partition, in
+real-time batches of `long_batch_s` (30 s), each change from the moment it came to exist to its
+arrival at the LatencySink, measured as bench/real_time.py measures the random strings.
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import real_time
 from pyspark.sql import DataFrame, SparkSession
+from report import LatencyRun, LatencySettings
 
 from spark_random_strings import expected_table, read_changes, read_random_strings
 
@@ -58,10 +63,14 @@ class ChangeSettings:
     as_of: tuple[int, int]
     #: How many times each oracle is timed; the median is reported.
     oracle_repetitions: int
+    #: The real-time runs: their batches (long_batch_s, long_batches) and repetitions.
+    latency: LatencySettings
 
 
-FULL = ChangeSettings(keys=1_000_000, as_of=(10**6, 10**8), oracle_repetitions=3)
-SMOKE = ChangeSettings(keys=10_000, as_of=(10**4, 10**6), oracle_repetitions=1)
+FULL = ChangeSettings(keys=1_000_000, as_of=(10**6, 10**8), oracle_repetitions=3, latency=real_time.FULL)
+SMOKE = ChangeSettings(keys=10_000, as_of=(10**4, 10**6), oracle_repetitions=1, latency=real_time.SMOKE)
+#: The real-time runs' changes per second, as the random strings' low rate.
+LATENCY_RATE = real_time.LOW_RATE
 
 
 def pipelines(keys: int) -> dict[str, Callable[[SparkSession, int], DataFrame]]:
@@ -103,6 +112,38 @@ DESCRIPTIONS = {
     "changes typed": "this source's typed rows of the same schema",
     "changes SQL": "hand-written change feed on rate-micro-batch (no lifecycle)",
 }
+
+
+def latency_runs(spark: SparkSession, settings: ChangeSettings) -> list[LatencyRun]:
+    """The flat envelope's changes in real-time mode at LATENCY_RATE changes/s, one partition,
+    in batches of ``latency.long_batch_s``: one run per repetition."""
+    latency = settings.latency
+    runs = []
+    with real_time.min_batch_duration(spark, latency.long_batch_s):
+        for repetition in range(latency.repetitions):
+            changes = read_changes(
+                spark,
+                engine="jvm",
+                schema=SCHEMA,
+                fields=FIELDS,
+                keys=settings.keys,
+                real_time=True,
+                rows_per_second=LATENCY_RATE,
+                num_partitions=1,
+                **CHANGE_KEYWORDS,  # type: ignore[arg-type]
+            )
+            run = real_time.measure_latency(
+                spark, LATENCY_RATE, latency.long_batch_s, latency, latency.long_batches, df=changes
+            )
+            runs.append(run)
+            print(
+                f"changes real-time at {LATENCY_RATE:,}/s, repetition {repetition + 1}: "
+                f"p50 {run.p50_ms:.1f} ms, "
+                f"p99 {run.p99_ms:.1f} ms, p99.9 {run.p999_ms:.1f} ms, max {run.max_ms:.1f} ms, "
+                f"{run.rows_per_s:,.0f} changes/s",
+                flush=True,
+            )
+    return runs
 
 
 @dataclass(frozen=True)

@@ -216,9 +216,7 @@ def run_latency(spark: SparkSession, settings: NexmarkSettings, results: Nexmark
     """q0 to q2 in real-time mode at each rate, the repetitions interleaved."""
     timed = {"q0": nexmark_queries.q0, "q1": nexmark_queries.q1, "q2": _q2_timed}
     latency = settings.latency
-    previous = spark.conf.get(real_time.MIN_BATCH_CONF, None)
-    spark.conf.set(real_time.MIN_BATCH_CONF, f"{round(latency.batch_s * 1000)}ms")
-    try:
+    with real_time.min_batch_duration(spark, latency.batch_s):
         configs = [(name, rate) for rate in LATENCY_RATES for name in timed]
         for repetition in range(latency.repetitions):
             shift = repetition % len(configs)
@@ -242,11 +240,6 @@ def run_latency(spark: SparkSession, settings: NexmarkSettings, results: Nexmark
                     f"{run.rows_per_s:,.0f} events/s",
                     flush=True,
                 )
-    finally:
-        if previous is None:
-            spark.conf.unset(real_time.MIN_BATCH_CONF)
-        else:
-            spark.conf.set(real_time.MIN_BATCH_CONF, previous)
 
 
 def nexmark_targets(results: NexmarkResults) -> list[tuple[str, str, bool]]:

@@ -24,10 +24,12 @@ batch periods, the pauses between batches included.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import statistics
 import tempfile
 import time
+from collections.abc import Iterator
 
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming.query import StreamingQuery
@@ -71,6 +73,21 @@ SMOKE = LatencySettings(
 )
 
 _names = itertools.count()
+
+
+@contextlib.contextmanager
+def min_batch_duration(spark: SparkSession, batch_s: float) -> Iterator[None]:
+    """Spark's floor under a real-time batch's duration at ``batch_s`` for the block (5 s by
+    default: the smoke runs' batches are shorter), then as it was."""
+    previous = spark.conf.get(MIN_BATCH_CONF, None)
+    spark.conf.set(MIN_BATCH_CONF, f"{round(batch_s * 1000)}ms")
+    try:
+        yield
+    finally:
+        if previous is None:
+            spark.conf.unset(MIN_BATCH_CONF)
+        else:
+            spark.conf.set(MIN_BATCH_CONF, previous)
 
 
 def stream(spark: SparkSession, rate: int) -> DataFrame:
@@ -233,9 +250,7 @@ def _timed(spark: SparkSession, config: LatencyConfig, settings: LatencySettings
 
 def run_real_time_section(spark: SparkSession, settings: LatencySettings) -> RealTimeResults:
     """The capacity runs, then every configuration, interleaved over the repetitions."""
-    previous = spark.conf.get(MIN_BATCH_CONF, None)
-    spark.conf.set(MIN_BATCH_CONF, f"{round(settings.batch_s * 1000)}ms")
-    try:
+    with min_batch_duration(spark, settings.batch_s):
         capacity_config = LatencyConfig(CAPACITY_OFFERED, settings.batch_s)
         capacity = [
             _timed(spark, capacity_config, settings, f"capacity, repetition {repetition + 1}")
@@ -255,11 +270,6 @@ def run_real_time_section(spark: SparkSession, settings: LatencySettings) -> Rea
             shift = repetition % len(configs)
             for config in configs[shift:] + configs[:shift]:
                 runs[config].append(_timed(spark, config, settings, f"latency, repetition {repetition + 1}"))
-    finally:
-        if previous is None:
-            spark.conf.unset(MIN_BATCH_CONF)
-        else:
-            spark.conf.set(MIN_BATCH_CONF, previous)
     return RealTimeResults(
         settings=settings,
         capacity_offered=CAPACITY_OFFERED,

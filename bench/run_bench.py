@@ -302,6 +302,7 @@ def changes_section(
         label="change streams, repetition",
     )
     oracle = changes.oracle_times(spark, change_settings)
+    latency = changes.latency_runs(spark, change_settings)
     return ChangesResults(
         schema=changes.SCHEMA,
         keys=change_settings.keys,
@@ -314,6 +315,9 @@ def changes_section(
         expected_table_s=oracle.expected_table_s,
         table_rows=oracle.table_rows,
         as_of_s=oracle.as_of_s,
+        latency_rate=changes.LATENCY_RATE,
+        latency_batch_s=change_settings.latency.long_batch_s,
+        latency=latency,
     )
 
 

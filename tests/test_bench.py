@@ -71,10 +71,10 @@ def test_the_benchmarks_smoke_run_reports_every_pipeline_target_curve_typed_sche
 
 
 def _assert_changes_report(report: str) -> None:
-    """The smoke run's change-streams report: its three targets, each pipeline's rate and the
-    oracle's times."""
+    """The smoke run's change-streams report: its four targets, each pipeline's rate, the
+    oracle's times and the real-time runs."""
     targets = report.split("## Targets")[1].split("## ")[0]
-    assert len(re.findall(r"^\| .* \| (yes|\*\*no\*\*) \|$", targets, re.M)) == 3
+    assert len(re.findall(r"^\| .* \| (yes|\*\*no\*\*) \|$", targets, re.M)) == 4
     assert re.search(
         r"^\| the batch read asOf 1,000,000 within 1\.5x the time of asOf 10,000, over 10,000 keys ",
         targets,
@@ -98,6 +98,7 @@ def _assert_changes_report(report: str) -> None:
         )
         == 2
     )
+    assert re.search(r"^\| 10,000 \| real-time, 1 s batches \| [\d.,]+ / [\d.,]+ / ", report, re.M)
 
 
 def _assert_nexmark_report(report: str) -> None:
@@ -327,7 +328,9 @@ def test_the_change_streams_section_checks_its_targets_on_median_rates_from_cons
 ) -> None:
     report = _report_module()
 
-    def results(sql_seconds: tuple[float, float], as_of_s: dict[int, float]) -> Any:
+    def results(
+        sql_seconds: tuple[float, float], as_of_s: dict[int, float], p99s: tuple[float, ...] = (2.0, 4.0)
+    ) -> Any:
         seconds = {"changes ours": (0.5, 0.5), "changes typed": (0.4, 0.4), "changes SQL": sql_seconds}
         return report.ChangesResults(
             schema="id BIGINT NOT NULL, v STRING",
@@ -344,6 +347,9 @@ def test_the_change_streams_section_checks_its_targets_on_median_rates_from_cons
             expected_table_s=2.5,
             table_rows=523_000,
             as_of_s=as_of_s,
+            latency_rate=10_000,
+            latency_batch_s=30.0,
+            latency=[_run(report, 0.5, p99, p99 + 1, 40.0, (1, 3.0, 3.0)) for p99 in p99s],
         )
 
     # Medians: ours 4,000,000 rows/s, typed 5,000,000 (0.80x), SQL 1,600,000 (2.50x); asOf 10^8 in
@@ -361,12 +367,24 @@ def test_the_change_streams_section_checks_its_targets_on_median_rates_from_cons
     )
     assert "| `expected_table` in Python (523,000 rows) | 1,000,000 | 100,000,000 | 2.50 |" in text
     assert "| ours | 4,000,000 | 4,000,000 | 4,000,000 | 1.00 |" in text
-    # SQL at 2,500,000 rows/s (1.60x) and an asOf that took twice as long at 10^8: both missed.
-    missed = report.changes_targets(results((0.8, 0.8), {10**6: 3.0, 10**8: 6.0}))
+    # The real-time runs: p99 2 and 4 ms, median 3.
+    assert (
+        "| changes real-time p99 <= 100 ms at 10,000 changes/s, one partition, batches of 30 s (median of "
+        "the repetitions) | 3.0 ms | yes |" in text
+    )
+    assert (
+        "| 10,000 | real-time, 30 s batches | 0.5 / 2.0 / 3.0 / 40.0 | 0.5 / 4.0 / 5.0 / 40.0 "
+        "| 0.5 / 3.0 / 4.0 / 40.0 |" in text
+    )
+    assert "| 10,000 | real-time, 30 s batches | 1: 3.0 / 3.0 | 1: 3.0 / 3.0 | 2: 3.0 / 3.0 |" in text
+    # SQL at 2,500,000 rows/s (1.60x), an asOf that took twice as long at 10^8 and a p99 of 150 ms:
+    # all three missed.
+    missed = report.changes_targets(results((0.8, 0.8), {10**6: 3.0, 10**8: 6.0}, (150.0,)))
     assert [(value, ok) for _, value, ok in missed] == [
         ("0.80x", True),
         ("1.60x", False),
         ("6.00 s vs 3.00 s", False),
+        ("150.0 ms", False),
     ]
 
 
