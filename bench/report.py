@@ -500,16 +500,10 @@ def changes_lines(results: ChangesResults) -> list[str]:
 
 def _changes_latency_lines(results: ChangesResults) -> list[str]:
     """The change stream's real-time runs: latency and the gaps between batches, every repetition."""
-    runs = results.latency
-    reps = len(runs)
-    p50, p99, p999, top = _latencies(runs)
-
-    def cells(values: list[str]) -> str:
-        return " | ".join(values)
-
-    each = [f"{_ms(r.p50_ms)} / {_ms(r.p99_ms)} / {_ms(r.p999_ms)} / {_ms(r.max_ms)}" for r in runs]
-    gaps = [_gap_cell(r.gap_count, r.gap_median_ms, r.gap_max_ms) for r in runs]
-    batch = f"real-time, {results.latency_batch_s:g} s batches"
+    runs = [
+        (f"{results.latency_rate:,}", f"real-time, {results.latency_batch_s:g} s batches", results.latency)
+    ]
+    reps = len(results.latency)
     return [
         "### Real-time latency",
         "",
@@ -520,20 +514,46 @@ def _changes_latency_lines(results: ChangesResults) -> list[str]:
         "p99 / p99.9 / max in ms; a gap runs from the last change of a batch to reach the sink to the "
         "first of the next, and each gaps cell says how many, their median and the longest, in ms.",
         "",
-        "| offered changes/s | trigger | "
-        + cells([f"rep. {i + 1} p50 / p99 / p99.9 / max" for i in range(reps)])
-        + " | median p50 / p99 / p99.9 / max |",
-        "|---|---|" + "---|" * (reps + 1),
-        f"| {results.latency_rate:,} | {batch} | {cells(each)} "
-        f"| {_ms(p50)} / {_ms(p99)} / {_ms(p999)} / {_ms(top)} |",
+        *_latency_table("changes", reps, runs),
         "",
-        "| offered changes/s | trigger | "
-        + cells([f"rep. {i + 1} gaps: median / longest" for i in range(reps)])
-        + " | all: median / longest |",
-        "|---|---|" + "---|" * (reps + 1),
-        f"| {results.latency_rate:,} | {batch} | {cells(gaps)} | {_gap_cell(*_gaps(runs))} |",
+        *_gaps_table("changes", reps, runs),
         "",
     ]
+
+
+def _latency_table(unit: str, reps: int, rows: list[tuple[str, str, list[LatencyRun]]]) -> list[str]:
+    """A table of latencies: a row per (offered rate, trigger, runs), each run's p50 / p99 / p99.9
+    / max and their medians, in ms."""
+    lines = [
+        f"| offered {unit}/s | trigger | "
+        + " | ".join(f"rep. {i + 1} p50 / p99 / p99.9 / max" for i in range(reps))
+        + " | median p50 / p99 / p99.9 / max |",
+        "|---|---|" + "---|" * (reps + 1),
+    ]
+    for offered, trigger, runs in rows:
+        each = " | ".join(
+            f"{_ms(r.p50_ms)} / {_ms(r.p99_ms)} / {_ms(r.p999_ms)} / {_ms(r.max_ms)}" for r in runs
+        )
+        p50, p99, p999, top = _latencies(runs)
+        lines.append(
+            f"| {offered} | {trigger} | {each} | {_ms(p50)} / {_ms(p99)} / {_ms(p999)} / {_ms(top)} |"
+        )
+    return lines
+
+
+def _gaps_table(unit: str, reps: int, rows: list[tuple[str, str, list[LatencyRun]]]) -> list[str]:
+    """A table of the gaps between batches: a row per (offered rate, trigger, runs), each run's
+    gaps and all of them together."""
+    lines = [
+        f"| offered {unit}/s | trigger | "
+        + " | ".join(f"rep. {i + 1} gaps: median / longest" for i in range(reps))
+        + " | all: median / longest |",
+        "|---|---|" + "---|" * (reps + 1),
+    ]
+    for offered, trigger, runs in rows:
+        each = " | ".join(_gap_cell(r.gap_count, r.gap_median_ms, r.gap_max_ms) for r in runs)
+        lines.append(f"| {offered} | {trigger} | {each} | {_gap_cell(*_gaps(runs))} |")
+    return lines
 
 
 def write_changes_report(out: Path, results: ChangesResults, *, smoke: bool, info: dict[str, str]) -> bool:
@@ -654,6 +674,7 @@ def _plural(n: int, word: str, plural: str | None = None) -> str:
 def real_time_lines(rt: RealTimeResults, session: str) -> list[str]:
     """The real-time section of the report, from its heading on."""
     reps = rt.settings.repetitions
+    configured = [(f"{config.rate:,}", config.trigger, runs) for config, runs in rt.runs.items()]
     batch_ms = rt.settings.batch_s * 1000
     capacity = _median([run.rows_per_s for run in rt.capacity])
     low_rt, low_mb = LatencyConfig(rt.low_rate, rt.settings.batch_s), LatencyConfig(rt.low_rate, None)
@@ -722,19 +743,7 @@ def real_time_lines(rt: RealTimeResults, session: str) -> list[str]:
         "p50 / p99 / p99.9 / max in ms of each run's window; the median column is the median of "
         "each over the repetitions.",
         "",
-        "| offered rows/s | trigger | "
-        + cells([f"rep. {i + 1} p50 / p99 / p99.9 / max" for i in range(reps)])
-        + " | median p50 / p99 / p99.9 / max |",
-        "|---|---|" + "---|" * (reps + 1),
-    ]
-    for config, runs in rt.runs.items():
-        each = [f"{_ms(r.p50_ms)} / {_ms(r.p99_ms)} / {_ms(r.p999_ms)} / {_ms(r.max_ms)}" for r in runs]
-        p50, p99, p999, top = _latencies(runs)
-        lines.append(
-            f"| {config.rate:,} | {config.trigger} | {cells(each)} "
-            f"| {_ms(p50)} / {_ms(p99)} / {_ms(p999)} / {_ms(top)} |"
-        )
-    lines += [
+        *_latency_table("rows", reps, configured),
         "",
         "### Gaps between batches, every repetition",
         "",
@@ -743,15 +752,7 @@ def real_time_lines(rt: RealTimeResults, session: str) -> list[str]:
         "inside the run's window, their median and the longest, in ms; the last column: all "
         "the runs' gaps, the median of the runs' medians and the longest.",
         "",
-        "| offered rows/s | trigger | "
-        + cells([f"rep. {i + 1} gaps: median / longest" for i in range(reps)])
-        + " | all: median / longest |",
-        "|---|---|" + "---|" * (reps + 1),
-    ]
-    for config, runs in rt.runs.items():
-        each = [_gap_cell(r.gap_count, r.gap_median_ms, r.gap_max_ms) for r in runs]
-        lines.append(f"| {config.rate:,} | {config.trigger} | {cells(each)} | {_gap_cell(*_gaps(runs))} |")
-    lines += [
+        *_gaps_table("rows", reps, configured),
         "",
         "### Rows/s per partition, every repetition",
         "",
