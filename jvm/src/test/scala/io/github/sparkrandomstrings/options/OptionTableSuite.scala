@@ -95,6 +95,7 @@ class OptionTableSuite extends AnyFunSuite {
       TOTAL_ROWS,
       START_TIMESTAMP,
       RATE_PROFILE,
+      REAL_TIME,
       AS_OF,
       HISTORY))
     assert(InternalNames == Seq(MANUAL_CLOCK))
