@@ -56,7 +56,7 @@ class InterleavedReaderSuite extends org.scalatest.funsuite.AnyFunSuite {
     val (second, last) = read(0, 2, (6L, 1), (12L, 0))
     assert(second == whole.drop(5) && last == end)
     // A range from and to the same row reads nothing and stays there.
-    assert(read(0, 2, (6L, 1), (6L, 1)) == (Nil, PartitionPosition(0, 6L, 1)))
+    assert(read(0, 2, (6L, 1), (6L, 1)) == ((Nil, PartitionPosition(0, 6L, 1))))
   }
 
   test("a real-time read hands the rest of a started offset on at once, and its position names the next row") {
@@ -64,7 +64,7 @@ class InterleavedReaderSuite extends org.scalatest.funsuite.AnyFunSuite {
       new InterleavedReader(Stream, InterleavedPartition(1, 2, 3L, Long.MaxValue, 1, 0), StreamClock.System)
     // Offset 3 existed long ago: its second row comes before any wait, with the offset's arrival time.
     assert(reader.nextBy(System.currentTimeMillis()))
-    assert((reader.get().getLong(0), reader.get().getInt(1)) == (3L, 1) && reader.arrivalMs == 3L)
+    assert((reader.get().getLong(0), reader.get().getInt(1)) == ((3L, 1)) && reader.arrivalMs == 3L)
     assert(reader.position == PartitionPosition(1, 5L, 0))
     assert(reader.nextBy(System.currentTimeMillis()) && reader.position == PartitionPosition(1, 7L, 0))
   }
