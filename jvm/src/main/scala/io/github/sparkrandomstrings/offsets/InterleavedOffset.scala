@@ -61,11 +61,15 @@ private[sparkrandomstrings] final case class InterleavedOffset(next: IndexedSeq[
    * or left where it is if it is already past it. Reads no row twice and skips none.
    */
   def advancedTo(frontier: Long): InterleavedOffset = {
-    val moved = next.indices.map(p => InterleavedOffset.firstAtOrAfter(frontier, p, numPartitions) > next(p))
-    InterleavedOffset(
-      next.indices.map(p => if (moved(p)) InterleavedOffset.firstAtOrAfter(frontier, p, numPartitions) else next(p)),
-      next.indices.map(p => if (moved(p)) 0 else handed(p)))
+    val positions = next.indices.map { p =>
+      val first = InterleavedOffset.firstAtOrAfter(frontier, p, numPartitions)
+      if (first > next(p)) (first, 0) else (next(p), handed(p))
+    }
+    InterleavedOffset(positions.map(_._1), positions.map(_._2))
   }
+
+  /** Partition p's position: the next offset it reads, and how many of that offset's rows it has handed on. */
+  def position(p: Int): (Long, Int) = (next(p), handed(p))
 }
 
 private[sparkrandomstrings] object InterleavedOffset {

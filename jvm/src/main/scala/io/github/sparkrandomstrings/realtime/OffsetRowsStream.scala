@@ -108,9 +108,8 @@ private[sparkrandomstrings] final class OffsetRowsStream(
     val (from, until) = (InterleavedOffset.parse(start, numPartitions), InterleavedOffset.parse(end, numPartitions))
     Array.tabulate[InputPartition](numPartitions) { p =>
       // A partition the end does not take past its start reads nothing: it ends where it starts.
-      val ahead = until.next(p) > from.next(p) || (until.next(p) == from.next(p) && until.handed(p) > from.handed(p))
-      if (ahead) InterleavedPartition(p, numPartitions, from.next(p), until.next(p), from.handed(p), until.handed(p))
-      else InterleavedPartition(p, numPartitions, from.next(p), from.next(p), from.handed(p), from.handed(p))
+      val end = if (Ordering[(Long, Int)].gt(until.position(p), from.position(p))) until else from
+      InterleavedPartition(p, numPartitions, from.next(p), end.next(p), from.handed(p), end.handed(p))
     }
   }
 
