@@ -673,7 +673,8 @@ REFUSED: list[Any] = [
         "Unknown option 'deleteFractions' for the changes source. Did you mean 'deleteFraction'? Known "
         "options (case-insensitive): key, keys, deleteFraction, hotKeys, hotKeyFraction, snapshot, "
         "envelope, rowsPerSecond, seed, numPartitions, maxRowsPerTrigger, totalRows, startTimestamp, "
-        "rateProfile, realTime, asOf, history.",
+        "rateProfile, maxOutOfOrderMs, lateRowFraction, lateByMs, duplicateFraction, realTime, asOf, "
+        "history.",
         id="unknown-option",
     ),
     pytest.param(
@@ -755,7 +756,8 @@ def test_the_oracles_refuse_the_same_values_with_the_sources_messages() -> None:
             "expected_changes() got an unexpected keyword argument 'delete_fractio'. Did you mean "
             "'delete_fraction'? Known: key, keys, delete_fraction, hot_keys, hot_key_fraction, snapshot, "
             "envelope, rows_per_second, seed, num_partitions, max_rows_per_trigger, total_rows, "
-            "start_timestamp, rate_profile, real_time, as_of, history.",
+            "start_timestamp, rate_profile, max_out_of_order_ms, late_row_fraction, late_by_ms, "
+            "duplicate_fraction, real_time, as_of, history.",
         ),
         ({"keys": "10"}, "expected_changes: keys must be int or None, got str '10'"),
         ({"snapshot": 1}, "expected_changes: snapshot must be bool or None, got int 1"),

@@ -16,8 +16,18 @@ if TYPE_CHECKING:
     import pyarrow as pa
     from pyspark.sql.types import StructType
 
-#: Keywords of ``read_changes`` that change no row: the oracles refuse them.
-NOT_ROW_SHAPING = ("num_partitions", "max_rows_per_trigger", "total_rows", "real_time")
+#: Keywords of ``read_changes`` that change no row: the oracles refuse them. The delivery options say
+#: in which order offsets read the changes, never what a change is.
+NOT_ROW_SHAPING = (
+    "num_partitions",
+    "max_rows_per_trigger",
+    "total_rows",
+    "max_out_of_order_ms",
+    "late_row_fraction",
+    "late_by_ms",
+    "duplicate_fraction",
+    "real_time",
+)
 #: Keywords of a batch read alone (``spark.read``): the oracles refuse them.
 BATCH_ONLY = ("as_of", "history")
 
@@ -97,7 +107,9 @@ def expected_changes(
 
     Raises:
         TypeError: a keyword is unknown, changes no row (``num_partitions``,
-            ``max_rows_per_trigger``, ``total_rows``), is a batch read's (``as_of``,
+            ``max_rows_per_trigger``, ``total_rows``, ``real_time``, and the delivery options
+            ``max_out_of_order_ms``, ``duplicate_fraction``, ``late_row_fraction`` and
+            ``late_by_ms``, which move a change's offset, never the change), is a batch read's (``as_of``,
             ``history``), or has the wrong type.
         ValueError: a value is out of range, options do not fit together, or the declared schema
             cannot hold the key; the message is the source's own, naming the option, the value

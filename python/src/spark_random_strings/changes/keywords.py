@@ -7,7 +7,16 @@ from __future__ import annotations
 
 from typing import Annotated, TypedDict, cast
 
-from spark_random_strings.options import MAX_ROWS_PER_TRIGGER, REAL_TIME, TOTAL_ROWS, OptionTable
+from spark_random_strings.options import (
+    DUPLICATE_FRACTION,
+    LATE_BY_MS,
+    LATE_ROW_FRACTION,
+    MAX_OUT_OF_ORDER_MS,
+    MAX_ROWS_PER_TRIGGER,
+    REAL_TIME,
+    TOTAL_ROWS,
+    OptionTable,
+)
 from spark_random_strings.options.ranges import Real, Whole
 from spark_random_strings.options.table import SOURCES, SourceTable
 
@@ -51,8 +60,16 @@ OWN_NAMES: tuple[str, ...] = (
 )
 #: The options a batch read takes and a stream refuses.
 BATCH_NAMES: tuple[str, ...] = (AS_OF, HISTORY)
-#: The options a stream takes and a batch read refuses.
-STREAM_NAMES: tuple[str, ...] = (MAX_ROWS_PER_TRIGGER, TOTAL_ROWS, REAL_TIME)
+#: The options a stream takes and a batch read refuses: how it reads its changes.
+STREAM_NAMES: tuple[str, ...] = (
+    MAX_ROWS_PER_TRIGGER,
+    TOTAL_ROWS,
+    MAX_OUT_OF_ORDER_MS,
+    LATE_ROW_FRACTION,
+    LATE_BY_MS,
+    DUPLICATE_FRACTION,
+    REAL_TIME,
+)
 
 DEFAULT_KEY = str(CHANGES_TABLE[KEY].value)
 DEFAULT_KEYS = int(cast(int, CHANGES_TABLE[KEYS].value))
@@ -102,6 +119,10 @@ class ChangeKeywords(TypedDict, total=False):
     total_rows: Annotated[int | None, "totalRows"]
     start_timestamp: Annotated[int | None, "startTimestamp"]
     rate_profile: Annotated[str | None, "rateProfile"]
+    max_out_of_order_ms: Annotated[int | None, "maxOutOfOrderMs"]
+    late_row_fraction: Annotated[float | None, "lateRowFraction"]
+    late_by_ms: Annotated[int | None, "lateByMs"]
+    duplicate_fraction: Annotated[float | None, "duplicateFraction"]
     real_time: Annotated[bool | None, "realTime"]
     as_of: Annotated[int | None, "asOf"]
     history: Annotated[bool | None, "history"]

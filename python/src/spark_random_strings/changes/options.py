@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
+from spark_random_strings.changes.delivery import is_untidy, share_before
 from spark_random_strings.changes.envelope import added_names
 from spark_random_strings.changes.keywords import (
     AS_OF,
@@ -71,6 +72,9 @@ class ChangeSpec:
     snapshot: bool = False
     #: The format of the rows: one of ``ENVELOPES``.
     envelope: str = DEFAULT_ENVELOPE
+    #: With untidy delivery (``changes.delivery``), ``totalRows``: the changes delivered are 0 to
+    #: end - 1, and where the windows are cut depends on it, so it is fixed too (None otherwise).
+    end: int | None = None
 
     def validate(self, written: Callable[[str], str | None]) -> None:
         """The rules between the change options' values (each is in its range already): hot keys
@@ -109,6 +113,13 @@ class ChangeOptions:
     as_of: int | None = None
     #: Whether a batch read asks for the history.
     history: bool = False
+
+    @property
+    def positions(self) -> int | None:
+        """How many positions (reads) the stream has, if bounded: ``totalRows``, and with untidy
+        delivery also the copies of the changes before it."""
+        total = self.rows.total_rows
+        return None if total is None else total + share_before(self.rows.shape.duplicate_fraction, total)
 
     def definition(self, seed: int, start_time_ms: int) -> StreamDefinition:
         """The rows' definition of a stream of these options, with this seed and first start."""
@@ -238,7 +249,8 @@ def parse_change_options(parameters: Mapping[str, str], schema: object = None) -
             f"A history is that of the table after '{AS_OF}' changes: set '{AS_OF}' too, on a batch read."
         )
     rows = parse_options(row_options, declared_schema)
-    return ChangeOptions(replace(spec, key=key_field.name), rows, as_of, history)
+    end = rows.total_rows if is_untidy(rows.shape) else None
+    return ChangeOptions(replace(spec, key=key_field.name, end=end), rows, as_of, history)
 
 
 def envelope_named(name: str) -> str:

@@ -37,7 +37,11 @@ class ChangesStreamReader(OffsetStreamReader[ChangeStream]):
     def __init__(self, options: ChangeOptions) -> None:
         rows = options.rows
         super().__init__(
-            CHANGES_PYTHON_FORMAT, rows.clock, rows.num_partitions, rows.max_rows_per_trigger, rows.total_rows
+            CHANGES_PYTHON_FORMAT,
+            rows.clock,
+            rows.num_partitions,
+            rows.max_rows_per_trigger,
+            options.positions,
         )
         self.options = options
 
@@ -58,8 +62,8 @@ class ChangesStreamReader(OffsetStreamReader[ChangeStream]):
         check_restart(stored, self.options, "the offset log of its checkpoint")
 
     def rows_available_at(self, stream: ChangeStream, now_ms: int) -> int:
-        # Change n exists at its commit time: row n's in-order event time.
-        return stream.definition.rows_available_at(now_ms)
+        # Change n exists at its commit time: row n's in-order event time; offsets are reads.
+        return stream.rows_available_at(now_ms)
 
     def describe(self, stream: ChangeStream) -> str:
         return f"seed {stream.definition.seed}, started at {stream.definition.start_time_ms} ms"

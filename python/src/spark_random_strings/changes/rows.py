@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
+from spark_random_strings.changes.delivery import ChangeDelivery, is_untidy
 from spark_random_strings.changes.envelope import (
     CONNECTOR,
     DEBEZIUM,
@@ -51,6 +52,18 @@ class ChangeStream:
         """The rows' schema: the declared columns in the envelope."""
         return envelope_schema(self.spec.envelope, self.declared_schema)
 
+    def delivery(self) -> ChangeDelivery | None:
+        """The order in which offsets read the changes, if untidy (``changes.delivery``): else
+        offset n reads change n."""
+        return ChangeDelivery(self.definition, self.spec.end) if is_untidy(self.definition.shape) else None
+
+    def rows_available_at(self, now_ms: int) -> int:
+        """How many offsets (reads) exist at wall-clock time ``now_ms``."""
+        delivery = self.delivery()
+        if delivery is None:
+            return self.definition.rows_available_at(now_ms)
+        return delivery.positions_available_at(now_ms)
+
     def commit_times_ms(self, n: I64) -> I64:
         """Each change's commit time, epoch ms: its offset's in-order event time."""
         d = self.definition
@@ -71,9 +84,16 @@ class ChangeRows:
 
     def batches(self, start: int, end: int) -> Iterator[pa.RecordBatch]:
         """The rows of offsets [start, end), in order (an update's row before first), as record
-        batches of the stream's schema."""
+        batches of the stream's schema: offset n's change is n, or the delivery's."""
+        delivery = self.stream.delivery()
         for first in range(start, end, self.CHANGES_PER_BATCH):
-            yield self.batch(np.arange(first, min(first + self.CHANGES_PER_BATCH, end), dtype=np.int64))
+            last = min(first + self.CHANGES_PER_BATCH, end)
+            n = (
+                np.arange(first, last, dtype=np.int64)
+                if delivery is None
+                else delivery.changes_at(first, last)
+            )
+            yield self.batch(n)
 
     def batch(self, n: I64) -> pa.RecordBatch:
         """The rows of the changes ``n``, in order, as one record batch."""

@@ -31,6 +31,7 @@ from spark_random_strings.changes.keywords import (
 from spark_random_strings.changes.options import ChangeOptions, ChangeSpec, envelope_named
 from spark_random_strings.changes.rows import ChangeStream
 from spark_random_strings.offsets.corrupt import CorruptDefinitionError
+from spark_random_strings.options import TOTAL_ROWS, TOTAL_ROWS_RANGE
 from spark_random_strings.options.ranges import LONG_MAX, LONG_MIN, java_double
 from spark_random_strings.rows.definition import check_restart as check_definition
 from spark_random_strings.strings.definition_store import definition_from_json, definition_to_json
@@ -42,9 +43,11 @@ SETTING_NAMES = (KEY, KEYS, DELETE_FRACTION, HOT_KEYS, HOT_KEY_FRACTION, SNAPSHO
 
 
 def settings(spec: ChangeSpec) -> list[tuple[str, object]]:
-    """Each change option's name and value, in the documentation's order."""
-    values = [getattr(spec, field.name) for field in dataclass_fields(spec)]
-    return list(zip(SETTING_NAMES, values, strict=True))
+    """Each change option's name and value, in the documentation's order; ``totalRows`` only when
+    untidy delivery fixes it (``ChangeSpec.end``), so other streams keep the file they always had."""
+    values = [getattr(spec, field.name) for field in dataclass_fields(spec)][: len(SETTING_NAMES)]
+    end = [] if spec.end is None else [(TOTAL_ROWS, spec.end)]
+    return [*zip(SETTING_NAMES, values, strict=True), *end]
 
 
 def shown(value: object) -> str:
@@ -53,6 +56,11 @@ def shown(value: object) -> str:
     if isinstance(value, bool):
         return str(value).lower()
     return java_double(value) if isinstance(value, float) else str(value)
+
+
+def _shown_setting(value: object) -> str:
+    """A setting as a restart's message shows it: ``none`` where the stream has none."""
+    return "none" if value is None else shown(value)
 
 
 def spec_to_json(spec: ChangeSpec) -> dict[str, Any]:
@@ -119,6 +127,7 @@ def spec_from_json(stored: object, where: str) -> ChangeSpec:
         hot_key_fraction = HOT_KEY_FRACTION_RANGE.check(
             HOT_KEY_FRACTION, hot_key_fraction, java_double(hot_key_fraction)
         )
+        end = whole(TOTAL_ROWS) if TOTAL_ROWS in stored else 0
         spec = ChangeSpec(
             key,
             keys,
@@ -127,6 +136,7 @@ def spec_from_json(stored: object, where: str) -> ChangeSpec:
             hot_key_fraction,
             boolean(SNAPSHOT),
             envelope_named(text(ENVELOPE)),
+            None if TOTAL_ROWS not in stored else TOTAL_ROWS_RANGE.check(TOTAL_ROWS, end, str(end)),
         )
         spec.validate(lambda name: shown(dict(settings(spec))[name]))
     except CorruptDefinitionError:
@@ -166,16 +176,19 @@ def check_restart(stored: ChangeStream, options: ChangeOptions, location: str) -
         ValueError: naming each option that differs, with both values.
     """
     check_definition(stored.definition, options.rows.restarting(stored.definition), location)
+    was, now = dict(settings(stored.spec)), dict(settings(options.spec))
+    names = [*was, *(name for name in now if name not in was)]
     contradictions = [
-        f"{name}: the checkpoint has {shown(was)}, the query sets {shown(now)}"
-        for (name, was), (_, now) in zip(settings(stored.spec), settings(options.spec), strict=True)
-        if was != now
+        f"{name}: the checkpoint has {_shown_setting(was.get(name))}, "
+        f"the query sets {_shown_setting(now.get(name))}"
+        for name in names
+        if was.get(name) != now.get(name)
     ]
     if contradictions:
         raise ValueError(
             f"The options of this query contradict the change stream stored in its checkpoint ({location}): "
             + "; ".join(contradictions)
-            + f". The options that say which changes the stream makes ({', '.join(SETTING_NAMES)}) are fixed "
+            + f". The options that say which changes the stream makes ({', '.join(was)}) are fixed "
             "when its query first starts, so that every batch can be replayed identically. Restart with the "
             "stored values, or use a new checkpoint location to start a different stream."
         )

@@ -35,6 +35,9 @@ POOL_SLOTS, POOL_CODES, POOL_CHARACTERS, PICKS, DELAYS, LATENESS, REPEATS = 1, 2
 # round; whether a change to a present key deletes it, per (occurrence, key); which hot key each
 # hot round visits at each position, per round.
 CHANGE_KEYS, CHANGE_DELETES, CHANGE_HOT_KEYS = 9, 10, 11
+# A change stream's delivery (``changes.delivery``): the order of each window's changes and which of
+# them are late, per window; which change a copy repeats, per position.
+CHANGE_ORDER, CHANGE_LATE, CHANGE_COPIES = 12, 13, 14
 
 
 def mix(z: U64) -> U64:

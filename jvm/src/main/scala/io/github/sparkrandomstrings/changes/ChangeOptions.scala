@@ -19,6 +19,9 @@ import io.github.sparkrandomstrings.typed.FieldOptions
  * @param hotKeyFraction the share of the live changes that go to the hot keys
  * @param snapshot       whether the stream begins with an insert of every key, in key order
  * @param envelope       the format of the rows
+ * @param end            with untidy delivery ([[ChangeDelivery]]), `totalRows`: the changes delivered
+ *                       are 0 to end - 1, and where the windows are cut depends on it, so it is fixed
+ *                       too (None without untidy delivery, where `totalRows` may change on a restart)
  */
 final case class ChangeSpec(
     key: String,
@@ -27,9 +30,13 @@ final case class ChangeSpec(
     hotKeys: Long,
     hotKeyFraction: Double,
     snapshot: Boolean,
-    envelope: ChangeEnvelope) {
+    envelope: ChangeEnvelope,
+    end: Option[Long] = None) {
 
-  /** Each setting's name and value, in the documentation's order, as the checkpoint's file holds them. */
+  /**
+   * Each setting's name and value, in the documentation's order, as the checkpoint's file holds
+   * them; `end` only when set, so a stream without untidy delivery keeps the file it always had.
+   */
   def settings: Seq[(String, Any)] = Seq(
     Changes.KEY -> key,
     Changes.KEYS -> keys,
@@ -37,7 +44,7 @@ final case class ChangeSpec(
     Changes.HOT_KEYS -> hotKeys,
     Changes.HOT_KEY_FRACTION -> hotKeyFraction,
     Changes.SNAPSHOT -> snapshot,
-    Changes.ENVELOPE -> envelope.name)
+    Changes.ENVELOPE -> envelope.name) ++ end.map(Changes.TOTAL_ROWS -> _)
 
   /**
    * Checks the rules between the change options' values (each is in its range already): hot keys
@@ -71,6 +78,13 @@ final case class ChangeOptions(
 
   /** The schema of the stream's rows: the declared columns in the envelope. */
   def schema: StructType = spec.envelope.schemaOf(rows.schema)
+
+  /**
+   * How many positions (reads) the stream has, if bounded: `totalRows`, and with untidy delivery
+   * also the copies of the changes before it ([[ChangeDelivery.positions]]).
+   */
+  def positions: Option[Long] =
+    rows.totalRows.map(n => n + ChangeDelivery.copiesBefore(rows.shape.duplicateFraction, n))
 
   /** The schema of a batch read's rows: the declared columns, and with `history` each version's validity. */
   def tableSchema: StructType =
@@ -185,7 +199,9 @@ object ChangeOptions {
         s"Options that do not fit together: '$HISTORY' is ${options(HISTORY)}, but '$AS_OF' is not set. A " +
           s"history is that of the table after '$AS_OF' changes: set '$AS_OF' too, on a batch read.")
     }
-    ChangeOptions(spec.copy(key = keyField.name), SourceOptions.parse(rowOptions, Some(declared)), asOf, history)
+    val rows = SourceOptions.parse(rowOptions, Some(declared))
+    val end = if (ChangeDelivery.isUntidy(rows.shape)) rows.totalRows else None
+    ChangeOptions(spec.copy(key = keyField.name, end = end), rows, asOf, history)
   }
 
   /** The envelope called `name`, case-insensitive; any other name is refused with the closest one. */

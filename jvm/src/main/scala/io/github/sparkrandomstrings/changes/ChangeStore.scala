@@ -7,6 +7,7 @@ import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.SparkSession
 
 import io.github.sparkrandomstrings.offsets.MetadataFile
+import io.github.sparkrandomstrings.options.RandomStrings.TotalRowsRange
 import io.github.sparkrandomstrings.strings.DefinitionStore
 
 /**
@@ -44,8 +45,11 @@ final class ChangeStore(metadataPath: String, hadoopConf: Configuration) {
   def read(): Option[ChangeSpec] = file.read().map(parse)
 
   private def checkRestart(stored: ChangeSpec, requested: ChangeSpec): Unit = {
-    val contradictions = stored.settings.zip(requested.settings).collect {
-      case ((name, was), (_, now)) if was != now => s"$name: the checkpoint has $was, the query sets $now"
+    val (was, now) = (stored.settings.toMap, requested.settings.toMap)
+    val names = stored.settings.map(_._1) ++ requested.settings.map(_._1).filterNot(was.contains)
+    val contradictions = names.filter(name => was.get(name) != now.get(name)).map { name =>
+      def shown(value: Option[Any]) = value.fold("none")(_.toString)
+      s"$name: the checkpoint has ${shown(was.get(name))}, the query sets ${shown(now.get(name))}"
     }
     if (contradictions.nonEmpty) {
       throw new IllegalArgumentException(
@@ -108,7 +112,9 @@ final class ChangeStore(metadataPath: String, hadoopConf: Configuration) {
         HotKeysRange.check(HOT_KEYS, whole(HOT_KEYS), whole(HOT_KEYS).toString),
         HotKeyFractionRange.check(HOT_KEY_FRACTION, real(HOT_KEY_FRACTION), real(HOT_KEY_FRACTION).toString),
         boolean(SNAPSHOT),
-        ChangeOptions.envelopeNamed(textOf(ENVELOPE)))
+        ChangeOptions.envelopeNamed(textOf(ENVELOPE)),
+        Option(json.get(TOTAL_ROWS)).map(_ =>
+          TotalRowsRange.check(TOTAL_ROWS, whole(TOTAL_ROWS), whole(TOTAL_ROWS).toString)))
       spec.validate(name => Some(spec.settings.toMap.apply(name).toString))
       spec
     } catch { case e: IllegalArgumentException => file.corrupt(e.getMessage, e) }

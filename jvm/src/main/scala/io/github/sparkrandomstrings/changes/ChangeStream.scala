@@ -10,17 +10,27 @@ import io.github.sparkrandomstrings.time.RowClock
 
 /**
  * One change stream as a checkpoint fixes it: the rows' definition (seed, first start, rate or
- * profile, declared schema and its `fields.` options) and the change options. Offset `n` is change
- * `n` (one row, or two for an update in the Delta and Flink envelopes): it comes to exist as row
- * `n` of the definition does, and its commit time is row `n`'s event time.
+ * profile, declared schema and its `fields.` options, and the delivery options) and the change
+ * options. Change `n` (one row, or two for an update in the Delta and Flink envelopes) comes to
+ * exist as row `n` of the definition does, and its commit time is row `n`'s event time. Offset `n`
+ * reads change `n`, unless delivery is untidy (`maxOutOfOrderMs`, `duplicateFraction`,
+ * `lateRowFraction`): then [[ChangeDelivery]] says which change each offset reads, and when.
  */
 final case class ChangeStream(definition: StreamDefinition, spec: ChangeSpec) extends OffsetRows {
 
   override def sourceName: String = Changes.ShortName
 
-  override def rowsAvailableAt(nowMs: Long): Long = definition.rowsAvailableAt(nowMs)
+  /** Whether offsets read changes out of order, late or twice ([[ChangeDelivery]]). */
+  def untidy: Boolean = ChangeDelivery.isUntidy(definition.shape)
 
-  override def existsAtMs(offset: Long): Long = definition.existsAtMs(offset)
+  /** A new reader of the delivery's order, if untidy: it keeps the window it is in, so one serves one thread. */
+  private[changes] def delivery(): Option[ChangeDelivery] =
+    if (untidy) Some(new ChangeDelivery(definition, spec.end)) else None
+
+  override def rowsAvailableAt(nowMs: Long): Long =
+    delivery().fold(definition.rowsAvailableAt(nowMs))(_.positionsAvailableAt(nowMs))
+
+  override def existsAtMs(offset: Long): Long = delivery().fold(definition.existsAtMs(offset))(_.existsAtMs(offset))
 
   override def newRowMaker(): RowMaker = new ChangeRows(this)
 
@@ -44,6 +54,7 @@ final class ChangeRows(stream: ChangeStream) extends MultiRowMaker {
   private val definition = stream.definition
   private val envelope = stream.spec.envelope
   private val lifecycle = new ChangeLifecycle(definition.seed, stream.spec)
+  private val delivery = stream.delivery()
   private val declared = definition.declared.getOrElse(sys.error("a change stream always has a declared schema"))
   private val width = declared.schema.length
   private val writer = new UnsafeRowWriter(stream.schema.length, 1 << 10)
@@ -79,8 +90,8 @@ final class ChangeRows(stream: ChangeStream) extends MultiRowMaker {
   private var count = 1
 
   override def rowsAt(offset: Long): Int = {
-    seq = offset
-    lifecycle.locate(offset)
+    seq = delivery.fold(offset)(_.changeAt(offset))
+    lifecycle.locate(seq)
     key = lifecycle.key
     val occurrence = lifecycle.occurrence
     op = lifecycle.opOf(key, occurrence)

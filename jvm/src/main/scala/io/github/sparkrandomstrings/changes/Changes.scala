@@ -36,6 +36,11 @@ object Changes {
   val RATE_PROFILE: String = RandomStrings.RATE_PROFILE
   val MANUAL_CLOCK: String = RandomStrings.MANUAL_CLOCK
   val REAL_TIME: String = RandomStrings.REAL_TIME
+  // The delivery options, with the random strings' names: here they shape how changes are read ([[ChangeDelivery]]).
+  val MAX_OUT_OF_ORDER_MS: String = RandomStrings.MAX_OUT_OF_ORDER_MS
+  val LATE_ROW_FRACTION: String = RandomStrings.LATE_ROW_FRACTION
+  val LATE_BY_MS: String = RandomStrings.LATE_BY_MS
+  val DUPLICATE_FRACTION: String = RandomStrings.DUPLICATE_FRACTION
 
   /** This source's rows of the table of options. */
   val Table: OptionTable.Source = OptionTable.source(ShortName)
@@ -53,7 +58,15 @@ object Changes {
 
   /** The options a batch read takes and a stream refuses, and those a batch read refuses. */
   val BatchNames: Seq[String] = Seq(AS_OF, HISTORY)
-  val StreamNames: Seq[String] = Seq(MAX_ROWS_PER_TRIGGER, TOTAL_ROWS, REAL_TIME)
+  val StreamNames: Seq[String] =
+    Seq(
+      MAX_ROWS_PER_TRIGGER,
+      TOTAL_ROWS,
+      MAX_OUT_OF_ORDER_MS,
+      LATE_ROW_FRACTION,
+      LATE_BY_MS,
+      DUPLICATE_FRACTION,
+      REAL_TIME)
 
   val DefaultKey: String = options(KEY).defaultText
   val DefaultKeys: Long = options(KEYS).defaultLong

@@ -9,7 +9,8 @@ import io.github.sparkrandomstrings.offsets.OffsetSource
  * The `changes` stream: Spark's V1 `Source` contract ([[offsets.OffsetSource]]) over a change
  * stream, offset `n` being change `n`. Changes exist by the wall clock from the stream's first
  * start at `rowsPerSecond` (or by the `rateProfile`), up to `totalRows`; a batch reads at most
- * `maxRowsPerTrigger`.
+ * `maxRowsPerTrigger`. With untidy delivery an offset is a read ([[ChangeDelivery]]), and the
+ * stream ends once every change before `totalRows` is read, copies included.
  */
 final class ChangesSource private[changes] (
     spark: SparkSession,
@@ -20,7 +21,7 @@ final class ChangesSource private[changes] (
       spark,
       Changes.ShortName,
       stream,
-      options.rows.totalRows,
+      options.positions,
       options.rows.maxRowsPerTrigger,
       options.rows.clock,
       numPartitions) {
@@ -33,7 +34,7 @@ final class ChangesSource private[changes] (
   override def toString: String = {
     val d = stream.definition
     val rate = d.rateProfile.fold(s"${Changes.ROWS_PER_SECOND}=${d.rowsPerSecond}")(p => s"${Changes.RATE_PROFILE}=$p")
-    val spec = stream.spec.settings.map { case (name, value) => s"$name=$value" }
+    val spec = stream.spec.settings.filter(_._1 != Changes.TOTAL_ROWS).map { case (name, value) => s"$name=$value" }
     (spec ++ Seq(rate, s"seed=${d.seed}", s"numPartitions=$numPartitions") ++
       options.rows.maxRowsPerTrigger.map(m => s"${Changes.MAX_ROWS_PER_TRIGGER}=$m") ++
       options.rows.totalRows.map(t => s"${Changes.TOTAL_ROWS}=$t") ++

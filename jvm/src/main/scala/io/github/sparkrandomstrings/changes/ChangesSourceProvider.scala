@@ -55,7 +55,14 @@ import io.github.sparkrandomstrings.realtime.{OffsetRowsStream, OffsetRowsTable,
  *  - `startTimestamp` (default: the first start): the commit time of change 0, in epoch ms.
  *  - `seed` (default: drawn once, kept in the checkpoint), `numPartitions` (default: the session's
  *    default parallelism), `maxRowsPerTrigger` (default: no limit), `totalRows` (default:
- *    unbounded): as the random strings'.
+ *    unbounded): as the random strings'. With untidy delivery, `totalRows` is how many changes are
+ *    delivered: the stream ends once every change before it is read, copies included.
+ *  - `maxOutOfOrderMs` (default: 0), `duplicateFraction` (default: 0, below 1), `lateRowFraction`
+ *    (default: 0) with `lateByMs` (required with it): untidy delivery ([[ChangeDelivery]]), never
+ *    the truth. Time is cut into windows of `maxOutOfOrderMs` (1 ms without it); a window's changes
+ *    are read in a drawn order within the next window, `duplicateFraction` more reads copy some of
+ *    them (each copy with its `_seq` and `_ts`), and `lateRowFraction` of them are held back
+ *    `lateByMs` more. The table is still defined by `_seq`.
  *  - `realTime` (default: false): reads the stream through Spark's DSv2 streaming interfaces,
  *    which real-time mode (`Trigger.RealTime`, Spark 4.1+) needs: each partition hands its changes
  *    on as they come to exist, the rows of an update together ([[realtime.OffsetRowsStream]]).
@@ -67,10 +74,12 @@ import io.github.sparkrandomstrings.realtime.{OffsetRowsStream, OffsetRowsTable,
  * executors ([[ChangesTable]]): `asOf` (required) is that number, `history` (default: false) asks
  * for every version of every key instead, with `valid_from_seq`, `valid_to_seq`, `valid_from` and
  * `valid_to`; `seed` is required, and the commit times count from `startTimestamp` (default: 0).
- * A stream refuses both options, and a batch read `maxRowsPerTrigger` and `totalRows`.
+ * A stream refuses both options, and a batch read `maxRowsPerTrigger`, `totalRows`, the delivery
+ * options and `realTime`.
  *
- * The checkpoint keeps the rows' definition (seed, first start, rate, schema and `fields.`
- * options) and the change options ([[ChangeStore]]); a restart that changes one is refused, naming it.
+ * The checkpoint keeps the rows' definition (seed, first start, rate, delivery options, schema and
+ * `fields.` options) and the change options, with `totalRows` under untidy delivery ([[ChangeStore]]);
+ * a restart that changes one is refused, naming it.
  */
 class ChangesSourceProvider
     extends StreamSourceProvider
@@ -153,7 +162,7 @@ class ChangesSourceProvider
             val numPartitions = options.rows.partitionsIn(spark)
             new OffsetRowsStream(
               stream,
-              options.rows.totalRows,
+              options.positions,
               options.rows.maxRowsPerTrigger.map(Changes.MAX_ROWS_PER_TRIGGER -> _),
               options.rows.clock,
               numPartitions,

@@ -199,4 +199,13 @@ private[sparkrandomstrings] object RandomStreams {
 
   /** Which hot key each round of a change stream's hot changes visits at each position (`ChangeLifecycle`), per round. */
   val ChangeHotKeys = 11L
+
+  /** The order in which a change stream delivers each window's changes (`ChangeDelivery`), per window. */
+  val ChangeOrder = 12L
+
+  /** Which of a window's changes a change stream delivers late (`ChangeDelivery`), per window. */
+  val ChangeLate = 13L
+
+  /** Which change a delivered copy repeats (`ChangeDelivery`), per position. */
+  val ChangeCopies = 14L
 }

@@ -95,6 +95,10 @@ class OptionTableSuite extends AnyFunSuite {
       TOTAL_ROWS,
       START_TIMESTAMP,
       RATE_PROFILE,
+      MAX_OUT_OF_ORDER_MS,
+      LATE_ROW_FRACTION,
+      LATE_BY_MS,
+      DUPLICATE_FRACTION,
       REAL_TIME,
       AS_OF,
       HISTORY))

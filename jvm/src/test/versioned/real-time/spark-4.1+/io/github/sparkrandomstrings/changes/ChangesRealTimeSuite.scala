@@ -34,11 +34,11 @@ class ChangesRealTimeSuite extends SparkSessionSuite with AvailableNowQueries {
     ChangeStream(definition, new ChangeStore(metadata, new Configuration()).read().get)
   }
 
-  /** The rows of change `seq`, as the V1 source's partitions make them. */
-  private def rowsOf(stream: ChangeStream, seq: Long): Seq[Row] = {
+  /** The rows at `offset`, as the V1 source's partitions make them: change `offset`'s, unless delivery is untidy. */
+  private def rowsOf(stream: ChangeStream, offset: Long): Seq[Row] = {
     val maker = stream.newRowMaker().asInstanceOf[MultiRowMaker]
     val toRow = ExpressionEncoder(RowEncoder.encoderFor(stream.schema)).resolveAndBind().createDeserializer()
-    (0 until maker.rowsAt(seq)).map(i => toRow(maker.rowOf(i).copy()))
+    (0 until maker.rowsAt(offset)).map(i => toRow(maker.rowOf(i).copy()))
   }
 
   test("a real-time query hands on each partition's changes in order, an update's two rows together, none early") {
@@ -82,6 +82,50 @@ class ChangesRealTimeSuite extends SparkSessionSuite with AvailableNowQueries {
       }
       val kinds = kept.map(_._1.getString(3)).toSet
       assert(kinds == Set("insert", "update_preimage", "update_postimage", "delete"), kinds)
+    }
+  }
+
+  test("with untidy delivery a real-time query hands on each partition's reads in order, each once its read exists") {
+    withTempDir { dir =>
+      val checkpoint = new File(dir, "checkpoint")
+      val untidy = Options ++ Map(
+        "envelope" -> "flat",
+        "realTime" -> "true",
+        "rowsPerSecond" -> "1000",
+        "maxOutOfOrderMs" -> "300",
+        "duplicateFraction" -> "0.1",
+        "lateRowFraction" -> "0.05",
+        "lateByMs" -> "600")
+      val query = spark.readStream.format(Changes.ShortName).schema(Declared).options(untidy).load()
+        .writeStream.foreach(new KeepingWriter("untidy")).outputMode(OutputMode.Update())
+        .trigger(Trigger.RealTime("500 milliseconds"))
+        .option("checkpointLocation", checkpoint.getPath).start()
+      val deadline = System.currentTimeMillis() + 60000L
+      while (KeepingWriter.kept("untidy").size < 800 && query.isActive && System.currentTimeMillis() < deadline) {
+        Thread.sleep(50L)
+      }
+      query.exception.foreach(e => throw e)
+      query.stop()
+      val kept = KeepingWriter.kept("untidy")
+      assert(kept.size >= 800, s"kept ${kept.size} rows")
+      val stream = streamIn(checkpoint)
+      assert(stream.untidy)
+      val delivery = stream.delivery().get
+      // Partition p reads positions p, p + 2, ...: each position's change, not before the read
+      // exists. The sink gets both partitions' rows interleaved: each row is one's next read.
+      var matched = 0
+      val position = Array(0L, 1L)
+      kept.foreach { case (row, gotAtMs) =>
+        val p = (0 until 2).find(p => rowsOf(stream, position(p)) == Seq(row)).getOrElse {
+          fail(s"row $row is neither partition's next read (${position.mkString(", ")})")
+        }
+        assert(row.getLong(4) == delivery.changeAt(position(p)), s"read ${position(p)} is its change")
+        assert(gotAtMs >= stream.existsAtMs(position(p)), s"read ${position(p)} reached the sink before it existed")
+        position(p) += 2L
+        matched += 1
+      }
+      assert(matched == kept.size)
+      assert(kept.map(_._1.getLong(4)) != kept.map(_._1.getLong(4)).sorted, "changes read out of their order")
     }
   }
 
