@@ -117,19 +117,22 @@ def run_changes(args: argparse.Namespace, changes: DataFrame, console: Console) 
     """Show the changes batch by batch, or write them with ``--output``."""
     from spark_random_strings.engine.local import StopRequest, first_interrupt_sets
 
+    # With untidy delivery an offset is a read: totalRows changes take totalRows reads and the copies.
+    parsed = parsed_changes(args)
     if args.output is not None:
         from spark_random_strings.write.command import write_command
 
+        assert parsed.positions is not None, "changes_options refuses --output without --total-rows"
         return write_command(
-            changes, args.write_request, total_rows=args.total_rows, console=console, unit="changes"
+            changes, args.write_request, total_rows=parsed.positions, console=console, unit="changes"
         )
-    envelope = parsed_changes(args).spec.envelope
+    envelope = parsed.spec.envelope
     stop = StopRequest()
     with first_interrupt_sets(stop):
         read, summary = show_batches(
             changes,
             envelope=envelope,
-            total=args.total_rows,
+            total=parsed.positions,
             duration_s=args.duration,
             stop=stop,
             console=console,
