@@ -1,6 +1,6 @@
 // Read the InMemoryRandomStrings source from Scala, with nothing but Spark and the jar:
 //
-//   spark-shell --master "local[2]" --jars spark-random-strings-spark4.3_2.13-0.6.0.jar -I examples/RandomStrings.scala
+//   spark-shell --master "local[2]" --jars spark-random-strings-spark4.3_2.13-0.7.0.jar -I examples/RandomStrings.scala
 //
 // Prints the ten rows of a seeded, bounded stream, one per line: offset, value, length.
 // The same options give the same rows as examples/random_strings.py. In an application,

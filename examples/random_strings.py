@@ -1,6 +1,6 @@
 """Read the InMemoryRandomStrings source with nothing but Spark and the jar.
 
-    spark-submit --master "local[2]" --jars spark-random-strings-spark4.3_2.13-0.6.0.jar examples/random_strings.py
+    spark-submit --master "local[2]" --jars spark-random-strings-spark4.3_2.13-0.7.0.jar examples/random_strings.py
 
 Prints the ten rows of a seeded, bounded stream, one per line: offset, value, length.
 """

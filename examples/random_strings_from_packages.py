@@ -1,7 +1,7 @@
 """Add the source to a session by its Maven coordinates (spark.jars.packages), from Python.
 
     python examples/random_strings_from_packages.py \
-        io.github.sparkrandomstrings:spark-random-strings-spark4.3_2.13:0.6.0 file:///path/to/dist/maven
+        io.github.sparkrandomstrings:spark-random-strings-spark4.3_2.13:0.7.0 file:///path/to/dist/maven
 
 The first argument is the artifact of your Spark's line and Scala version (README,
 Compatibility). The second, a Maven repository, is needed where the artifacts are in no

@@ -5,7 +5,8 @@ The fixtures in tests/fixtures/<version>/ were made by that release itself
 (tests/fixtures/make_released_fixtures.py). A new version may add options; with none of them
 set, every row must stay the same value, event time, offset and length; a stream of a declared
 schema (0.5.0 on), the same cells, compared as Spark's JSON of each row; a stream of the
-``nexmark`` source (0.6.0 on), the same events.
+``nexmark`` source (0.6.0 on), the same events; a stream of the ``changes`` source (0.7.0 on), the
+same rows in the same order, from both of its checkpoint files.
 """
 
 from __future__ import annotations
@@ -58,6 +59,17 @@ def test_a_released_definition_replays_exactly_the_rows_that_release_made(
         return
     (checkpoint / DEFINITION_FILE).parent.mkdir(parents=True)
     (checkpoint / DEFINITION_FILE).write_text(stream["definition"])
+    if stream.get("format") == "changes":  # the changes source's rows, in read order (0.7.0 on)
+        changes = Path("sources") / "0" / "changes-source.json"
+        (checkpoint / changes).write_text(stream["changes"])
+        reader = spark.readStream.format("changes").schema(stream["schema"]).options(**stream["options"])
+        df = reader.load()  # its options hold totalRows and numPartitions = 1: the rows in read order
+        available_now(df, query_name, checkpoint)
+        table = spark.table(query_name)
+        assert [row[0] for row in table.select(json_row(table)).collect()] == stream["rows"]
+        assert (checkpoint / changes).read_text() == stream["changes"], "the stored file is kept"
+        assert (checkpoint / DEFINITION_FILE).read_text() == stream["definition"], "the stored file is kept"
+        return
     released = stream["rows"]
     reader = spark.readStream.format("InMemoryRandomStrings")
     if "schema" in stream:  # a declared schema's rows: Spark's JSON of each row (0.5.0 on)
