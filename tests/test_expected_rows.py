@@ -22,6 +22,10 @@ from helpers.support import REPO
 from helpers.typed_draws import ATOMS, draw_declared
 from helpers.typed_rows import canonical, differences, from_json_cell, json_row
 from spark_random_strings import FORMAT, expected_rows, stream_definition
+from spark_random_strings.changes.options import parse_stream_options
+from spark_random_strings.changes.reader import envelope_schema
+from spark_random_strings.changes.rows import ChangeRows
+from spark_random_strings.changes.store import stream_from_json
 from spark_random_strings.nexmark.config import NexmarkConfig
 from spark_random_strings.nexmark.generator import NexmarkEvent, nexmark_events
 from spark_random_strings.randomness import strictmath as strict
@@ -40,8 +44,13 @@ RELEASED = [
 
 
 def declared(param: Any) -> bool:
-    """Whether a released stream (a pytest param of ``RELEASED``) declares its schema."""
-    return "schema" in param.values[0]
+    """Whether a released stream (a pytest param of ``RELEASED``) of random strings declares its schema."""
+    return "schema" in param.values[0] and not changes(param)
+
+
+def changes(param: Any) -> bool:
+    """Whether a released stream (a pytest param of ``RELEASED``) is the changes source's (0.7.0 on)."""
+    return bool(param.values[0].get("format") == "changes")
 
 
 def nexmark(param: Any) -> bool:
@@ -71,7 +80,9 @@ def checkpoint_with(tmp_path: Path, definitions: dict[int, str]) -> Path:
     return tmp_path
 
 
-@pytest.mark.parametrize("stream", [s for s in RELEASED if not declared(s) and not nexmark(s)])
+@pytest.mark.parametrize(
+    "stream", [s for s in RELEASED if not declared(s) and not nexmark(s) and not changes(s)]
+)
 def test_expected_rows_of_a_stored_definition_are_the_rows_the_release_made(
     stream: dict[str, Any], tmp_path: Path
 ) -> None:
@@ -92,6 +103,22 @@ def test_expected_rows_of_a_stored_declared_definition_are_the_typed_rows_the_re
     schema = spark.createDataFrame([], stream["schema"]).schema
     released = [from_json_cell(json.loads(row, parse_float=str), schema) for row in stream["rows"]]
     assert [canonical(row, schema) for row in expected.to_pylist()] == released
+
+
+@pytest.mark.parametrize("stream", [s for s in RELEASED if changes(s)])
+def test_the_twins_rows_of_a_stored_change_stream_are_the_rows_the_release_made(
+    stream: dict[str, Any],
+) -> None:
+    stored = {"definition": json.loads(stream["definition"]), "changes": json.loads(stream["changes"])}
+    change_stream = stream_from_json(stored, "the fixture")
+    parsed = parse_stream_options(stream["options"], stream["schema"])
+    assert parsed.positions is not None
+    rows = [
+        row for batch in ChangeRows(change_stream).batches(0, parsed.positions) for row in batch.to_pylist()
+    ]
+    schema = envelope_schema(parsed)
+    released = [from_json_cell(json.loads(row, parse_float=str), schema) for row in stream["rows"]]
+    assert [canonical(row, schema) for row in rows] == released
 
 
 @pytest.mark.parametrize("stream", [s for s in RELEASED if nexmark(s)])
