@@ -118,7 +118,10 @@ def test_max_out_of_order_reads_changes_of_one_key_out_of_their_order() -> None:
     assert behind > 100
 
 
+# Drawn streams check the jar's order in make test (test_change_properties): this one adds the
+# Python engine, whose workers cost most of its 15 s, so it runs with the extended tests.
 @pytest.mark.slow
+@pytest.mark.extended
 def test_the_jar_reads_the_twins_changes_in_offset_order_and_the_python_engine_the_same_rows(
     spark: SparkSession, tmp_path: Path, query_name: str
 ) -> None:

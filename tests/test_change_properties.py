@@ -28,8 +28,8 @@ from spark_random_strings.changes.options import parse_stream_options
 from spark_random_strings.changes.rows import ChangeRows, ChangeStream
 from spark_random_strings.typed.fields.options import flattened
 
-#: How many streams Hypothesis draws: about 2 s of Spark each.
-EXAMPLES = 16
+#: How many streams Hypothesis draws: about 1 s of Spark each.
+EXAMPLES = 12
 
 SETTINGS = settings(
     max_examples=EXAMPLES,
