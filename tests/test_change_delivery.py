@@ -248,3 +248,32 @@ def test_the_checkpoint_keeps_total_rows_only_with_untidy_delivery_and_refuses_a
     unbounded = parse_stream_options({"maxOutOfOrderMs": "100", "seed": "1"})
     with pytest.raises(ValueError, match="totalRows: the checkpoint has 10, the query sets none"):
         check_restart(stream, unbounded, "the test")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (
+            {"maxOutOfOrderMs": "31536000001"},
+            "Invalid value '31536000001' for option 'maxOutOfOrderMs': out of range. Allowed: a whole number "
+            "from 0 to 31536000000.",
+        ),
+        (
+            {"lateRowFraction": "0.5", "lateByMs": "9223372036854775807"},
+            "Invalid value '9223372036854775807' for option 'lateByMs': out of range. Allowed: a whole "
+            "number from 1 to 31536000000.",
+        ),
+        (
+            {"totalRows": "9000000000000000000", "duplicateFraction": "0.1"},
+            "Options that do not fit together: 'totalRows' is 9000000000000000000 and 'duplicateFraction' is "
+            "0.1: the stream would read 9000000000000000000 changes and 900000000000000000 copies, more than "
+            "9223372036854775807 reads. Lower 'totalRows'.",
+        ),
+    ],
+)
+def test_windows_and_lateness_are_at_most_365_days_and_reads_fit_a_long_with_the_jars_message(
+    options: dict[str, str], message: str
+) -> None:
+    with pytest.raises(ValueError) as raised:
+        parse_stream_options(options)
+    assert str(raised.value) == message

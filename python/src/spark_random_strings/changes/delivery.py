@@ -96,6 +96,8 @@ class ChangeDelivery:
         before it."""
         low, high = 0, 1
         while self.first_position(high) <= position:
+            if high == LONG_MAX:
+                raise ValueError(f"the read at position {position} never comes to exist")
             low, high = high, min(high * 2, LONG_MAX)
         while high - low > 1:
             middle = low + (high - low) // 2
@@ -110,15 +112,21 @@ class ChangeDelivery:
         out = np.empty(end - start, np.int64)
         if end <= start:
             return out
+        position = start
         k = self.window_of(start)
-        first_position = self.first_position(k)
-        while first_position < end:
-            next_position = self.first_position(k + 1)
-            lo, hi = max(start, first_position), min(end, next_position)
-            if hi > lo:
-                out[lo - start : hi - start] = self._window(k, first_position, next_position, lo, hi)
+        first_position, next_position = self.first_position(k), self.first_position(k + 1)
+        while True:
+            hi = min(end, next_position)
+            out[position - start : hi - start] = self._window(k, first_position, next_position, position, hi)
+            position = hi
+            if position >= end:
+                return out
+            # The next window, or past windows with no reads (a pause in a rate profile) by bisection.
             k, first_position = k + 1, next_position
-        return out
+            next_position = self.first_position(k + 1)
+            if next_position == first_position:
+                k = self.window_of(position)
+                first_position, next_position = self.first_position(k), self.first_position(k + 1)
 
     def _window(self, k: int, first_position: int, next_position: int, lo: int, hi: int) -> I64:
         """The changes of window k's reads at positions [lo, hi)."""

@@ -18,6 +18,7 @@ from spark_random_strings.changes.keywords import (
     BATCH_NAMES,
     CHANGES_FORMAT,
     CHANGES_PYTHON_FORMAT,
+    CHANGES_TABLE,
     DEFAULT_DELETE_FRACTION,
     DEFAULT_ENVELOPE,
     DEFAULT_HOT_KEYS,
@@ -42,8 +43,14 @@ from spark_random_strings.changes.keywords import (
     OWN_NAMES,
     SNAPSHOT,
 )
-from spark_random_strings.options import real_time_refused
-from spark_random_strings.options.ranges import java_equals_ignore_case, java_sort_key, java_trim
+from spark_random_strings.options import (
+    DUPLICATE_FRACTION,
+    LATE_BY_MS,
+    MAX_OUT_OF_ORDER_MS,
+    TOTAL_ROWS,
+    real_time_refused,
+)
+from spark_random_strings.options.ranges import LONG_MAX, java_equals_ignore_case, java_sort_key, java_trim
 from spark_random_strings.options.suggestions import boolean, closest, reject_unknown
 from spark_random_strings.rows.definition import StreamDefinition
 from spark_random_strings.strings.options import SourceOptions, parse_options
@@ -249,8 +256,34 @@ def parse_change_options(parameters: Mapping[str, str], schema: object = None) -
             f"A history is that of the table after '{AS_OF}' changes: set '{AS_OF}' too, on a batch read."
         )
     rows = parse_options(row_options, declared_schema)
+    _check_delivery(rows, given)
     end = rows.total_rows if is_untidy(rows.shape) else None
     return ChangeOptions(replace(spec, key=key_field.name, end=end), rows, as_of, history)
+
+
+def _check_delivery(rows: SourceOptions, given: Callable[[str], str | None]) -> None:
+    """The delivery options' own bounds for a change stream (the jar's ``checkDelivery``): windows
+    and lateness of at most 365 days, and a bounded stream's reads, ``totalRows`` and its copies,
+    within a long.
+
+    Raises:
+        ValueError: naming the option, with the jar's message.
+    """
+    shape = rows.shape
+    CHANGES_TABLE[MAX_OUT_OF_ORDER_MS].whole.check(
+        MAX_OUT_OF_ORDER_MS, shape.max_out_of_order_ms, given(MAX_OUT_OF_ORDER_MS) or "0"
+    )
+    if shape.late_by_ms is not None:
+        CHANGES_TABLE[LATE_BY_MS].whole.check(LATE_BY_MS, shape.late_by_ms, given(LATE_BY_MS))
+    total = rows.total_rows
+    if total is not None:
+        copies = share_before(shape.duplicate_fraction, total)
+        if copies > LONG_MAX - total:
+            raise ValueError(
+                f"Options that do not fit together: '{TOTAL_ROWS}' is {given(TOTAL_ROWS)} and "
+                f"'{DUPLICATE_FRACTION}' is {given(DUPLICATE_FRACTION)}: the stream would read {total} "
+                f"changes and {copies} copies, more than {LONG_MAX} reads. Lower '{TOTAL_ROWS}'."
+            )
 
 
 def envelope_named(name: str) -> str:

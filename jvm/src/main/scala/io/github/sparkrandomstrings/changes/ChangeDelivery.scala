@@ -77,10 +77,10 @@ private[changes] final class ChangeDelivery(definition: StreamDefinition, end: O
 
   /** When the read at `position` comes to exist (epoch ms): [[positionsAvailableAt]] counts it from then. */
   def existsAtMs(position: Long): Long = {
-    val k = windowOf(position)
-    val first = firstPosition(k)
-    val size = firstPosition(k + 1L) - first
-    RowClock.saturatedAdd(windowStartMs(k + 1L), RowClock.mulDivFloor(position - first, windowMs, size))
+    locate(position)
+    RowClock.saturatedAdd(
+      windowStartMs(window + 1L),
+      RowClock.mulDivFloor(position - windowFirst, windowMs, windowSize))
   }
 
   /** The window whose reads include `position`: the last k with G(k) <= position, by bisection. */
@@ -120,7 +120,7 @@ private[changes] final class ChangeDelivery(definition: StreamDefinition, end: O
 
   /** The change that the read at `position` delivers. One reader serves one partition. */
   def changeAt(position: Long): Long = {
-    if (position < windowFirst || position >= windowFirst + windowSize || window < 0L) enter(windowOf(position))
+    locate(position)
     val s = position - windowFirst
     val v = if (shuffled) KeyedPermutation(s, windowSize, orderKey) else s
     if (v < kept) first + ownChange(own - kept + v, own, lateKey)
@@ -134,6 +134,10 @@ private[changes] final class ChangeDelivery(definition: StreamDefinition, end: O
   /** A window's change at place `i` of its drawn order: the late ones come first. */
   private def ownChange(i: Long, size: Long, key: Long): Long =
     if (shuffled) KeyedPermutation(i, size, key) else i
+
+  /** Enters the window of `position`, unless the reader is in it already. */
+  private def locate(position: Long): Unit =
+    if (window < 0L || position < windowFirst || position >= windowFirst + windowSize) enter(windowOf(position))
 
   private def enter(k: Long): Unit = {
     window = k

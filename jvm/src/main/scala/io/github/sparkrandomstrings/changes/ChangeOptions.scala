@@ -81,7 +81,7 @@ final case class ChangeOptions(
 
   /**
    * How many positions (reads) the stream has, if bounded: `totalRows`, and with untidy delivery
-   * also the copies of the changes before it ([[ChangeDelivery.positions]]).
+   * also the copies of the changes before it, floor(duplicateFraction * totalRows) ([[ChangeDelivery]]).
    */
   def positions: Option[Long] =
     rows.totalRows.map(n => n + ChangeDelivery.copiesBefore(rows.shape.duplicateFraction, n))
@@ -200,8 +200,32 @@ object ChangeOptions {
           s"history is that of the table after '$AS_OF' changes: set '$AS_OF' too, on a batch read.")
     }
     val rows = SourceOptions.parse(rowOptions, Some(declared))
+    checkDelivery(rows, options)
     val end = if (ChangeDelivery.isUntidy(rows.shape)) rows.totalRows else None
     ChangeOptions(spec.copy(key = keyField.name, end = end), rows, asOf, history)
+  }
+
+  /**
+   * The delivery options' own bounds for a change stream (the random strings take any): windows and
+   * lateness of at most 365 days, so that every change is read in time that a long can count, and
+   * a bounded stream's reads, `totalRows` and its copies, fit a long.
+   */
+  private def checkDelivery(rows: SourceOptions, options: CaseInsensitiveMap[String]): Unit = {
+    val shape = rows.shape
+    Table.options(MAX_OUT_OF_ORDER_MS).whole.check(
+      MAX_OUT_OF_ORDER_MS,
+      shape.maxOutOfOrderMs,
+      options.getOrElse(MAX_OUT_OF_ORDER_MS, "0"))
+    shape.lateByMs.foreach(by => Table.options(LATE_BY_MS).whole.check(LATE_BY_MS, by, options(LATE_BY_MS)))
+    rows.totalRows.foreach { total =>
+      val copies = ChangeDelivery.copiesBefore(shape.duplicateFraction, total)
+      if (copies > Long.MaxValue - total) {
+        throw new IllegalArgumentException(
+          s"Options that do not fit together: '$TOTAL_ROWS' is ${options(TOTAL_ROWS)} and '$DUPLICATE_FRACTION' is " +
+            s"${options(DUPLICATE_FRACTION)}: the stream would read $total changes and $copies copies, more " +
+            s"than ${Long.MaxValue} reads. Lower '$TOTAL_ROWS'.")
+      }
+    }
   }
 
   /** The envelope called `name`, case-insensitive; any other name is refused with the closest one. */

@@ -30,7 +30,13 @@ final case class ChangeStream(definition: StreamDefinition, spec: ChangeSpec) ex
   override def rowsAvailableAt(nowMs: Long): Long =
     delivery().fold(definition.rowsAvailableAt(nowMs))(_.positionsAvailableAt(nowMs))
 
-  override def existsAtMs(offset: Long): Long = delivery().fold(definition.existsAtMs(offset))(_.existsAtMs(offset))
+  // A reader of the delivery per thread, kept: a real-time read asks when each of its offsets exists,
+  // one after the other, and a reader in an offset's window answers without looking for it.
+  @transient private lazy val readers: ThreadLocal[ChangeDelivery] =
+    ThreadLocal.withInitial(() => new ChangeDelivery(definition, spec.end))
+
+  override def existsAtMs(offset: Long): Long =
+    if (untidy) readers.get().existsAtMs(offset) else definition.existsAtMs(offset)
 
   override def newRowMaker(): RowMaker = new ChangeRows(this)
 

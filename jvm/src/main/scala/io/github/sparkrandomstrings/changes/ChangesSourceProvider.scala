@@ -59,10 +59,12 @@ import io.github.sparkrandomstrings.realtime.{OffsetRowsStream, OffsetRowsTable,
  *    delivered: the stream ends once every change before it is read, copies included.
  *  - `maxOutOfOrderMs` (default: 0), `duplicateFraction` (default: 0, below 1), `lateRowFraction`
  *    (default: 0) with `lateByMs` (required with it): untidy delivery ([[ChangeDelivery]]), never
- *    the truth. Time is cut into windows of `maxOutOfOrderMs` (1 ms without it); a window's changes
- *    are read in a drawn order within the next window, `duplicateFraction` more reads copy some of
- *    them (each copy with its `_seq` and `_ts`), and `lateRowFraction` of them are held back
- *    `lateByMs` more. The table is still defined by `_seq`.
+ *    the truth. Time is cut into windows of `maxOutOfOrderMs` (1 ms without it; at most 365 days); a
+ *    window's changes are read in a drawn order within the next window (in order without
+ *    `maxOutOfOrderMs`), `duplicateFraction` more reads copy some of them (each copy with its `_seq`
+ *    and `_ts`), and `lateRowFraction` of them (drawn at random with `maxOutOfOrderMs`, else each
+ *    window's first) are held back `lateByMs` (at most 365 days) more. The table is still defined
+ *    by `_seq`.
  *  - `realTime` (default: false): reads the stream through Spark's DSv2 streaming interfaces,
  *    which real-time mode (`Trigger.RealTime`, Spark 4.1+) needs: each partition hands its changes
  *    on as they come to exist, the rows of an update together ([[realtime.OffsetRowsStream]]).

@@ -68,7 +68,8 @@ private[sparkrandomstrings] object MeasuredStream {
                 s"${Option(row.schema).fold(row.toString)(_.toDDL)}. Keep $column in the query's rows.",
               e)
         }
-      stream.existsAtMs(seq)
+      // The change's own moment, whatever offset read it (an untidy delivery reads it later).
+      stream.definition.existsAtMs(seq)
     }
   }
 

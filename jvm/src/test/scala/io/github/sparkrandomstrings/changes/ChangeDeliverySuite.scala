@@ -142,6 +142,22 @@ class ChangeDeliverySuite extends AnyFunSuite {
     }
   }
 
+  test("a change stream's windows and lateness are at most 365 days, and its reads fit a long") {
+    def refusal(options: (String, String)*) =
+      intercept[IllegalArgumentException](ChangeOptions.stream(options.toMap, None)).getMessage
+    assert(refusal("maxOutOfOrderMs" -> "31536000001") ==
+      "Invalid value '31536000001' for option 'maxOutOfOrderMs': out of range. Allowed: a whole number from 0 to 31536000000.")
+    assert(refusal("lateRowFraction" -> "0.5", "lateByMs" -> "9223372036854775807").startsWith(
+      "Invalid value '9223372036854775807' for option 'lateByMs': out of range."))
+    assert(refusal("totalRows" -> "9000000000000000000", "duplicateFraction" -> "0.1") ==
+      "Options that do not fit together: 'totalRows' is 9000000000000000000 and 'duplicateFraction' is 0.1: the " +
+      "stream would read 9000000000000000000 changes and 900000000000000000 copies, more than 9223372036854775807 " +
+      "reads. Lower 'totalRows'.")
+    assert(ChangeOptions.stream(
+      Map("maxOutOfOrderMs" -> "31536000000"),
+      None).rows.shape.maxOutOfOrderMs == 31536000000L)
+  }
+
   test("maxDuplicateDistance is the random strings' alone: the changes source refuses it by name") {
     val error = intercept[IllegalArgumentException](ChangeOptions.stream(Map("maxDuplicateDistance" -> "5"), None))
     assert(error.getMessage.contains("maxDuplicateDistance"), error.getMessage)
