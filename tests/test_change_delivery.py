@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import importlib.util
 import math
-import re
-import textwrap
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -24,7 +22,7 @@ import pytest
 from pyspark.errors import IllegalArgumentException
 from pyspark.sql import SparkSession
 
-from helpers.support import EXAMPLES, REPO, available_now
+from helpers.support import EXAMPLES, available_now, recipe_of_example
 from spark_random_strings import expected_changes, expected_table, read_changes
 from spark_random_strings.changes.lifecycle import ChangeLifecycle
 from spark_random_strings.changes.options import parse_stream_options
@@ -223,14 +221,9 @@ def test_the_recipe_applied_in_arrival_order_is_wrong_and_by_seq_is_expected_tab
 
 
 def test_the_guides_untidy_recipe_code_is_the_examples_own() -> None:
-    guide = (REPO / "docs" / "change-streams.md").read_text()
-    recipe = guide[guide.index("## Recipe: the untidy feed applied by `_seq`") :]
-    recipe = recipe[: recipe.index("\n## ", 1)]
-    source = (EXAMPLES / "changes_untidy_delivery.py").read_text()
-    blocks = re.findall(r"^```python\n(.*?)^```$", recipe, re.S | re.M)
-    assert len(blocks) == 2
-    for block in blocks:
-        assert textwrap.indent(block, "    ") in source, block
+    recipe_of_example(
+        "change-streams.md", "## Recipe: the untidy feed applied by `_seq`", "changes_untidy_delivery.py", 2
+    )
 
 
 def test_the_checkpoint_keeps_total_rows_only_with_untidy_delivery_and_refuses_another_on_restart() -> None:

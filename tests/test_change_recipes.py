@@ -9,7 +9,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ import pyarrow as pa
 import pyspark
 import pytest
 
-from helpers.support import EXAMPLES, REPO, run_child
+from helpers.support import EXAMPLES, recipe_of_example, run_child
 from spark_random_strings import expected_history, expected_table
 
 CHILD = Path(__file__).parent / "helpers" / "delta_recipes_child.py"
@@ -77,13 +76,8 @@ def test_a_feed_merged_into_delta_is_expected_table_and_its_scd2_history_expecte
 
 
 def test_the_guides_recipe_code_is_the_examples_own_and_its_table_names_the_examples_delta_releases() -> None:
-    guide = (REPO / "docs" / "change-streams.md").read_text()
-    recipe = guide[guide.index("## Recipe: the feed into Delta Lake") :]
-    recipe = recipe[: recipe.index("\n## ", 1)]
-    source = (EXAMPLES / "changes_merge_into_delta.py").read_text()
-    blocks = re.findall(r"^```python\n(.*?)^```$", recipe, re.S | re.M)
-    assert len(blocks) == 2
-    for block in blocks:
-        assert textwrap.indent(block, "    ") in source, block
+    recipe = recipe_of_example(
+        "change-streams.md", "## Recipe: the feed into Delta Lake", "changes_merge_into_delta.py", 2
+    )
     rows = re.findall(r"^\| (\d\.\d) \| [^|]+ \| `([^`]+)` \|$", recipe, re.M)
     assert dict(rows) == EXAMPLE.DELTA_PACKAGES

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import re
 import sys
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +16,7 @@ import pytest
 from pyspark.errors import IllegalArgumentException
 from pyspark.sql import SparkSession
 
-from helpers.support import EXAMPLES, REPO, run_child
+from helpers.support import EXAMPLES, recipe_of_example, run_child
 from spark_random_strings import expected_table, read_changes
 from spark_random_strings.engine.choice import pyspark_line
 
@@ -67,11 +65,9 @@ def test_a_real_time_query_keeping_each_keys_latest_change_holds_expected_table_
 
 
 def test_the_guides_real_time_recipe_code_is_the_examples_own() -> None:
-    guide = (REPO / "docs" / "change-streams.md").read_text()
-    recipe = guide[guide.index("## Recipe: each key's latest image in real time") :]
-    recipe = recipe[: recipe.index("\n## ", 1)]
-    (block,) = re.findall(r"^```python\n(.*?)^```$", recipe, re.S | re.M)
-    assert textwrap.indent(block, "    ") in EXAMPLE_FILE.read_text()
+    recipe_of_example(
+        "change-streams.md", "## Recipe: each key's latest image in real time", EXAMPLE_FILE.name, 1
+    )
 
 
 @pytest.mark.every_line

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -35,6 +37,21 @@ class StartedSpark(BaseException):
 
 
 Row4 = tuple[str, int, int, int]
+
+
+def recipe_of_example(guide: str, heading: str, example: str, blocks: int) -> str:
+    """The section of ``docs/<guide>`` under the heading that starts with ``heading``, once each of its
+    ``blocks`` Python code blocks is checked to be ``examples/<example>``'s own code (indented as in a
+    function's body): the guide quotes the code the tests run."""
+    text = (REPO / "docs" / guide).read_text()
+    section = text[text.index(heading) :]
+    section = section[: section.index("\n## ", 1)]
+    source = (EXAMPLES / example).read_text()
+    quoted = re.findall(r"^```python\n(.*?)^```$", section, re.S | re.M)
+    assert len(quoted) == blocks, f"{guide}, {heading}: {len(quoted)} Python blocks"
+    for block in quoted:
+        assert textwrap.indent(block, "    ") in source, block
+    return section
 
 
 def available_now(df: DataFrame, name: str, checkpoint: Path) -> StreamingQuery:
