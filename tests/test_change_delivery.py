@@ -11,7 +11,6 @@ Python engine's rows are the jar's.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 from collections import Counter
 from pathlib import Path
@@ -22,7 +21,7 @@ import pytest
 from pyspark.errors import IllegalArgumentException
 from pyspark.sql import SparkSession
 
-from helpers.support import EXAMPLES, available_now, recipe_of_example
+from helpers.support import available_now, example_module, recipe_of_example
 from spark_random_strings import expected_changes, expected_table, read_changes
 from spark_random_strings.changes.lifecycle import ChangeLifecycle
 from spark_random_strings.changes.options import parse_stream_options
@@ -180,13 +179,7 @@ def test_a_batch_read_and_the_oracles_refuse_the_delivery_options(spark: SparkSe
 
 
 def _example() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "changes_untidy_delivery", EXAMPLES / "changes_untidy_delivery.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return example_module("changes_untidy_delivery")
 
 
 @pytest.mark.slow

@@ -6,7 +6,6 @@ Spark 3.5 to 4.2, so the test runs on those lines (``make test-compat``) and is 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
@@ -16,20 +15,14 @@ import pyarrow as pa
 import pyspark
 import pytest
 
-from helpers.support import EXAMPLES, recipe_of_example, run_child
+from helpers.support import example_module, recipe_of_example, run_child
 from spark_random_strings import expected_history, expected_table
 
 CHILD = Path(__file__).parent / "helpers" / "delta_recipes_child.py"
 
 
 def _example() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "changes_merge_into_delta", EXAMPLES / "changes_merge_into_delta.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return example_module("changes_merge_into_delta")
 
 
 EXAMPLE = _example()

@@ -6,7 +6,6 @@ it exists, the V1 source's rows under micro-batch triggers, and a batch read's r
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -16,7 +15,7 @@ import pytest
 from pyspark.errors import IllegalArgumentException
 from pyspark.sql import SparkSession
 
-from helpers.support import EXAMPLES, recipe_of_example, run_child
+from helpers.support import EXAMPLES, example_module, recipe_of_example, run_child
 from spark_random_strings import expected_table, read_changes
 from spark_random_strings.engine.choice import pyspark_line
 
@@ -24,11 +23,7 @@ EXAMPLE_FILE = EXAMPLES / "changes_latest_image_real_time.py"
 
 
 def _example() -> Any:
-    spec = importlib.util.spec_from_file_location("changes_latest_image_real_time", EXAMPLE_FILE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return example_module(EXAMPLE_FILE.stem)
 
 
 EXAMPLE = _example()

@@ -6,7 +6,6 @@ steps a trigger interval at a time (``helpers.stepped``), so that its batches ar
 from __future__ import annotations
 
 import ast
-import importlib.util
 import re
 from collections import Counter
 from pathlib import Path
@@ -18,7 +17,7 @@ import pytest
 from pyspark.sql import SparkSession
 
 from helpers.stepped import Batches, SteppedClock, start_stepped, stepped_stream
-from helpers.support import EXAMPLES
+from helpers.support import EXAMPLES, example_module
 from spark_random_strings import expected_rows
 from spark_random_strings.time.rate_profile import parse_rate_profile
 
@@ -35,11 +34,7 @@ DELIVERY = ("total_rows", "max_rows_per_trigger", "num_partitions")
 
 def _example(name: str) -> ModuleType:
     """The example file as a module: its pipeline function and its STREAM."""
-    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return example_module(name)
 
 
 def _rows(stream: dict[str, Any]) -> pa.Table:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import re
 import signal
@@ -13,6 +14,7 @@ import textwrap
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Unpack
 
 from pyspark.sql import DataFrame
@@ -37,6 +39,15 @@ class StartedSpark(BaseException):
 
 
 Row4 = tuple[str, int, int, int]
+
+
+def example_module(name: str) -> ModuleType:
+    """``examples/<name>.py`` loaded as a module, so that a test runs the example's own functions."""
+    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def recipe_of_example(guide: str, heading: str, example: str, blocks: int) -> str:
