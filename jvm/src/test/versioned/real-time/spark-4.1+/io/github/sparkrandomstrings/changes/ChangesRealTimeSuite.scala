@@ -34,11 +34,14 @@ class ChangesRealTimeSuite extends SparkSessionSuite with AvailableNowQueries {
     ChangeStream(definition, new ChangeStore(metadata, new Configuration()).read().get)
   }
 
-  /** The rows at `offset`, as the V1 source's partitions make them: change `offset`'s, unless delivery is untidy. */
-  private def rowsOf(stream: ChangeStream, offset: Long): Seq[Row] = {
+  /**
+   * The rows at each offset, as the V1 source's partitions make them: change `offset`'s, unless
+   * delivery is untidy. One maker and one decoder serve every offset asked.
+   */
+  private def rowsOf(stream: ChangeStream): Long => Seq[Row] = {
     val maker = stream.newRowMaker().asInstanceOf[MultiRowMaker]
     val toRow = ExpressionEncoder(RowEncoder.encoderFor(stream.schema)).resolveAndBind().createDeserializer()
-    (0 until maker.rowsAt(offset)).map(i => toRow(maker.rowOf(i).copy()))
+    offset => (0 until maker.rowsAt(offset)).map(i => toRow(maker.rowOf(i).copy()))
   }
 
   test("a real-time query hands on each partition's changes in order, an update's two rows together, none early") {
@@ -59,6 +62,7 @@ class ChangesRealTimeSuite extends SparkSessionSuite with AvailableNowQueries {
       assert(kept.size >= 1500, s"kept ${kept.size} rows")
 
       val stream = streamIn(checkpoint)
+      val rowsAt = rowsOf(stream)
       assert(stream.spec == ChangeOptions.stream(Options, Some(StructType.fromDDL(Declared))).spec)
       // Each partition's rows in the order the sink got them: change after change, p, p + 2, ...,
       // each change's rows whole and in the envelope's order, none before the change existed.
@@ -66,7 +70,7 @@ class ChangesRealTimeSuite extends SparkSessionSuite with AvailableNowQueries {
         var expected = p.toLong
         var at = 0
         while (at < rows.size) {
-          val change = rowsOf(stream, expected)
+          val change = rowsAt(expected)
           val got = rows.slice(at, at + change.size)
           // A batch that ends between an update's two rows hands the second on first thing in the
           // next batch; only the query's stop may cut the last change read short.
@@ -110,6 +114,7 @@ class ChangesRealTimeSuite extends SparkSessionSuite with AvailableNowQueries {
       assert(kept.size >= 800, s"kept ${kept.size} rows")
       val stream = streamIn(checkpoint)
       assert(stream.untidy)
+      val rowsAt = rowsOf(stream)
       val delivery = stream.delivery().get
       // Partition p reads positions p, p + 2, ...: each position's change, not before the read
       // exists. A copy is its change's row again, so a row alone cannot say whose read it is: the
@@ -118,7 +123,7 @@ class ChangesRealTimeSuite extends SparkSessionSuite with AvailableNowQueries {
       kept.groupBy(_.partition).foreach { case (p, reads) =>
         reads.zipWithIndex.foreach { case (read, i) =>
           val position = p + 2L * i
-          assert(Seq(read.row) == rowsOf(stream, position), s"partition $p, read $position")
+          assert(Seq(read.row) == rowsAt(position), s"partition $p, read $position")
           assert(read.row.getLong(4) == delivery.changeAt(position), s"read $position is its change")
           assert(read.atMs >= stream.existsAtMs(position), s"read $position reached the sink before it existed")
         }
