@@ -41,8 +41,9 @@ from spark_random_strings.nexmark.queries import QUERIES, q4_average, q5_counts,
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("nexmark_queries")]
 
 #: Half a half_minute of event time at 1000 events a second, with small extras to keep it fast.
+HALF_MINUTE_EVENTS = 30_000
 HALF_MINUTE: NexmarkKeywords = {
-    "num_events": 30_000,
+    "num_events": HALF_MINUTE_EVENTS,
     "first_event_rate": 1000,
     "next_event_rate": 1000,
     "avg_person_byte_size": 40,
@@ -195,7 +196,7 @@ def test_available_now_reads_every_event_in_one_batch_then_closes_windows_in_a_b
     assert watermark == max(e.date_time_ms for e in half_minute.events if e.bid) - WATERMARK_DELAY_MS
     batches = [(p["numInputRows"], p["eventTime"]["watermark"]) for p in half_minute.progress["q11"]]
     assert batches == [
-        (HALF_MINUTE["num_events"], "1970-01-01T00:00:00.000Z"),
+        (HALF_MINUTE_EVENTS, "1970-01-01T00:00:00.000Z"),
         (0, "2015-07-15T00:00:25.999Z"),
     ]
     assert watermark == 1436918400000 + 25_999
@@ -284,7 +285,7 @@ def test_q4_and_q9_close_auctions_by_a_watermark_on_expires_and_the_bids(half_mi
         batches = [(p["numInputRows"], p["eventTime"]["watermark"]) for p in half_minute.progress[name]]
         # Each query reads the stream twice: once for the auctions, once for the bids.
         assert batches == [
-            (2 * HALF_MINUTE["num_events"], "1970-01-01T00:00:00.000Z"),
+            (2 * HALF_MINUTE_EVENTS, "1970-01-01T00:00:00.000Z"),
             (0, iso_millis(watermark)),
         ]
 
