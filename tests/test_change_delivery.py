@@ -178,15 +178,11 @@ def test_a_batch_read_and_the_oracles_refuse_the_delivery_options(spark: SparkSe
         expected_table(end=10, seed=1, duplicate_fraction=0.1)  # type: ignore[call-arg]
 
 
-def _example() -> Any:
-    return example_module("changes_untidy_delivery")
-
-
 @pytest.mark.slow
 def test_the_recipe_applied_in_arrival_order_is_wrong_and_by_seq_is_expected_table(
     spark: SparkSession, tmp_path: Path
 ) -> None:
-    example = _example()
+    example = example_module("changes_untidy_delivery")
     as_read, by_seq = example.apply_changes(spark, str(tmp_path / "checkpoint"))
     stream = {
         k: v

@@ -22,11 +22,7 @@ from spark_random_strings import expected_history, expected_table
 CHILD = Path(__file__).parent / "helpers" / "delta_recipes_child.py"
 
 
-def _example() -> Any:
-    return example_module("changes_merge_into_delta")
-
-
-EXAMPLE = _example()
+EXAMPLE = example_module("changes_merge_into_delta")
 
 
 def _version(line: str) -> tuple[int, ...]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from pyspark.errors import IllegalArgumentException
@@ -22,11 +21,7 @@ from spark_random_strings.engine.choice import pyspark_line
 EXAMPLE_FILE = EXAMPLES / "changes_latest_image_real_time.py"
 
 
-def _example() -> Any:
-    return example_module(EXAMPLE_FILE.stem)
-
-
-EXAMPLE = _example()
+EXAMPLE = example_module(EXAMPLE_FILE.stem)
 
 
 @pytest.mark.slow

@@ -9,7 +9,6 @@ import ast
 import re
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pyarrow as pa
@@ -32,11 +31,6 @@ RECIPES = [
 DELIVERY = ("total_rows", "max_rows_per_trigger", "num_partitions")
 
 
-def _example(name: str) -> ModuleType:
-    """The example file as a module: its pipeline function and its STREAM."""
-    return example_module(name)
-
-
 def _rows(stream: dict[str, Any]) -> pa.Table:
     """Every row of a recipe's stream, from its keywords alone."""
     shaping = {keyword: value for keyword, value in stream.items() if keyword not in DELIVERY}
@@ -47,7 +41,7 @@ def _rows(stream: dict[str, Any]) -> pa.Table:
 def test_a_watermarked_windowed_count_counts_every_out_of_order_row_and_drops_exactly_the_late_ones(
     spark: SparkSession, tmp_path: Path
 ) -> None:
-    recipe = _example("watermark_drops_late_rows")
+    recipe = example_module("watermark_drops_late_rows")
     stream = recipe.STREAM
     ts = _rows(stream).column("ts").to_pylist()
     # 1,000 rows/s: row o's in-order time is startTimestamp + o ms; a late row is 60 s behind it,
@@ -72,7 +66,7 @@ def test_a_watermarked_windowed_count_counts_every_out_of_order_row_and_drops_ex
 def test_drop_duplicates_within_watermark_keeps_exactly_the_first_of_each_repeated_row(
     spark: SparkSession, tmp_path: Path
 ) -> None:
-    recipe = _example("drop_duplicates_within_watermark")
+    recipe = example_module("drop_duplicates_within_watermark")
     rows = _rows(recipe.STREAM)
     first: dict[tuple[str, int], int] = {}
     for row in rows.select(["value", "ts", "offset"]).to_pylist():
@@ -89,7 +83,7 @@ def test_drop_duplicates_within_watermark_keeps_exactly_the_first_of_each_repeat
 def test_a_stateful_count_over_zipf_keys_gives_the_hottest_counts_and_one_state_row_per_value_seen(
     spark: SparkSession, tmp_path: Path
 ) -> None:
-    recipe = _example("hot_keys_state")
+    recipe = example_module("hot_keys_state")
     counts = Counter(_rows(recipe.STREAM).column("value").to_pylist())
     hottest = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:5]
     # Zipf's law over a pool of 1,000: 20,000 rows show 938 of its values.
@@ -107,7 +101,7 @@ BURST = [(3000, 100), (3000, 2000), (2000, 100)]
 def test_a_burst_makes_exactly_its_rows_per_window_and_the_query_catches_up_when_max_rows_per_trigger_says(
     spark: SparkSession, tmp_path: Path
 ) -> None:
-    recipe = _example("burst_catches_up")
+    recipe = example_module("burst_catches_up")
     stream = recipe.STREAM
     assert stream["rate_profile"] == ", ".join(f"{ms // 1000}s@{rate}" for ms, rate in BURST)
     # The profile's arithmetic: a whole second at the steady rate r makes r rows, whose event
@@ -198,10 +192,10 @@ def _calls(function: str) -> list[dict[str, Any]]:
 
 
 def test_the_guide_shows_each_recipe_with_the_stream_its_example_runs() -> None:
-    assert _calls("read_random_strings") == [_example(name).STREAM for name in RECIPES]
+    assert _calls("read_random_strings") == [example_module(name).STREAM for name in RECIPES]
 
 
 def test_the_guide_computes_the_first_recipes_rows_from_its_keywords_alone() -> None:
-    stream = _example("watermark_drops_late_rows").STREAM
+    stream = example_module("watermark_drops_late_rows").STREAM
     shaping = {keyword: value for keyword, value in stream.items() if keyword not in DELIVERY}
     assert _calls("expected_rows") == [{"start": 0, "end": stream["total_rows"], **shaping}]

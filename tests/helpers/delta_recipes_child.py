@@ -9,7 +9,6 @@ can hold it (a decimal as its text, a timestamp as epoch microseconds).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -17,15 +16,9 @@ from typing import Any
 
 from pyspark.sql import SparkSession
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "changes_merge_into_delta.py"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-
-def _example() -> Any:
-    spec = importlib.util.spec_from_file_location("changes_merge_into_delta", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from helpers.support import example_module
 
 
 def _rows(spark: SparkSession, path: str, order: str) -> list[list[Any]]:
@@ -42,7 +35,7 @@ def _rows(spark: SparkSession, path: str, order: str) -> list[list[Any]]:
 
 
 def main(folder: str) -> None:
-    example = _example()
+    example = example_module("changes_merge_into_delta")
     builder = (
         SparkSession.builder.master("local[2]")
         .config("spark.ui.enabled", "false")
