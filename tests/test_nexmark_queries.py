@@ -17,40 +17,27 @@ from typing import Any
 
 import pytest
 from pyspark.sql import DataFrame, SparkSession
-from pyspark.sql import functions as f
 from pyspark.sql.streaming.query import StreamingQuery
-from pyspark.sql.types import LongType, StructType, TimestampType
+from pyspark.sql.types import LongType, StructType
 
+from helpers.nexmark import HALF_MINUTE, HALF_MINUTE_EVENTS, millis, twin_events
 from spark_random_strings import read_nexmark
-from spark_random_strings.nexmark import NEXMARK_OPTIONS, NexmarkKeywords
-from spark_random_strings.nexmark.answers import (
-    ANSWERS,
+from spark_random_strings.nexmark import NexmarkKeywords
+from spark_random_strings.nexmark.answer_basics import (
     WATERMARK_DELAY_MS,
     closing_watermark_ms,
     final_watermark_ms,
 )
-from spark_random_strings.nexmark.config import NexmarkConfig
+from spark_random_strings.nexmark.answers import ANSWERS
 from spark_random_strings.nexmark.generator import (
     BID,
     EventFields,
     NexmarkEvent,
-    nexmark_events,
 )
 from spark_random_strings.nexmark.queries import QUERIES, q4_average, q5_counts, q5_hot_items, q9
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("nexmark_queries")]
 
-#: Half a half_minute of event time at 1000 events a second, with small extras to keep it fast.
-HALF_MINUTE_EVENTS = 30_000
-HALF_MINUTE: NexmarkKeywords = {
-    "num_events": HALF_MINUTE_EVENTS,
-    "first_event_rate": 1000,
-    "next_event_rate": 1000,
-    "avg_person_byte_size": 40,
-    "avg_auction_byte_size": 60,
-    "avg_bid_byte_size": 40,
-    "num_partitions": 2,
-}
 #: Events 977 µs apart, whose last bid (number 55,272) is at 54.000 s: the final watermark,
 #: 50.000 s, is exactly the end of a tumbling window and of a sliding one.
 AT_A_WINDOWS_END: NexmarkKeywords = {
@@ -62,8 +49,10 @@ AT_A_WINDOWS_END: NexmarkKeywords = {
 #: 11,989 events, whose final watermark for q4 and q9 (7.988 s, the last bid's time less 4 s) is
 #: exactly the expiry of auction 1338, which has bids.
 AT_AN_AUCTIONS_CLOSE: NexmarkKeywords = {**HALF_MINUTE, "num_events": 11_989}
-#: The queries that run on each configuration (q23's rows on half a minute would take long).
-HALF_MINUTE_QUERIES = [name for name in QUERIES if name != "q23"]
+#: The queries that run on each configuration (q23's rows on half a minute would take long; q6 and
+#: q15 to q19 run in test_nexmark_stateful_queries, with the state store and days they need).
+STATEFUL_QUERIES = ("q6", "q15", "q16", "q17", "q18", "q19")
+HALF_MINUTE_QUERIES = [name for name in QUERIES if name not in ("q23", *STATEFUL_QUERIES)]
 WINDOW_QUERIES = ["q5", "q7", "q11"]
 CLOSING_QUERIES = ["q4_closing_prices", "q9"]
 SMALL: NexmarkKeywords = {**HALF_MINUTE, "num_events": 12_000}
@@ -90,26 +79,6 @@ class Runs:
         assert expected, f"{name}: the oracle has no rows, so the comparison pins nothing down"
         assert len(self.rows[name]) == len(expected)
         assert sorted(self.rows[name], key=repr) == expected
-
-
-def twin_events(options: NexmarkKeywords) -> list[NexmarkEvent]:
-    """The twin's events of the stream that ``read_nexmark(**options)`` reads."""
-    beam = {row.name: options[row.keyword] for row in NEXMARK_OPTIONS.rows if row.keyword in options}  # type: ignore[literal-required]
-    del beam["numPartitions"]  # how Spark reads the events, not what they are
-    config = NexmarkConfig.from_beam_options(beam)
-    return list(nexmark_events(config, 0, config.num_events))
-
-
-def millis(df: DataFrame) -> DataFrame:
-    """``df`` with each timestamp column as epoch milliseconds, the oracle's times."""
-    return df.select(
-        *(
-            f.unix_millis(f.col(field.name)).alias(field.name)
-            if isinstance(field.dataType, TimestampType)
-            else f.col(field.name)
-            for field in df.schema.fields
-        )
-    )
 
 
 _names = itertools.count()

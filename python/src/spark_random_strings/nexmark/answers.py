@@ -19,20 +19,22 @@ final watermark (``expires < watermark``, equality excluded: see ``closing_water
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from decimal import Decimal
 
+from spark_random_strings.nexmark import stateful_answers
+from spark_random_strings.nexmark.answer_basics import (
+    Answer,
+    closed_auctions,
+    fields_of,
+    final_watermark_ms,
+    int_field,
+    str_field,
+)
 from spark_random_strings.nexmark.generator import AUCTION, BID, PERSON, EventFields, NexmarkEvent
 from spark_random_strings.nexmark.queries import QUERY_NAMES
 
-#: One row of a query's output.
-Row = tuple[object, ...]
-#: The rows of one query, in no particular order.
-Answer = list[Row]
-
-#: Nexmark's watermark delay, 4 s (``nexmark.WATERMARK_DELAY``), in ms.
-WATERMARK_DELAY_MS = 4_000
 _SECOND_MS = 1_000
 _TUMBLING_MS = 10 * _SECOND_MS
 _Q5_SIZE_MS, _Q5_SLIDE_MS = 10 * _SECOND_MS, 2 * _SECOND_MS
@@ -53,73 +55,6 @@ _JOINED_AUCTION = (
 _AUCTION = ("id", *_JOINED_AUCTION)
 
 
-def _fields(events: Iterable[NexmarkEvent], kind: int) -> list[EventFields]:
-    """The fields of the events of one kind, in order."""
-    if kind == PERSON:
-        return [e.person for e in events if e.person is not None]
-    if kind == AUCTION:
-        return [e.auction for e in events if e.auction is not None]
-    return [e.bid for e in events if e.bid is not None]
-
-
-def _int(fields: EventFields, name: str) -> int:
-    value = fields[name]
-    assert isinstance(value, int), f"{name} is a number"
-    return value
-
-
-def _str(fields: EventFields, name: str) -> str:
-    value = fields[name]
-    assert isinstance(value, str), f"{name} is a string"
-    return value
-
-
-def final_watermark_ms(events: Sequence[NexmarkEvent], kinds: Iterable[int]) -> int:
-    """The watermark of the run's last batch, in epoch ms: the least, over the views that the
-    query reads (by event type), of the view's latest event time less 4 s.
-
-    A view without any event keeps its watermark at the epoch (0), which holds the query's there
-    (Spark takes the least of its watermarks): no window closes.
-    """
-    latest: dict[int, int] = {}
-    for event in events:
-        latest[event.event_type] = max(latest.get(event.event_type, 0), event.date_time_ms)
-    wanted = set(kinds)
-    if not wanted <= latest.keys():
-        return 0
-    return min(latest[kind] for kind in wanted) - WATERMARK_DELAY_MS
-
-
-def closing_watermark_ms(events: Sequence[NexmarkEvent]) -> int:
-    """The watermark of q4's and q9's last batch, in epoch ms: the least of the bids' (the latest
-    bid's time less 4 s) and the auctions', which is on ``expires`` (the latest expiry less 4 s);
-    the epoch (0) without a bid or an auction.
-
-    An auction is written when its expiry is before this watermark, strictly: the join hands the
-    aggregation its auction side's state watermark, 1 ms behind, as ``B.dateTime <= A.expires``
-    includes a bid at the expiry itself (checked on Spark 4: an auction whose expiry is the
-    watermark is not written).
-    """
-    expiries = [_int(a, "expires") for a in _fields(events, AUCTION)]
-    bid_times = [_int(b, "dateTime") for b in _fields(events, BID)]
-    if not expiries or not bid_times:
-        return 0
-    return min(max(expiries), max(bid_times)) - WATERMARK_DELAY_MS
-
-
-def _closed_auctions(events: Sequence[NexmarkEvent]) -> list[tuple[EventFields, list[EventFields]]]:
-    """Each auction closed before the final watermark that has bids from its ``dateTime`` to its
-    ``expires``, both included, with those bids."""
-    watermark = closing_watermark_ms(events)
-    closed = {_int(a, "id"): a for a in _fields(events, AUCTION) if _int(a, "expires") < watermark}
-    bids: dict[int, list[EventFields]] = defaultdict(list)
-    for b in _fields(events, BID):
-        a = closed.get(_int(b, "auction"))
-        if a is not None and _int(a, "dateTime") <= _int(b, "dateTime") <= _int(a, "expires"):
-            bids[_int(b, "auction")].append(b)
-    return [(closed[auction], auction_bids) for auction, auction_bids in bids.items()]
-
-
 def _euros(price: int) -> Decimal:
     """Flink's ``0.908 * price`` as a ``DECIMAL(23, 3)``, exactly."""
     return Decimal(price * 908).scaleb(-3)
@@ -127,27 +62,29 @@ def _euros(price: int) -> Decimal:
 
 def q0(events: Sequence[NexmarkEvent]) -> Answer:
     """Every bid: auction, bidder, price, dateTime, extra."""
-    return [(b["auction"], b["bidder"], b["price"], b["dateTime"], b["extra"]) for b in _fields(events, BID)]
+    return [
+        (b["auction"], b["bidder"], b["price"], b["dateTime"], b["extra"]) for b in fields_of(events, BID)
+    ]
 
 
 def q1(events: Sequence[NexmarkEvent]) -> Answer:
     """Every bid with its price in euros."""
     return [
-        (b["auction"], b["bidder"], _euros(_int(b, "price")), b["dateTime"], b["extra"])
-        for b in _fields(events, BID)
+        (b["auction"], b["bidder"], _euros(int_field(b, "price")), b["dateTime"], b["extra"])
+        for b in fields_of(events, BID)
     ]
 
 
 def q2(events: Sequence[NexmarkEvent]) -> Answer:
     """The bids on auctions whose id is a multiple of 123: auction, price."""
-    return [(b["auction"], b["price"]) for b in _fields(events, BID) if _int(b, "auction") % 123 == 0]
+    return [(b["auction"], b["price"]) for b in fields_of(events, BID) if int_field(b, "auction") % 123 == 0]
 
 
 def q3(events: Sequence[NexmarkEvent]) -> Answer:
     """Each auction of category 10 whose seller is in OR, ID or CA: name, city, state, id."""
-    people = {p["id"]: p for p in _fields(events, PERSON) if p["state"] in ("OR", "ID", "CA")}
+    people = {p["id"]: p for p in fields_of(events, PERSON) if p["state"] in ("OR", "ID", "CA")}
     rows: Answer = []
-    for auction in _fields(events, AUCTION):
+    for auction in fields_of(events, AUCTION):
         seller = people.get(auction["seller"])
         if auction["category"] == 10 and seller is not None:
             rows.append((seller["name"], seller["city"], seller["state"], auction["id"]))
@@ -158,12 +95,12 @@ def _q5_counts(events: Sequence[NexmarkEvent]) -> dict[int, dict[int, int]]:
     """Bids per auction in each closed sliding window: window start -> auction -> count."""
     watermark = final_watermark_ms(events, [BID])
     counts: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
-    for bid in _fields(events, BID):
-        time = _int(bid, "dateTime")
+    for bid in fields_of(events, BID):
+        time = int_field(bid, "dateTime")
         start = time - time % _Q5_SLIDE_MS
         while start > time - _Q5_SIZE_MS:
             if start + _Q5_SIZE_MS <= watermark:
-                counts[start][_int(bid, "auction")] += 1
+                counts[start][int_field(bid, "auction")] += 1
             start -= _Q5_SLIDE_MS
     return counts
 
@@ -171,7 +108,8 @@ def _q5_counts(events: Sequence[NexmarkEvent]) -> dict[int, dict[int, int]]:
 def q4_closing_prices(events: Sequence[NexmarkEvent]) -> Answer:
     """Each closed auction's highest bid price: id, category, final."""
     return [
-        (a["id"], a["category"], max(_int(b, "price") for b in bids)) for a, bids in _closed_auctions(events)
+        (a["id"], a["category"], max(int_field(b, "price") for b in bids))
+        for a, bids in closed_auctions(events)
     ]
 
 
@@ -209,15 +147,15 @@ def q7(events: Sequence[NexmarkEvent]) -> Answer:
     end, both included: auction, bidder, price, dateTime, extra."""
     watermark = final_watermark_ms(events, [BID])
     windows: dict[int, list[EventFields]] = defaultdict(list)
-    for bid in _fields(events, BID):
-        time = _int(bid, "dateTime")
+    for bid in fields_of(events, BID):
+        time = int_field(bid, "dateTime")
         windows[time - time % _TUMBLING_MS].append(bid)
     rows: Answer = []
     for start, bids in windows.items():
         end = start + _TUMBLING_MS
         if end > watermark:
             continue
-        top = max(_int(b, "price") for b in bids)
+        top = max(int_field(b, "price") for b in bids)
         at_end = [b for b in windows.get(end, []) if b["dateTime"] == end]
         rows += [
             (b["auction"], b["bidder"], b["price"], b["dateTime"], b["extra"])
@@ -233,13 +171,13 @@ def q8(events: Sequence[NexmarkEvent]) -> Answer:
     watermark = final_watermark_ms(events, [PERSON, AUCTION])
 
     def window(fields: EventFields) -> int:
-        time = _int(fields, "dateTime")
+        time = int_field(fields, "dateTime")
         return time - time % _TUMBLING_MS
 
-    sellers = {(a["seller"], window(a)) for a in _fields(events, AUCTION)}
+    sellers = {(a["seller"], window(a)) for a in fields_of(events, AUCTION)}
     return [
         (p["id"], p["name"], window(p))
-        for p in _fields(events, PERSON)
+        for p in fields_of(events, PERSON)
         if window(p) + _TUMBLING_MS <= watermark and (p["id"], window(p)) in sellers
     ]
 
@@ -250,10 +188,15 @@ def q9(events: Sequence[NexmarkEvent]) -> Answer:
     price, bid_dateTime, bid_extra."""
 
     def rank(b: EventFields) -> tuple[int, int, int, str]:
-        return _int(b, "price"), -_int(b, "dateTime"), -_int(b, "bidder"), _str(b, "extra")
+        return (
+            int_field(b, "price"),
+            -int_field(b, "dateTime"),
+            -int_field(b, "bidder"),
+            str_field(b, "extra"),
+        )
 
     rows: Answer = []
-    for a, bids in _closed_auctions(events):
+    for a, bids in closed_auctions(events):
         won = max(bids, key=rank)
         rows.append(
             (
@@ -267,8 +210,8 @@ def q9(events: Sequence[NexmarkEvent]) -> Answer:
 def q10(events: Sequence[NexmarkEvent]) -> Answer:
     """Every bid with its UTC day and minute: auction, bidder, price, dateTime, extra, dt, hm."""
     rows: Answer = []
-    for b in _fields(events, BID):
-        moment = datetime.fromtimestamp(_int(b, "dateTime") / 1000, UTC)
+    for b in fields_of(events, BID):
+        moment = datetime.fromtimestamp(int_field(b, "dateTime") / 1000, UTC)
         day, minute = moment.strftime("%Y-%m-%d"), moment.strftime("%H:%M")
         rows.append((b["auction"], b["bidder"], b["price"], b["dateTime"], b["extra"], day, minute))
     return rows
@@ -279,8 +222,8 @@ def q11(events: Sequence[NexmarkEvent]) -> Answer:
     bid_count, starttime, endtime."""
     watermark = final_watermark_ms(events, [BID])
     times: dict[int, list[int]] = defaultdict(list)
-    for bid in _fields(events, BID):
-        times[_int(bid, "bidder")].append(_int(bid, "dateTime"))
+    for bid in fields_of(events, BID):
+        times[int_field(bid, "bidder")].append(int_field(bid, "dateTime"))
     sessions: list[tuple[int, int, int, int]] = []
     for bidder, bid_times in times.items():
         bid_times.sort()
@@ -298,13 +241,13 @@ def q14(events: Sequence[NexmarkEvent]) -> Answer:
     """The bids between 1,000,000 and 50,000,000 euros: auction, bidder, price (euros),
     bidTimeType, dateTime, extra, c_counts."""
     rows: Answer = []
-    for b in _fields(events, BID):
-        price = _int(b, "price")
+    for b in fields_of(events, BID):
+        price = int_field(b, "price")
         if not _Q14_LOW < price * 908 < _Q14_HIGH:
             continue
-        hour = _int(b, "dateTime") // _MS_PER_HOUR % 24
+        hour = int_field(b, "dateTime") // _MS_PER_HOUR % 24
         time_type = "dayTime" if 8 <= hour <= 18 else "nightTime" if hour <= 6 or hour >= 20 else "otherTime"
-        extra = _str(b, "extra")
+        extra = str_field(b, "extra")
         rows.append(
             (b["auction"], b["bidder"], _euros(price), time_type, b["dateTime"], extra, extra.count("c"))
         )
@@ -313,9 +256,9 @@ def q14(events: Sequence[NexmarkEvent]) -> Answer:
 
 def q20(events: Sequence[NexmarkEvent]) -> Answer:
     """Every bid on an auction of category 10, with the auction's fields."""
-    auctions = {a["id"]: a for a in _fields(events, AUCTION) if a["category"] == 10}
+    auctions = {a["id"]: a for a in fields_of(events, AUCTION) if a["category"] == 10}
     rows: Answer = []
-    for b in _fields(events, BID):
+    for b in fields_of(events, BID):
         a = auctions.get(b["auction"])
         if a is not None:
             rows.append((*(b[name] for name in _Q20_BID), *(a[name] for name in _JOINED_AUCTION)))
@@ -336,9 +279,9 @@ def _channel_id(url: str) -> str | None:
 def q21(events: Sequence[NexmarkEvent]) -> Answer:
     """The bids with a channel id: auction, bidder, price, channel, channel_id."""
     rows: Answer = []
-    for b in _fields(events, BID):
-        channel = _str(b, "channel")
-        channel_id = _HOT_CHANNEL_IDS.get(channel.lower()) or _channel_id(_str(b, "url"))
+    for b in fields_of(events, BID):
+        channel = str_field(b, "channel")
+        channel_id = _HOT_CHANNEL_IDS.get(channel.lower()) or _channel_id(str_field(b, "url"))
         if channel_id is not None:
             rows.append((b["auction"], b["bidder"], b["price"], channel, channel_id))
     return rows
@@ -348,8 +291,8 @@ def q22(events: Sequence[NexmarkEvent]) -> Answer:
     """Every bid with parts 3, 4 and 5 of its url split at ``/``: auction, bidder, price,
     channel, dir1, dir2, dir3."""
     rows: Answer = []
-    for b in _fields(events, BID):
-        parts = _str(b, "url").split("/")
+    for b in fields_of(events, BID):
+        parts = str_field(b, "url").split("/")
         dirs = [parts[i] if i < len(parts) else None for i in (3, 4, 5)]
         rows.append((b["auction"], b["bidder"], b["price"], b["channel"], *dirs))
     return rows
@@ -357,12 +300,12 @@ def q22(events: Sequence[NexmarkEvent]) -> Answer:
 
 def q23(events: Sequence[NexmarkEvent]) -> Answer:
     """Every bid with its bidder and each auction its bidder sells."""
-    people = {p["id"]: p for p in _fields(events, PERSON)}
+    people = {p["id"]: p for p in fields_of(events, PERSON)}
     sold: dict[object, list[EventFields]] = defaultdict(list)
-    for a in _fields(events, AUCTION):
+    for a in fields_of(events, AUCTION):
         sold[a["seller"]].append(a)
     rows: Answer = []
-    for b in _fields(events, BID):
+    for b in fields_of(events, BID):
         p = people.get(b["bidder"])
         if p is None:
             continue
@@ -372,7 +315,8 @@ def q23(events: Sequence[NexmarkEvent]) -> Answer:
 
 
 #: Each query's answer by the query's name (``nexmark_queries.QUERIES``), and q4's (what
-#: ``q4_average`` makes of ``q4_closing_prices``): the function of this module of that name.
+#: ``q4_average`` makes of ``q4_closing_prices``): the function of this module of that name, or
+#: of ``nexmark.stateful_answers`` (q6, q15 to q19).
 ANSWERS: dict[str, Callable[[Sequence[NexmarkEvent]], Answer]] = {
-    name: globals()[name] for name in (*QUERY_NAMES, "q4")
+    name: getattr(stateful_answers, name, None) or globals()[name] for name in (*QUERY_NAMES, "q4")
 }

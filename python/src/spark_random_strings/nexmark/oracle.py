@@ -13,7 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Unpack
 
-from spark_random_strings.nexmark.answers import ANSWERS, Answer
+from spark_random_strings.nexmark.answer_basics import Answer
+from spark_random_strings.nexmark.answers import ANSWERS
 from spark_random_strings.nexmark.generator import AUCTION, BID, PERSON, NexmarkEvent
 from spark_random_strings.nexmark.generator import nexmark_events as _numbered_events
 from spark_random_strings.nexmark.options import parse_nexmark_options

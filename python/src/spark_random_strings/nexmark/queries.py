@@ -56,6 +56,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from spark_random_strings.nexmark.daily_queries import DAY_WINDOW, RANK_PRICES, q15, q16, q17
 from spark_random_strings.nexmark.join_queries import (
     Q3_CATEGORY,
     Q3_STATES,
@@ -70,6 +71,8 @@ from spark_random_strings.nexmark.join_queries import (
     q20,
     q23,
 )
+from spark_random_strings.nexmark.ranking_queries import ROCKSDB_PROVIDER, STATE_STORE_PROVIDER, q6, q18, q19
+from spark_random_strings.nexmark.utc import utc_day, utc_hour, utc_minute
 from spark_random_strings.nexmark.views import nexmark_views
 
 if TYPE_CHECKING:
@@ -92,23 +95,12 @@ Q21_CHANNEL_IDS = {"apple": "0", "google": "1", "facebook": "2", "baidu": "3"}
 #: q21's pattern: group 2 is the channel id of a url.
 Q21_CHANNEL_ID_PATTERN = "(&|^)channel_id=([^&]*)"
 
-_MS_PER_HOUR = 3_600_000
-_MS_PER_MINUTE = 60_000
-_MS_PER_DAY = 86_400_000
-
 
 def _euros(price: str) -> Column:
     """Flink's ``0.908 * price``, as Flink types it (``DECIMAL(23, 3)``)."""
     from pyspark.sql import functions as f
 
     return f.expr(f"CAST({EURO_RATE} * {price} AS {EURO_PRICE_TYPE})")
-
-
-def _utc_hour(time: str) -> Column:
-    """The hour of day (0-23) of a timestamp, in UTC."""
-    from pyspark.sql import functions as f
-
-    return f.pmod(f.floor(f.unix_millis(f.col(time)) / _MS_PER_HOUR), f.lit(24))
 
 
 def q0(events: DataFrame) -> DataFrame:
@@ -222,13 +214,17 @@ def q10(events: DataFrame) -> DataFrame:
     """
     from pyspark.sql import functions as f
 
-    millis = f.unix_millis(f.col("dateTime"))
-    day = f.date_from_unix_date(f.floor(millis / _MS_PER_DAY).cast("int")).cast("string")
-    minute = f.format_string(
-        "%02d:%02d", _utc_hour("dateTime"), f.pmod(f.floor(millis / _MS_PER_MINUTE), f.lit(60))
-    )
+    time = f.col("dateTime")
     bid = nexmark_views(events).bid
-    return bid.select("auction", "bidder", "price", "dateTime", "extra", day.alias("dt"), minute.alias("hm"))
+    return bid.select(
+        "auction",
+        "bidder",
+        "price",
+        "dateTime",
+        "extra",
+        utc_day(time).alias("dt"),
+        utc_minute(time).alias("hm"),
+    )
 
 
 def q11(events: DataFrame) -> DataFrame:
@@ -267,7 +263,7 @@ def q14(events: DataFrame) -> DataFrame:
     """
     from pyspark.sql import functions as f
 
-    hour = _utc_hour("dateTime")
+    hour = utc_hour(f.col("dateTime"))
     time_type = (
         f.when((hour >= 8) & (hour <= 18), "dayTime")
         .when((hour <= 6) | (hour >= 20), "nightTime")
@@ -341,12 +337,18 @@ QUERY_NAMES = (
     "q4_closing_prices",
     "q5",
     "q5_counts",
+    "q6",
     "q7",
     "q8",
     "q9",
     "q10",
     "q11",
     "q14",
+    "q15",
+    "q16",
+    "q17",
+    "q18",
+    "q19",
     "q20",
     "q21",
     "q22",
@@ -354,13 +356,21 @@ QUERY_NAMES = (
 )
 #: Each query of this module by its name.
 QUERIES = {name: globals()[name] for name in QUERY_NAMES}
+#: The queries written in update mode only: each row an upsert of the query's key.
+UPDATE_QUERIES = ("q18", "q19")
+#: The queries that keep their state with ``transformWithStateInPandas``: Spark 4.0 and later, with
+#: the RocksDB state store (``STATE_STORE_PROVIDER`` set to ``ROCKSDB_PROVIDER``).
+TRANSFORM_WITH_STATE_QUERIES = ("q6", "q19")
 
-#: The public names, in the order the documentation shows them (not sorted), the joins' of
-#: ``nexmark.join_queries`` included (q3, q4, q7, q8, q9, q20, q23).
+#: The public names, in the order the documentation shows them (not sorted), those of
+#: ``nexmark.join_queries`` (q3, q4, q7, q8, q9, q20, q23), ``nexmark.daily_queries`` (q15 to q17)
+#: and ``nexmark.ranking_queries`` (q6, q18, q19) included.
 __all__ = [  # noqa: RUF022
     "q0", "q1", "q2", "q3", "q4_closing_prices", "q4_average", "q5", "q5_counts", "q5_hot_items",
-    "q7", "q8", "q9", "q10", "q11", "q14", "q20", "q21", "q22", "q23", "QUERY_NAMES", "QUERIES",
+    "q6", "q7", "q8", "q9", "q10", "q11", "q14", "q15", "q16", "q17", "q18", "q19", "q20", "q21",
+    "q22", "q23", "QUERY_NAMES", "QUERIES", "UPDATE_QUERIES", "TRANSFORM_WITH_STATE_QUERIES",
     "EURO_RATE", "EURO_PRICE_TYPE", "Q2_MODULUS", "Q3_CATEGORY", "Q3_STATES", "Q5_WINDOW", "Q5_SLIDE",
-    "TUMBLING_WINDOW", "SESSION_GAP", "Q14_MIN_EUROS", "Q14_MAX_EUROS", "Q20_CATEGORY",
-    "Q21_CHANNEL_IDS", "Q21_CHANNEL_ID_PATTERN",
+    "TUMBLING_WINDOW", "SESSION_GAP", "Q14_MIN_EUROS", "Q14_MAX_EUROS", "DAY_WINDOW", "RANK_PRICES",
+    "Q20_CATEGORY", "Q21_CHANNEL_IDS", "Q21_CHANNEL_ID_PATTERN", "STATE_STORE_PROVIDER",
+    "ROCKSDB_PROVIDER",
 ]  # fmt: skip

@@ -1,0 +1,102 @@
+"""The stateful processors of q6 and q19, run by Spark's ``transformWithStateInPandas`` on the
+workers. The module imports only pyspark and pandas, and travels with the query, pickled by
+value, so that the workers' Python needs nothing of this package.
+
+Each processor keeps at most ten rows per key in a list state, ordered as its query ranks them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pandas as pd
+from pyspark.sql.streaming.stateful_processor import StatefulProcessor, StatefulProcessorHandle
+
+#: How many closed auctions q6 averages over, and how many bids q19 ranks.
+LAST_AUCTIONS = 10
+TOP_BIDS = 10
+#: q6's input (one closed auction of a seller) and q19's (one bid on an auction), as the queries
+#: select them: times as epoch microseconds, so that no time zone comes between.
+CLOSED_AUCTION_SCHEMA = "id bigint, expires_micros bigint, final bigint"
+BID_SCHEMA = "bidder bigint, price bigint, channel string, url string, micros bigint, extra string"
+#: Their output.
+SELLER_PRICE_SCHEMA = "seller bigint, avg_price bigint"
+RANKED_BID_SCHEMA = f"auction bigint, {BID_SCHEMA}, rank_number bigint"
+
+_BID_FIELDS = ("bidder", "price", "channel", "url", "micros", "extra")
+
+
+def _plain(value: Any) -> Any:
+    """A pandas cell as a plain Python value (numpy's integers are not ``int``)."""
+    return value.item() if hasattr(value, "item") else value
+
+
+def _records(rows: Iterator[pd.DataFrame], fields: tuple[str, ...]) -> list[tuple[Any, ...]]:
+    """The rows of a key's batch, as tuples of ``fields``."""
+    frames = [frame for frame in rows if len(frame)]
+    if not frames:
+        return []
+    batch = pd.concat(frames, ignore_index=True)
+    return [
+        tuple(_plain(value) for value in record) for record in batch[list(fields)].itertuples(index=False)
+    ]
+
+
+class LastClosedAuctions(StatefulProcessor):
+    """q6: per seller, the final prices of its last ten closed auctions. Each closed auction that
+    comes writes the seller's average over it and the nine before it, in the order they closed
+    (their expiry, then their id), as an integer (the sum divided by the count, the remainder
+    dropped)."""
+
+    def init(self, handle: StatefulProcessorHandle) -> None:
+        self._finals = handle.getListState("finals", "final bigint")
+
+    def handleInputRows(
+        self, key: Any, rows: Iterator[pd.DataFrame], timerValues: Any
+    ) -> Iterator[pd.DataFrame]:
+        closed = sorted(_records(rows, ("expires_micros", "id", "final")))
+        finals = [int(row[0]) for row in self._finals.get()]
+        averages = []
+        for _, _, final in closed:
+            finals = [*finals, final][-LAST_AUCTIONS:]
+            averages.append((key[0], sum(finals) // len(finals)))
+        if averages:
+            self._finals.put([(final,) for final in finals])
+            yield pd.DataFrame(averages, columns=["seller", "avg_price"])
+
+    def close(self) -> None:
+        pass
+
+
+def bid_rank(bid: tuple[Any, ...]) -> tuple[Any, ...]:
+    """q19's order of an auction's bids, greatest first: the price, then the earliest, then the
+    lowest bidder id, then the greatest ``extra`` (q9's winner is the greatest). ``bid`` is a
+    tuple of ``BID_SCHEMA``'s fields."""
+    bidder, price, _, _, micros, extra = bid
+    return price, -micros, -bidder, extra
+
+
+class TopBids(StatefulProcessor):
+    """q19: per auction, its ten greatest bids by ``bid_rank``. Each batch that changes them writes
+    the ranks whose bid changed, numbered from 1: an upsert of Flink's ``(auction, rank_number)``."""
+
+    def init(self, handle: StatefulProcessorHandle) -> None:
+        self._top = handle.getListState("top", BID_SCHEMA)
+
+    def handleInputRows(
+        self, key: Any, rows: Iterator[pd.DataFrame], timerValues: Any
+    ) -> Iterator[pd.DataFrame]:
+        before = [tuple(row) for row in self._top.get()]
+        after = sorted([*before, *_records(rows, _BID_FIELDS)], key=bid_rank, reverse=True)[:TOP_BIDS]
+        changed = [
+            (key[0], *bid, rank)
+            for rank, bid in enumerate(after, 1)
+            if rank > len(before) or before[rank - 1] != bid
+        ]
+        if changed:
+            self._top.put(after)
+            yield pd.DataFrame(changed, columns=["auction", *_BID_FIELDS, "rank_number"])
+
+    def close(self) -> None:
+        pass

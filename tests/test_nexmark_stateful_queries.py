@@ -1,0 +1,197 @@
+"""The Nexmark queries that keep state per key beyond a window (q6, q15 to q19) on Spark: each one,
+run to the end of a bounded ``nexmark`` stream under ``Trigger.AvailableNow``, writes exactly what
+``nexmark_answers`` computes from the twin's events.
+
+Half a minute of events is read in three batches (``maxEventsPerTrigger``), so that the state of
+each key spans batches: q6 in append mode, q15 to q19 in update mode, whose rows, applied in the
+order of their batches as upserts of each query's key, leave the oracle's table. Days of events
+(one every 3 s) close a day, which q15 to q17 write in append mode.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pyspark.sql import DataFrame, SparkSession
+
+from helpers.nexmark import HALF_MINUTE, HALF_MINUTE_EVENTS, millis, twin_events
+from spark_random_strings import nexmark_answers, read_nexmark
+from spark_random_strings.nexmark import NexmarkKeywords
+from spark_random_strings.nexmark.generator import NexmarkEvent
+from spark_random_strings.nexmark.queries import (
+    QUERIES,
+    ROCKSDB_PROVIDER,
+    STATE_STORE_PROVIDER,
+    q6,
+    q19,
+)
+from spark_random_strings.nexmark.stateful_answers import daily_rows
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("nexmark_stateful_queries")]
+
+Row = tuple[Any, ...]
+
+#: Half a minute of events in batches of at most 10,000: three with data.
+BATCHED: NexmarkKeywords = {**HALF_MINUTE, "max_events_per_trigger": 10_000}
+#: 30,000 events 3 s apart (20 a minute): 25 hours, whose first day (2015-07-15, UTC) closes.
+DAYS: NexmarkKeywords = {
+    **HALF_MINUTE,
+    "first_event_rate": 20,
+    "next_event_rate": 20,
+    "rate_unit": "PER_MINUTE",
+}
+#: The queries written in update mode, and the columns of the key each row upserts.
+UPDATE_KEYS: dict[str, Callable[[Row], Row]] = {
+    "q15": lambda row: row[:1],
+    "q16": lambda row: row[:2],
+    "q17": lambda row: row[:2],
+    "q18": lambda row: row[:2],
+    "q19": lambda row: (row[0], row[7]),
+}
+DAILY = ("q15", "q16", "q17")
+#: Spark's default state store, which transformWithState refuses.
+HDFS_PROVIDER = "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider"
+
+_names = itertools.count()
+
+
+@dataclass(frozen=True)
+class Run:
+    """The twin's events of one configuration, and each query's batches: (batch id, rows)."""
+
+    events: list[NexmarkEvent]
+    batches: dict[str, list[tuple[int, list[Row]]]]
+
+    def appended(self, name: str) -> list[Row]:
+        """Every row the query wrote."""
+        return [row for _, rows in sorted(self.batches[name]) for row in rows]
+
+    def upserted(self, name: str) -> list[Row]:
+        """The table the query's rows leave, applied in the order of their batches as upserts of
+        its key."""
+        table: dict[Row, Row] = {}
+        for row in self.appended(name):
+            table[UPDATE_KEYS[name](row)] = row
+        return list(table.values())
+
+
+def run(spark: SparkSession, options: NexmarkKeywords, modes: dict[str, str], checkpoints: Path) -> Run:
+    """Start each query at once under Trigger.AvailableNow in its output mode, its batches kept
+    by ``foreachBatch``, and wait for them all to end."""
+    events = read_nexmark(spark, **options)
+    batches: dict[str, list[tuple[int, list[Row]]]] = {name: [] for name in modes}
+    queries = []
+    for name, mode in modes.items():
+
+        def keep(batch: DataFrame, batch_id: int, name: str = name) -> None:
+            batches[name].append((batch_id, [tuple(row) for row in batch.collect()]))
+
+        table = f"nexmark_{name}_{next(_names)}"
+        writer = millis(QUERIES[name](events)).writeStream.outputMode(mode).foreachBatch(keep)
+        query = (
+            writer.trigger(availableNow=True).option("checkpointLocation", str(checkpoints / table)).start()
+        )
+        queries.append((name, query))
+    for name, query in queries:
+        query.awaitTermination(240)
+        assert not query.isActive and query.exception() is None, f"{name}: {query.exception()}"
+    return Run(twin_events(options), batches)
+
+
+@pytest.fixture(scope="module")
+def rocksdb(spark: SparkSession) -> Iterator[None]:
+    """The session with the RocksDB state store, which transformWithState needs, then as before."""
+    before = str(spark.conf.get(STATE_STORE_PROVIDER))
+    spark.conf.set(STATE_STORE_PROVIDER, ROCKSDB_PROVIDER)
+    yield
+    spark.conf.set(STATE_STORE_PROVIDER, before)
+
+
+@pytest.fixture(scope="module")
+def batched(spark: SparkSession, rocksdb: None, tmp_path_factory: pytest.TempPathFactory) -> Run:
+    modes = {"q6": "append", **dict.fromkeys(UPDATE_KEYS, "update")}
+    return run(spark, BATCHED, modes, tmp_path_factory.mktemp("batched"))
+
+
+@pytest.fixture(scope="module")
+def days(spark: SparkSession, tmp_path_factory: pytest.TempPathFactory) -> Run:
+    return run(spark, DAYS, dict.fromkeys(DAILY, "append"), tmp_path_factory.mktemp("days"))
+
+
+def answer(run: Run, name: str) -> list[Row]:
+    expected = nexmark_answers(run.events, [name])[name]
+    assert expected, f"{name}: the oracle has no rows, so the comparison pins nothing down"
+    return sorted(expected, key=repr)
+
+
+def test_the_batched_run_reads_its_events_in_three_batches_then_one_without_data(batched: Run) -> None:
+    assert [batch_id for batch_id, _ in sorted(batched.batches["q18"])] == [0, 1, 2, 3]
+    assert sum(len(rows) for _, rows in batched.batches["q18"]) > len(batched.upserted("q18")), (
+        "a bidder's latest bid on an auction changed across batches, which the upserts replace"
+    )
+    assert len(batched.events) == HALF_MINUTE_EVENTS
+
+
+def test_q6_writes_each_closed_auctions_sellers_average_over_its_last_10_closed_auctions(
+    batched: Run,
+) -> None:
+    rows = batched.appended("q6")
+    assert sorted(rows, key=repr) == answer(batched, "q6")
+    most = max(Counter(seller for seller, _ in rows).values())
+    assert most > 10, "some seller closed more than 10 auctions: the average slides"
+    closing_batches = [batch_id for batch_id, rows in batched.batches["q6"] if rows]
+    assert len(closing_batches) > 1, "auctions closed in more than one batch: the state spans them"
+
+
+@pytest.mark.parametrize("name", DAILY)
+def test_q15_to_q17_in_update_mode_leave_each_days_running_statistics(batched: Run, name: str) -> None:
+    assert sorted(batched.upserted(name), key=repr) == sorted(daily_rows(batched.events, name), key=repr)
+
+
+def test_q15_counts_distinct_bidders_and_auctions_per_day_and_price_band_exactly(days: Run) -> None:
+    rows = days.appended("q15")
+    assert sorted(rows, key=repr) == answer(days, "q15")
+    assert [row[0] for row in rows] == ["2015-07-15"], "the first day closed; the second is open"
+    _, bids, *counts = rows[0]
+    assert bids == sum(counts[:3]) and bids > 20_000 and 0 < counts[4] < counts[3]
+
+
+@pytest.mark.parametrize("name", ["q16", "q17"])
+def test_q16_and_q17_write_each_closed_days_statistics_per_channel_and_per_auction(
+    days: Run, name: str
+) -> None:
+    assert sorted(days.appended(name), key=repr) == answer(days, name)
+
+
+def test_q18_leaves_each_bidders_latest_bid_on_each_auction(batched: Run) -> None:
+    assert sorted(batched.upserted("q18"), key=repr) == answer(batched, "q18")
+
+
+def test_q19_leaves_each_auctions_ten_highest_bids_numbered_from_1(batched: Run) -> None:
+    table = sorted(batched.upserted("q19"), key=repr)
+    assert table == answer(batched, "q19")
+    assert max(row[7] for row in table) == 10
+    assert sum(len(rows) for _, rows in batched.batches["q19"]) > len(table), "ranks were replaced"
+
+
+def test_q6_and_q19_refuse_a_session_without_the_rocksdb_state_store_naming_the_setting(
+    spark: SparkSession,
+) -> None:
+    events = read_nexmark(spark, num_events=10)
+    before = str(spark.conf.get(STATE_STORE_PROVIDER))
+    spark.conf.set(STATE_STORE_PROVIDER, HDFS_PROVIDER)
+    try:
+        for query in (q6, q19):
+            with pytest.raises(
+                ValueError,
+                match=rf"needs the RocksDB state store, but {STATE_STORE_PROVIDER} is '{HDFS_PROVIDER}'",
+            ):
+                query(events)
+    finally:
+        spark.conf.set(STATE_STORE_PROVIDER, before)
