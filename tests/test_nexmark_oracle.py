@@ -72,8 +72,16 @@ def test_rows_as_mappings_with_epoch_milliseconds_answer_alike() -> None:
 
 def test_the_oracle_refuses_an_unknown_query_an_endless_stream_and_a_row_of_another_table() -> None:
     events = nexmark_events(num_events=10)
-    with pytest.raises(ValueError, match=r"no answer for 'q12'; the queries answered: q0, q1, "):
+    with pytest.raises(
+        ValueError, match=r"no answer for 'q12' in append mode; the queries answered: q0, q1, "
+    ):
         nexmark_answers(events, ["q12"])
+    with pytest.raises(
+        ValueError, match=r"no answer for 'q5' in update mode; the queries answered: q0, q1, q2, q10, "
+    ):
+        nexmark_answers(events, ["q5"], output_mode="update")
+    with pytest.raises(ValueError, match=r"output_mode is 'complete'; give 'append' or 'update'\."):
+        nexmark_answers(events, output_mode="complete")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="num_events is 0, an endless stream"):
         nexmark_events(num_events=0)
     with pytest.raises(

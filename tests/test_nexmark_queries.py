@@ -21,6 +21,7 @@ from pyspark.sql.streaming.query import StreamingQuery
 from pyspark.sql.types import LongType, StructType
 
 from helpers.nexmark import HALF_MINUTE, HALF_MINUTE_EVENTS, millis, twin_events
+from helpers.support import example_module, recipe_of_example
 from spark_random_strings import read_nexmark
 from spark_random_strings.nexmark import NexmarkKeywords
 from spark_random_strings.nexmark.answer_basics import (
@@ -34,7 +35,14 @@ from spark_random_strings.nexmark.generator import (
     EventFields,
     NexmarkEvent,
 )
-from spark_random_strings.nexmark.queries import QUERIES, q4_average, q5_counts, q5_hot_items, q9
+from spark_random_strings.nexmark.queries import (
+    QUERIES,
+    nexmark_side_input,
+    q4_average,
+    q5_counts,
+    q5_hot_items,
+    q9,
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("nexmark_queries")]
 
@@ -50,8 +58,9 @@ AT_A_WINDOWS_END: NexmarkKeywords = {
 #: exactly the expiry of auction 1338, which has bids.
 AT_AN_AUCTIONS_CLOSE: NexmarkKeywords = {**HALF_MINUTE, "num_events": 11_989}
 #: The queries that run on each configuration (q23's rows on half a minute would take long; q6 and
-#: q15 to q19 run in test_nexmark_stateful_queries, with the state store and days they need).
-STATEFUL_QUERIES = ("q6", "q15", "q16", "q17", "q18", "q19")
+#: q12 and q15 to q19 run in test_nexmark_stateful_queries, with the state store, days and
+#: output mode they need).
+STATEFUL_QUERIES = ("q6", "q12", "q15", "q16", "q17", "q18", "q19")
 HALF_MINUTE_QUERIES = [name for name in QUERIES if name not in ("q23", *STATEFUL_QUERIES)]
 WINDOW_QUERIES = ["q5", "q7", "q11"]
 CLOSING_QUERIES = ["q4_closing_prices", "q9"]
@@ -369,6 +378,31 @@ def test_q10_gives_each_bid_its_utc_day_and_minute(half_minute: Runs) -> None:
 
 def test_q11_writes_each_bidders_closed_sessions_of_10_s_gaps(half_minute: Runs) -> None:
     half_minute.check("q11")
+
+
+def test_q13_joins_every_bid_to_the_side_inputs_value_for_its_auction_mod_10000(half_minute: Runs) -> None:
+    half_minute.check("q13")
+    assert len({row[4] for row in half_minute.rows["q13"]}) > 1000, "the bids meet many keys"
+
+
+def test_the_side_input_is_flinks_generated_file_as_a_table_key_i_value_i_for_10000_keys(
+    spark: SparkSession,
+) -> None:
+    table = nexmark_side_input(spark)
+    assert table.schema.simpleString() == "struct<key:bigint,value:string>"
+    rows = sorted(tuple(row) for row in table.collect())
+    assert rows == [(i, str(i)) for i in range(10_000)]
+    with pytest.raises(ValueError, match=r"rows is 0; give a whole number of at least 1 \(Flink's: 10000\)"):
+        nexmark_side_input(spark, 0)
+
+
+def test_the_guides_check_of_an_engine_runs_the_examples_code_and_finds_q5_and_q18_the_oracles(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    recipe_of_example("nexmark.md", "## Checking an implementation", "nexmark_check_an_engine.py", blocks=1)
+    example = example_module("nexmark_check_an_engine")
+    checked = example.check(example.engine_rows(spark, str(tmp_path)))
+    assert checked == {"q5": {"rows": 11, "equal": True}, "q18": {"rows": 4762, "equal": True}}
 
 
 def test_q14_keeps_the_bids_within_flinks_euro_bounds_with_time_type_and_count_of_c(

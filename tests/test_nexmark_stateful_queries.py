@@ -11,6 +11,7 @@ order of their batches as upserts of each query's key, leave the oracle's table.
 from __future__ import annotations
 
 import itertools
+import json
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ import pytest
 from pyspark.sql import DataFrame, SparkSession
 
 from helpers.nexmark import HALF_MINUTE, HALF_MINUTE_EVENTS, millis, twin_events
+from helpers.spark_lines import on_default_line
 from spark_random_strings import nexmark_answers, read_nexmark
 from spark_random_strings.nexmark import NexmarkKeywords
 from spark_random_strings.nexmark.generator import NexmarkEvent
@@ -31,7 +33,6 @@ from spark_random_strings.nexmark.queries import (
     q6,
     q19,
 )
-from spark_random_strings.nexmark.stateful_answers import daily_rows
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("nexmark_stateful_queries")]
 
@@ -48,6 +49,7 @@ DAYS: NexmarkKeywords = {
 }
 #: The queries written in update mode, and the columns of the key each row upserts.
 UPDATE_KEYS: dict[str, Callable[[Row], Row]] = {
+    "q12": lambda row: (row[0], row[2]),
     "q15": lambda row: row[:1],
     "q16": lambda row: row[:2],
     "q17": lambda row: row[:2],
@@ -67,6 +69,7 @@ class Run:
 
     events: list[NexmarkEvent]
     batches: dict[str, list[tuple[int, list[Row]]]]
+    checkpoints: dict[str, Path]
 
     def appended(self, name: str) -> list[Row]:
         """Every row the query wrote."""
@@ -87,6 +90,7 @@ def run(spark: SparkSession, options: NexmarkKeywords, modes: dict[str, str], ch
     events = read_nexmark(spark, **options)
     batches: dict[str, list[tuple[int, list[Row]]]] = {name: [] for name in modes}
     queries = []
+    checkpoint_of: dict[str, Path] = {}
     for name, mode in modes.items():
 
         def keep(batch: DataFrame, batch_id: int, name: str = name) -> None:
@@ -94,14 +98,15 @@ def run(spark: SparkSession, options: NexmarkKeywords, modes: dict[str, str], ch
 
         table = f"nexmark_{name}_{next(_names)}"
         writer = millis(QUERIES[name](events)).writeStream.outputMode(mode).foreachBatch(keep)
+        checkpoint_of[name] = checkpoints / table
         query = (
-            writer.trigger(availableNow=True).option("checkpointLocation", str(checkpoints / table)).start()
+            writer.trigger(availableNow=True).option("checkpointLocation", str(checkpoint_of[name])).start()
         )
         queries.append((name, query))
     for name, query in queries:
         query.awaitTermination(240)
         assert not query.isActive and query.exception() is None, f"{name}: {query.exception()}"
-    return Run(twin_events(options), batches)
+    return Run(twin_events(options), batches, checkpoint_of)
 
 
 @pytest.fixture(scope="module")
@@ -130,6 +135,11 @@ def answer(run: Run, name: str) -> list[Row]:
     return sorted(expected, key=repr)
 
 
+def updated(run: Run, name: str) -> list[Row]:
+    """The oracle's table for ``name`` written in update mode."""
+    return sorted(nexmark_answers(run.events, [name], output_mode="update")[name], key=repr)
+
+
 def test_the_batched_run_reads_its_events_in_three_batches_then_one_without_data(batched: Run) -> None:
     assert [batch_id for batch_id, _ in sorted(batched.batches["q18"])] == [0, 1, 2, 3]
     assert sum(len(rows) for _, rows in batched.batches["q18"]) > len(batched.upserted("q18")), (
@@ -151,7 +161,7 @@ def test_q6_writes_each_closed_auctions_sellers_average_over_its_last_10_closed_
 
 @pytest.mark.parametrize("name", DAILY)
 def test_q15_to_q17_in_update_mode_leave_each_days_running_statistics(batched: Run, name: str) -> None:
-    assert sorted(batched.upserted(name), key=repr) == sorted(daily_rows(batched.events, name), key=repr)
+    assert sorted(batched.upserted(name), key=repr) == updated(batched, name)
 
 
 def test_q15_counts_distinct_bidders_and_auctions_per_day_and_price_band_exactly(days: Run) -> None:
@@ -180,6 +190,28 @@ def test_q19_leaves_each_auctions_ten_highest_bids_numbered_from_1(batched: Run)
     assert sum(len(rows) for _, rows in batched.batches["q19"]) > len(table), "ranks were replaced"
 
 
+def batch_time_ms(checkpoint: Path, batch_id: int) -> int:
+    """The time the checkpoint's offset log keeps for a batch: its ``current_timestamp()``."""
+    metadata = (checkpoint / "offsets" / str(batch_id)).read_text().splitlines()[1]
+    return int(json.loads(metadata)["batchTimestampMs"])
+
+
+def test_q12_counts_every_bid_once_in_the_processing_time_window_of_its_batch(batched: Run) -> None:
+    bids = Counter(e.bid["bidder"] for e in batched.events if e.bid is not None)
+    table = batched.upserted("q12")
+    per_bidder: Counter[object] = Counter()
+    for bidder, count, start, end in table:
+        per_bidder[bidder] += count
+        assert end - start == 10_000 and start % 10_000 == 0, "a 10 s tumbling window"
+    assert per_bidder == bids, "every bid counted once, whatever the clock did"
+    assert sum(per_bidder.values()) == sum(bids.values()) == 27_600
+    for batch_id, rows in batched.batches["q12"]:
+        time = batch_time_ms(batched.checkpoints["q12"], batch_id)
+        assert {(start, end) for _, _, start, end in rows} <= {
+            (time - time % 10_000, time - time % 10_000 + 10_000)
+        }
+
+
 def test_q6_and_q19_refuse_a_session_without_the_rocksdb_state_store_naming_the_setting(
     spark: SparkSession,
 ) -> None:
@@ -195,3 +227,38 @@ def test_q6_and_q19_refuse_a_session_without_the_rocksdb_state_store_naming_the_
                 query(events)
     finally:
         spark.conf.set(STATE_STORE_PROVIDER, before)
+
+
+#: 12,000 events in two batches: what the other lines run.
+SHORT: NexmarkKeywords = {**HALF_MINUTE, "num_events": 12_000, "max_events_per_trigger": 6_000}
+
+
+@pytest.mark.every_line
+@pytest.mark.java_independent
+@pytest.mark.skipif(on_default_line(), reason="the default line runs each query on half a minute above")
+def test_on_this_line_q15_to_q18_write_the_oracles_rows_and_q6_and_q19_run_from_spark_4_0(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    import pyspark
+
+    modes = {**dict.fromkeys(DAILY, "update"), "q18": "update"}
+    with_state = int(pyspark.__version__.split(".")[0]) >= 4
+    if not with_state:
+        events = read_nexmark(spark, num_events=10)
+        for query in (q6, q19):
+            with pytest.raises(RuntimeError, match=r"needs Spark 4\.0 or later: it keeps its state with "):
+                query(events)
+    before = str(spark.conf.get(STATE_STORE_PROVIDER))
+    spark.conf.set(STATE_STORE_PROVIDER, ROCKSDB_PROVIDER if with_state else before)
+    try:
+        short = run(
+            spark, SHORT, {**modes, **({"q6": "append", "q19": "update"} if with_state else {})}, tmp_path
+        )
+    finally:
+        spark.conf.set(STATE_STORE_PROVIDER, before)
+    for name in DAILY:
+        assert sorted(short.upserted(name), key=repr) == updated(short, name), name
+    assert sorted(short.upserted("q18"), key=repr) == answer(short, "q18")
+    if with_state:
+        assert sorted(short.appended("q6"), key=repr) == answer(short, "q6")
+        assert sorted(short.upserted("q19"), key=repr) == answer(short, "q19")

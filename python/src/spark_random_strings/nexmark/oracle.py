@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any, Unpack
+from typing import Any, Literal, Unpack
 
 from spark_random_strings.nexmark.answer_basics import Answer
-from spark_random_strings.nexmark.answers import ANSWERS
+from spark_random_strings.nexmark.answers import ANSWERS, UPDATE_ANSWERS
 from spark_random_strings.nexmark.generator import AUCTION, BID, PERSON, NexmarkEvent
 from spark_random_strings.nexmark.generator import nexmark_events as _numbered_events
 from spark_random_strings.nexmark.options import parse_nexmark_options
@@ -60,15 +60,26 @@ def nexmark_events(**options: Unpack[NexmarkKeywords]) -> list[NexmarkEvent]:
     return list(_numbered_events(parsed.config, 0, parsed.num_events))
 
 
-def nexmark_answers(events: Iterable[object], queries: Sequence[str] | None = None) -> dict[str, Answer]:
+def nexmark_answers(
+    events: Iterable[object],
+    queries: Sequence[str] | None = None,
+    *,
+    output_mode: Literal["append", "update"] = "append",
+) -> dict[str, Answer]:
     """The rows each Nexmark query writes when it reads ``events`` to their end, exactly.
 
     The answer is what the query writes for a bounded stream read to its end (Spark's
     ``Trigger.AvailableNow``, in append mode): the events in one batch, then a batch without
     data whose watermark is the final one, the least over the views the query reads of the
     view's latest event time less 4 s. A window is written when its end is at or before that
-    watermark; q4's and q9's auctions when their expiry is before it. ``docs/nexmark.md`` gives
-    each query's columns and how Spark runs it.
+    watermark; q4's and q9's auctions when their expiry is before it. q18 and q19 write upserts
+    (update mode): their answer is the table the upserts leave. ``docs/nexmark.md`` gives each
+    query's columns and how Spark runs it.
+
+    With ``output_mode="update"``, the answer is the table that a run's upserts leave, in any
+    number of batches, as an engine that updates its rows (Flink's retractions) ends with them:
+    for q15 to q17 every day's final row, closed or not; the stateless queries, q18 and q19 as in
+    append mode.
 
     Examples:
         >>> events = nexmark_events(num_events=1000)
@@ -82,27 +93,34 @@ def nexmark_answers(events: Iterable[object], queries: Sequence[str] | None = No
             ``auction`` and ``bid`` structs, ``dateTime``), as pyspark ``Row``s or mappings, with
             times as ``datetime`` or epoch milliseconds.
         queries: the queries to answer, by name (``spark_random_strings.nexmark_queries``'s
-            ``QUERY_NAMES``, and ``"q4"`` for q4's averages); None for all of them.
+            ``QUERY_NAMES`` but q12, which counts by the wall clock, and ``"q4"`` for q4's
+            averages); None for all of those the output mode answers.
+        output_mode: ``"append"``, or ``"update"`` for the table of a run in update mode (the
+            stateless queries and q15 to q19).
 
     Returns:
         Each query's rows, as tuples of its columns in their order, in no particular order of rows:
         times as epoch milliseconds, prices in euros as ``Decimal``.
 
     Raises:
-        ValueError: a query that has no answer here, or an event that is not one of the table.
+        ValueError: a query that has no answer here (in that output mode), an output mode other
+            than those two, or an event that is not one of the table.
 
     The answers are computed in plain Python, one event at a time, on one core: what that costs
     is in the Nexmark guide (docs/nexmark.md, "Checking an implementation").
     """
-    names = list(ANSWERS) if queries is None else list(queries)
-    unknown = [name for name in names if name not in ANSWERS]
+    answers = {"append": ANSWERS, "update": UPDATE_ANSWERS}.get(output_mode)
+    if answers is None:
+        raise ValueError(f"nexmark_answers: output_mode is {output_mode!r}; give 'append' or 'update'.")
+    names = list(answers) if queries is None else list(queries)
+    unknown = [name for name in names if name not in answers]
     if unknown:
         raise ValueError(
-            f"nexmark_answers: no answer for {', '.join(map(repr, unknown))}; the queries answered: "
-            f"{', '.join(ANSWERS)}."
+            f"nexmark_answers: no answer for {', '.join(map(repr, unknown))} in {output_mode} mode; the "
+            f"queries answered: {', '.join(answers)}."
         )
     table = [event if isinstance(event, NexmarkEvent) else _event_of_row(event) for event in events]
-    return {name: ANSWERS[name](table) for name in names}
+    return {name: answers[name](table) for name in names}
 
 
 def _event_of_row(row: object) -> NexmarkEvent:

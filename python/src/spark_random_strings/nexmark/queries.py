@@ -1,11 +1,12 @@
 """The Nexmark benchmark's queries as Spark Structured Streaming queries, after Flink's Nexmark SQL.
 
 Each function takes the stream of [`read_nexmark`][spark_random_strings.nexmark.read_nexmark] and
-returns a streaming DataFrame to write in **append** mode (the default), with the columns of
-Flink's result table (``nexmark_q<n>``) under their names; its docstring says what Flink's query
-computes and where this one differs. Times are Spark ``TIMESTAMP`` columns; where Flink reads a
-time's calendar fields (the hour, the day), they are taken in UTC, as Flink's ``TIMESTAMP(3)``
-holds the generator's epoch milliseconds, whatever the session's time zone.
+returns a streaming DataFrame to write in **append** mode (the default; q12, q18 and q19, whose
+rows are upserts, in **update** mode: ``UPDATE_QUERIES``), with the columns of Flink's result
+table (``nexmark_q<n>``) under their names; its docstring says what Flink's query computes and
+where this one differs. Times are Spark ``TIMESTAMP`` columns; where Flink reads a time's calendar
+fields (the hour, the day), they are taken in UTC, as Flink's ``TIMESTAMP(3)`` holds the
+generator's epoch milliseconds, whatever the session's time zone.
 
     events = read_nexmark(spark, num_events=1_000_000, first_event_rate=50_000, next_event_rate=50_000)
     q7(events).writeStream.format("noop").start()
@@ -16,14 +17,15 @@ latest event time of each view it reads (the least of them), reaches the window'
 then moves the watermark to its final place: the windows that end at or before it are written,
 the later ones never are.
 
-The stateless queries (q0, q1, q2, q10, q14, q21, q22) also run in the other output modes.
+The stateless queries (q0, q1, q2, q10, q13, q14, q21, q22) also run in the other output modes.
 
 q4 and q9 close auctions: the auctions carry the watermark on ``expires`` (not ``dateTime``), and
 an auction is written once the watermark has passed its expiry (``expires < watermark``), with
 its winning bid (``q9``) or its closing price (``q4_closing_prices``); ``q4_average`` then
 averages the closing prices per category, in a second step, as Flink's q4 does in one statement.
+``q6`` keeps each seller's last 10 closing prices.
 
-Queries Spark cannot run as Flink writes them (checked on Spark 4):
+Where Spark refuses Flink's statement, each query says what it does instead (checked on Spark 4):
 
 - **q4** (average closing price per category) as one streaming query: an aggregation of an
   aggregation of a stream-stream join. Append mode refuses the average, which has no event-time
@@ -31,25 +33,17 @@ Queries Spark cannot run as Flink writes them (checked on Spark 4):
   pattern of possible 'correctness' issue due to global watermark"), complete mode refuses the
   join ("Inner join between two streaming DataFrames/Datasets is not supported in Complete output
   mode"). Hence ``q4_closing_prices`` and ``q4_average``.
-- **q6** (each seller's average closing price over its last 10 closed auctions): the closing
-  prices are ``q4_closing_prices``'s, but their average is ``AVG(...) OVER (PARTITION BY seller
-  ORDER BY dateTime ROWS BETWEEN 10 PRECEDING AND CURRENT ROW)``, a window over rows, which Spark
-  refuses on a stream (``NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING``); a seller's last 10 span
-  batches, so no per-batch step computes it either.
-- **q18**, **q19** (the latest bid per bidder and auction, the top 10 bids per auction):
-  ``ROW_NUMBER() OVER (PARTITION BY ...)``, which Spark refuses on a stream
-  (``NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING``); Flink's results are updated (retracted) as
-  bids come, which an append-mode sink cannot take back either. (q9's ``ROW_NUMBER() ... = 1``
-  over an auction's bids has a closing time, the expiry, and is an aggregation instead.)
-- **q15**, **q16** (daily statistics): ``count(DISTINCT ...)``, which Spark refuses on a stream
-  ("Distinct aggregations are not supported on streaming DataFrames/Datasets"), and a grouping by
-  a day string, which append mode refuses without a watermark on it.
-- **q17** (daily statistics per auction): not provided. It groups by a day string, as q15 does,
-  which append mode takes only with a watermark on a grouping column.
-
-Not provided, though Spark could run a form of them: **q12** windows by processing time
-(``PROCTIME()``), whose results depend on the wall clock; **q13** joins a side-input file
-that Flink's benchmark ships with its distribution.
+- **q6**, **q18**, **q19**: ``AVG() OVER`` and ``ROW_NUMBER() OVER (PARTITION BY ...)``, which
+  Spark refuses on a stream (``NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING``). q18's latest bid is
+  an aggregation; q6's last 10 auctions and q19's top 10 bids are kept by
+  ``transformWithStateInPandas`` (Spark 4.0 and later, with the RocksDB state store). q18 and
+  q19 are written in update mode, each row an upsert of Flink's key.
+- **q15** to **q17** (daily statistics): ``count(DISTINCT ...)``, which Spark refuses on a stream
+  ("Distinct aggregations are not supported on streaming DataFrames/Datasets"), is the size of a
+  set; the day, a grouping append mode refuses without a watermark, is a one-day window.
+- **q12** counts by processing time, which in Spark is each micro-batch's time: its rows depend on
+  when the batches ran (update mode; no exact answer). **q13** joins a side input that Flink's
+  benchmark generates as a file; ``nexmark_side_input`` makes the same table.
 """
 
 from __future__ import annotations
@@ -71,7 +65,9 @@ from spark_random_strings.nexmark.join_queries import (
     q20,
     q23,
 )
+from spark_random_strings.nexmark.processing_time import PROCESSING_TIME_WINDOW, q12
 from spark_random_strings.nexmark.ranking_queries import ROCKSDB_PROVIDER, STATE_STORE_PROVIDER, q6, q18, q19
+from spark_random_strings.nexmark.side_input import SIDE_INPUT_ROWS, nexmark_side_input, q13
 from spark_random_strings.nexmark.utc import utc_day, utc_hour, utc_minute
 from spark_random_strings.nexmark.views import nexmark_views
 
@@ -343,6 +339,8 @@ QUERY_NAMES = (
     "q9",
     "q10",
     "q11",
+    "q12",
+    "q13",
     "q14",
     "q15",
     "q16",
@@ -357,20 +355,24 @@ QUERY_NAMES = (
 #: Each query of this module by its name.
 QUERIES = {name: globals()[name] for name in QUERY_NAMES}
 #: The queries written in update mode only: each row an upsert of the query's key.
-UPDATE_QUERIES = ("q18", "q19")
+UPDATE_QUERIES = ("q12", "q18", "q19")
+#: The queries without an exact answer: q12 counts by the wall clock.
+INEXACT_QUERIES = ("q12",)
 #: The queries that keep their state with ``transformWithStateInPandas``: Spark 4.0 and later, with
 #: the RocksDB state store (``STATE_STORE_PROVIDER`` set to ``ROCKSDB_PROVIDER``).
 TRANSFORM_WITH_STATE_QUERIES = ("q6", "q19")
 
 #: The public names, in the order the documentation shows them (not sorted), those of
 #: ``nexmark.join_queries`` (q3, q4, q7, q8, q9, q20, q23), ``nexmark.daily_queries`` (q15 to q17)
-#: and ``nexmark.ranking_queries`` (q6, q18, q19) included.
+#: and ``nexmark.ranking_queries`` (q6, q18, q19), ``nexmark.processing_time`` (q12) and
+#: ``nexmark.side_input`` (q13) included.
 __all__ = [  # noqa: RUF022
     "q0", "q1", "q2", "q3", "q4_closing_prices", "q4_average", "q5", "q5_counts", "q5_hot_items",
-    "q6", "q7", "q8", "q9", "q10", "q11", "q14", "q15", "q16", "q17", "q18", "q19", "q20", "q21",
-    "q22", "q23", "QUERY_NAMES", "QUERIES", "UPDATE_QUERIES", "TRANSFORM_WITH_STATE_QUERIES",
+    "q6", "q7", "q8", "q9", "q10", "q11", "q12", "q13", "nexmark_side_input", "q14", "q15", "q16",
+    "q17", "q18", "q19", "q20", "q21", "q22", "q23", "QUERY_NAMES", "QUERIES", "UPDATE_QUERIES",
+    "INEXACT_QUERIES", "TRANSFORM_WITH_STATE_QUERIES",
     "EURO_RATE", "EURO_PRICE_TYPE", "Q2_MODULUS", "Q3_CATEGORY", "Q3_STATES", "Q5_WINDOW", "Q5_SLIDE",
-    "TUMBLING_WINDOW", "SESSION_GAP", "Q14_MIN_EUROS", "Q14_MAX_EUROS", "DAY_WINDOW", "RANK_PRICES",
-    "Q20_CATEGORY", "Q21_CHANNEL_IDS", "Q21_CHANNEL_ID_PATTERN", "STATE_STORE_PROVIDER",
-    "ROCKSDB_PROVIDER",
+    "TUMBLING_WINDOW", "SESSION_GAP", "PROCESSING_TIME_WINDOW", "SIDE_INPUT_ROWS", "Q14_MIN_EUROS",
+    "Q14_MAX_EUROS", "DAY_WINDOW", "RANK_PRICES", "Q20_CATEGORY", "Q21_CHANNEL_IDS",
+    "Q21_CHANNEL_ID_PATTERN", "STATE_STORE_PROVIDER", "ROCKSDB_PROVIDER",
 ]  # fmt: skip

@@ -5,7 +5,7 @@ stream read to its end under ``Trigger.AvailableNow``.
 q6 and q15 to q17 are written in append mode: q6 one row per closed auction, q15 to q17 one row
 per day that has closed (``end <= watermark``, the day a UTC day). q18 and q19 are written in
 update mode, each row an upsert of the query's key; their answer is the table those upserts
-leave: each bidder's latest bid per auction, each auction's top 10 bids. ``daily_rows`` gives
+leave: each bidder's latest bid per auction, each auction's top 10 bids. ``DAILY_UPDATES`` gives
 q15 to q17 in update mode the same way: every day's final row, closed or not.
 """
 
@@ -143,12 +143,6 @@ DAILY_UPDATES: dict[str, Callable[[Sequence[NexmarkEvent]], Answer]] = {
     "q16": lambda events: _q16(events, closed=False),
     "q17": lambda events: _q17(events, closed=False),
 }
-
-
-def daily_rows(events: Sequence[NexmarkEvent], query: str) -> Answer:
-    """What q15, q16 or q17 (``query``) holds for ``events`` written in update mode: each key's
-    final row, every day's, closed or not."""
-    return DAILY_UPDATES[query](events)
 
 
 def q18(events: Sequence[NexmarkEvent]) -> Answer:
