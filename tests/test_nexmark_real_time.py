@@ -1,6 +1,9 @@
-"""The stateless Nexmark queries (q0, q1, q2, q10, q14, q21, q22) in Spark's real-time mode (4.2+
-from Python): with one partition, what reaches a ``foreach`` sink is exactly the query's answer
-over a prefix of the events, in order, each event handed on once it exists."""
+"""The Nexmark queries in Spark's real-time mode (4.2+ from Python). The stateless ones (q0, q1, q2,
+q10, q13, q14, q21, q22): with one partition, what reaches a ``foreach`` sink is exactly the
+query's answer over a prefix of the events, in order, each event handed on once it exists. The
+stateful ones that Spark 4.3 runs there (q5_counts, q12, q15 to q18), in update mode: the sink's
+rows, applied as upserts of each query's key, leave the query's update-mode answer over the
+events of a bounded stream."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ import json
 import sys
 import time
 import uuid
+from collections import Counter
 from pathlib import Path
 from typing import IO, Any
 
@@ -15,7 +19,7 @@ import pytest
 from pyspark import cloudpickle
 from pyspark.sql import DataFrame, SparkSession
 
-from spark_random_strings import read_nexmark
+from spark_random_strings import nexmark_answers, read_nexmark
 from spark_random_strings.engine.choice import pyspark_line
 from spark_random_strings.nexmark import answers as _nexmark_answers
 from spark_random_strings.nexmark.config import NexmarkConfig
@@ -61,7 +65,7 @@ def sink_rows(folder: Path) -> list[list[Any]]:
 
 
 #: The stateless queries, which real-time mode runs (nexmark_queries' docstring).
-STATELESS = ("q0", "q1", "q2", "q10", "q14", "q21", "q22")
+STATELESS = ("q0", "q1", "q2", "q10", "q13", "q14", "q21", "q22")
 #: How many rows each waits for: q2 passes about one bid in 230 (4 rows a second at this rate).
 WANTED = {"q2": 10}
 
@@ -123,3 +127,95 @@ def test_a_stateless_query_in_real_time_mode_hands_on_its_answer_over_a_prefix_o
     while len(expected := answer(list(nexmark_events(config, 0, count)))) < len(got):
         count *= 2
     assert got == [as_json(row) for row in expected[: len(got)]]
+
+
+#: The stateful queries that real-time mode runs on Spark 4.3 (update mode), each with the columns
+#: of the key its rows upsert; q12's are checked apart, as its windows are the clock's.
+REAL_TIME_STATEFUL = {"q5_counts": (0, 2), "q15": (0,), "q16": (0, 1), "q17": (0, 1), "q18": (0, 1)}
+#: Two seconds of events: a bounded stream, which each query reads whole.
+STATEFUL_EVENTS = 2_000
+
+
+def real_time_upserts(spark: SparkSession, tmp_path: Path, name: str, done: Any) -> list[list[Any]]:
+    """Run ``name`` in real-time mode over the bounded stream, one source partition and one
+    shuffle partition (a stage group's tasks all run at once, and local[2] has two slots), until
+    ``done(sink rows)`` or 60 s; the rows the sink got, in order."""
+    output = tmp_path / "rows"
+    output.mkdir()
+    spark.conf.set("spark.sql.streaming.realTimeMode.minBatchDuration", "1s")
+    before = str(spark.conf.get("spark.sql.shuffle.partitions"))
+    spark.conf.set("spark.sql.shuffle.partitions", "1")
+    try:
+        events = read_nexmark(
+            spark,
+            real_time=True,
+            num_events=STATEFUL_EVENTS,
+            num_partitions=1,
+            first_event_rate=RATE,
+            next_event_rate=RATE,
+        )
+        query = (
+            plain(QUERIES[name](events))
+            .writeStream.foreach(JsonLinesSink(str(output)))
+            .outputMode("update")
+            .trigger(realTime="5 seconds")  # type: ignore[call-overload]  # pyspark's stubs lack it
+            .option("checkpointLocation", str(tmp_path / "checkpoint"))
+            .start()
+        )
+    finally:
+        spark.conf.set("spark.sql.shuffle.partitions", before)
+    try:
+        deadline = time.monotonic() + 60
+        while not done(sink_rows(output)) and query.isActive and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert query.exception() is None
+    finally:
+        query.stop()
+        # A stopped real-time query's tasks may still hold the slots the next one needs at once.
+        tracker, deadline = spark.sparkContext.statusTracker(), time.monotonic() + 30
+        while tracker.getActiveStageIds() and time.monotonic() < deadline:
+            time.sleep(0.2)
+    return sink_rows(output)
+
+
+def upserted(rows: list[list[Any]], key: tuple[int, ...]) -> list[list[Any]]:
+    """The table the rows leave, applied in order as upserts of the key's columns."""
+    table = {tuple(row[i] for i in key): row for row in rows}
+    return sorted(table.values(), key=repr)
+
+
+@pytest.mark.skipif(
+    pyspark_line() < (4, 3), reason="real-time mode's stateful operators arrived in Spark 4.3"
+)
+@pytest.mark.parametrize("name", REAL_TIME_STATEFUL)
+def test_a_stateful_query_in_real_time_mode_upserts_its_update_mode_answer_over_the_events(
+    spark: SparkSession, tmp_path: Path, name: str
+) -> None:
+    config = NexmarkConfig(first_event_rate=RATE, next_event_rate=RATE)
+    events = list(nexmark_events(config, 0, STATEFUL_EVENTS))
+    answer = nexmark_answers(events, [name], output_mode="update")[name]
+    expected = sorted((as_json(row) for row in answer), key=repr)
+    key = REAL_TIME_STATEFUL[name]
+    got = real_time_upserts(spark, tmp_path, name, lambda rows: upserted(rows, key) == expected)
+    assert upserted(got, key) == expected
+    assert len(got) > len(expected), "rows were updated as the events came"
+
+
+@pytest.mark.skipif(
+    pyspark_line() < (4, 3), reason="real-time mode's stateful operators arrived in Spark 4.3"
+)
+def test_q12_in_real_time_mode_counts_every_bid_once_in_windows_of_the_clock(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    config = NexmarkConfig(first_event_rate=RATE, next_event_rate=RATE)
+    bids = Counter(e.bid["bidder"] for e in nexmark_events(config, 0, STATEFUL_EVENTS) if e.bid is not None)
+
+    def counts(rows: list[list[Any]]) -> Counter[Any]:
+        per_bidder: Counter[Any] = Counter()
+        for bidder, count, _, _ in upserted(rows, (0, 2)):
+            per_bidder[bidder] += count
+        return per_bidder
+
+    got = real_time_upserts(spark, tmp_path, "q12", lambda rows: counts(rows) == bids)
+    assert counts(got) == bids, "every bid counted once, whatever the clock did"
+    assert all(end - start == 10_000 and start % 10_000 == 0 for _, _, start, end in got)

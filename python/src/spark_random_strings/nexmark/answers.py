@@ -91,15 +91,16 @@ def q3(events: Sequence[NexmarkEvent]) -> Answer:
     return rows
 
 
-def _q5_counts(events: Sequence[NexmarkEvent]) -> dict[int, dict[int, int]]:
-    """Bids per auction in each closed sliding window: window start -> auction -> count."""
-    watermark = final_watermark_ms(events, [BID])
+def _q5_counts(events: Sequence[NexmarkEvent], closed: bool = True) -> dict[int, dict[int, int]]:
+    """Bids per auction in each closed sliding window (with ``closed``; else in every window):
+    window start -> auction -> count."""
+    watermark = final_watermark_ms(events, [BID]) if closed else None
     counts: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     for bid in fields_of(events, BID):
         time = int_field(bid, "dateTime")
         start = time - time % _Q5_SLIDE_MS
         while start > time - _Q5_SIZE_MS:
-            if start + _Q5_SIZE_MS <= watermark:
+            if watermark is None or start + _Q5_SIZE_MS <= watermark:
                 counts[start][int_field(bid, "auction")] += 1
             start -= _Q5_SLIDE_MS
     return counts
@@ -123,11 +124,12 @@ def q4(events: Sequence[NexmarkEvent]) -> Answer:
     return [(category, sum(finals) // len(finals)) for category, finals in prices.items()]
 
 
-def q5_counts(events: Sequence[NexmarkEvent]) -> Answer:
-    """Bids per auction and closed sliding window: auction, num, starttime, endtime."""
+def q5_counts(events: Sequence[NexmarkEvent], closed: bool = True) -> Answer:
+    """Bids per auction and closed sliding window (every window without ``closed``): auction, num,
+    starttime, endtime."""
     return [
         (auction, num, start, start + _Q5_SIZE_MS)
-        for start, per_auction in _q5_counts(events).items()
+        for start, per_auction in _q5_counts(events, closed).items()
         for auction, num in per_auction.items()
     ]
 
@@ -335,9 +337,10 @@ ANSWERS: dict[str, Callable[[Sequence[NexmarkEvent]], Answer]] = {
 #: The queries whose rows are the same in every output mode: those without state.
 STATELESS_QUERIES = ("q0", "q1", "q2", "q10", "q13", "q14", "q21", "q22")
 #: Each answer for a run written in update mode, where a query has one: the table its upserts
-#: leave. The stateless queries write the same rows; q18 and q19 are update-mode queries; q15 to
-#: q17 hold every day's final row, closed or not.
+#: leave. The stateless queries write the same rows; q18 and q19 are update-mode queries; q5_counts
+#: and q15 to q17 hold every window's final row, closed or not.
 UPDATE_ANSWERS: dict[str, Callable[[Sequence[NexmarkEvent]], Answer]] = {
     **{name: ANSWERS[name] for name in (*STATELESS_QUERIES, "q18", "q19")},
+    "q5_counts": lambda events: q5_counts(events, closed=False),
     **stateful_answers.DAILY_UPDATES,
 }

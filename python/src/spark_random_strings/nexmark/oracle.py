@@ -78,8 +78,8 @@ def nexmark_answers(
 
     With ``output_mode="update"``, the answer is the table that a run's upserts leave, in any
     number of batches, as an engine that updates its rows (Flink's retractions) ends with them:
-    for q15 to q17 every day's final row, closed or not; the stateless queries, q18 and q19 as in
-    append mode.
+    for q5_counts every window's final count and for q15 to q17 every day's final row, closed or
+    not; the stateless queries, q18 and q19 as in append mode.
 
     Examples:
         >>> events = nexmark_events(num_events=1000)
@@ -96,7 +96,7 @@ def nexmark_answers(
             ``QUERY_NAMES`` but q12, which counts by the wall clock, and ``"q4"`` for q4's
             averages); None for all of those the output mode answers.
         output_mode: ``"append"``, or ``"update"`` for the table of a run in update mode (the
-            stateless queries and q15 to q19).
+            stateless queries, q5_counts and q15 to q19).
 
     Returns:
         Each query's rows, as tuples of its columns in their order, in no particular order of rows:
