@@ -26,6 +26,12 @@ TRIGGER_INTERVAL = "1 second"
 EVENTS_PER_TRIGGER = 200_000
 #: The kinds of event, by ``event_type``.
 KINDS = ("persons", "auctions", "bids")
+#: How many of a batch's rows ``--query`` shows.
+ROWS_SHOWN = 5
+#: Once the stream's last event is read, how long ``--query`` waits without a new batch before it
+#: stops: a query with a watermark runs batches without data that close its last windows (one per
+#: stateful operator in a chain), each within a trigger interval of the one before.
+LAST_BATCH_WAIT_S = 3.0
 
 
 def add_nexmark_flags(parser: argparse.ArgumentParser) -> None:
@@ -44,6 +50,16 @@ def add_nexmark_flags(parser: argparse.ArgumentParser) -> None:
         "--num-events have come, or Ctrl-C)",
     )
     add_output_flags(parser, count_flag="--num-events", unit="events", formats=("parquet", "json"))
+    from spark_random_strings.nexmark.queries import QUERY_NAMES
+
+    parser.add_argument(
+        "--query",
+        choices=QUERY_NAMES,
+        metavar="QUERY",
+        help="run this Nexmark query (nexmark_queries' names: q0 to q23, q4_closing_prices, q5_counts) "
+        "on the events and show its rows batch by batch, or with --output write them (default: the "
+        "events themselves)",
+    )
     add_engine_flag(parser)
 
 
@@ -65,6 +81,14 @@ def nexmark_options(args: argparse.Namespace) -> dict[str, str]:
         raise UsageError("argument --num-events: 0 is an endless stream, and --output writes a bounded one")
     if args.output is None and (args.checkpoint is not None):
         raise UsageError("argument --checkpoint: only with --output")
+    if args.output is not None and args.query is not None:
+        from spark_random_strings.nexmark.queries import UPDATE_QUERIES
+
+        if args.query in UPDATE_QUERIES:
+            raise UsageError(
+                f"argument --query: {args.query} writes upserts (update mode), which Spark's file sink "
+                "cannot take; without --output the command shows them"
+            )
     keywords = _keywords(args)
     if args.output is not None and keywords["max_events_per_trigger"] is None:
         keywords["max_events_per_trigger"] = EVENTS_PER_TRIGGER
@@ -120,23 +144,117 @@ def nexmark_usage_error(message: str) -> UsageError:
 
 
 def run_nexmark(args: argparse.Namespace, events: DataFrame, console: Console) -> int:
-    """Show the events batch by batch, or write them with ``--output``."""
+    """Show the events (or ``--query``'s rows) batch by batch, or write them with ``--output``."""
     from spark_random_strings.engine.local import StopRequest, first_interrupt_sets
 
     num_events = 100_000 if args.num_events is None else args.num_events
+    rows = events if args.query is None else query_rows(events, args.query)
     if args.output is not None:
         from spark_random_strings.write.command import write_command
 
-        return write_command(
-            events, args.write_request, total_rows=num_events, console=console, unit="events"
-        )
+        unit = "events" if args.query is None else f"events through {args.query}"
+        return write_command(rows, args.write_request, total_rows=num_events, console=console, unit=unit)
     stop = StopRequest()
     with first_interrupt_sets(stop):
-        events_read, summary = show_batches(
-            events, num_events=num_events or None, duration_s=args.duration, stop=stop, console=console
-        )
+        if args.query is None:
+            events_read, summary = show_batches(
+                events, num_events=num_events or None, duration_s=args.duration, stop=stop, console=console
+            )
+        else:
+            events_read, summary = show_query_batches(
+                rows,
+                args.query,
+                num_events=num_events or None,
+                duration_s=args.duration,
+                stop=stop,
+                console=console,
+            )
     console.print(summary, soft_wrap=True, markup=False)
     return 0 if events_read > 0 else 1
+
+
+def query_rows(events: DataFrame, name: str) -> DataFrame:
+    """``name``'s rows of the events; the session takes the RocksDB state store first where the
+    query keeps its state with ``transformWithStateInPandas`` (the command owns its session)."""
+    from spark_random_strings.nexmark.queries import (
+        QUERIES,
+        ROCKSDB_PROVIDER,
+        STATE_STORE_PROVIDER,
+        TRANSFORM_WITH_STATE_QUERIES,
+    )
+
+    if name in TRANSFORM_WITH_STATE_QUERIES:
+        events.sparkSession.conf.set(STATE_STORE_PROVIDER, ROCKSDB_PROVIDER)
+    rows: DataFrame = QUERIES[name](events)
+    return rows
+
+
+def show_query_batches(
+    rows: DataFrame,
+    name: str,
+    *,
+    num_events: int | None,
+    duration_s: float | None,
+    stop: StopRequest,
+    console: Console,
+) -> tuple[int, str]:
+    """After every batch with rows, print how many the query ``name`` wrote and the first
+    ``ROWS_SHOWN``, until the stream's ``num_events`` have been read and ``LAST_BATCH_WAIT_S``
+    passed without a batch (those without data close the last windows), ``duration_s`` passes or
+    ``stop`` is set. Update-mode queries (``UPDATE_QUERIES``) write upserts.
+
+    Returns the events read and the one-line summary. Raises the query's exception if it failed.
+    """
+    from spark_random_strings.cli.stream import run_until_done
+    from spark_random_strings.engine.progress import current_position
+    from spark_random_strings.nexmark.queries import UPDATE_QUERIES
+
+    mode = "update" if name in UPDATE_QUERIES else "append"
+    what = "upserts" if mode == "update" else "rows"
+    written = [0, 0]  # rows, batches with rows
+
+    def show(batch: DataFrame, batch_id: int) -> None:
+        count = batch.count()
+        if not count:
+            return
+        written[:] = [written[0] + count, written[1] + 1]
+        console.print(Text(f"batch {batch_id}: {count:,} {what} of {name}"), soft_wrap=True)
+        for row in batch.limit(ROWS_SHOWN).collect():
+            console.print(Text("  " + ", ".join(_shown(value) for value in row)), soft_wrap=True)
+        if count > ROWS_SHOWN:
+            console.print(Text(f"  ... and {count - ROWS_SHOWN:,} more"), soft_wrap=True)
+
+    started = time.monotonic()
+    query = (
+        rows.writeStream.outputMode(mode).foreachBatch(show).trigger(processingTime=TRIGGER_INTERVAL).start()
+    )
+    latest: list[tuple[int, float]] = []  # once every event is read: the latest batch, when first seen
+
+    def watch(elapsed: float) -> None:
+        position = current_position(query)
+        if num_events is None or position is None or position.rows_read < num_events:
+            return
+        if not latest or position.batch_id != latest[0][0]:
+            latest[:] = [(position.batch_id, elapsed)]
+        elif elapsed - latest[0][1] >= LAST_BATCH_WAIT_S:
+            stop.set()
+
+    elapsed = run_until_done(query, started=started, duration_s=duration_s, stop=stop, every_tick=watch)
+    position = current_position(query)
+    read = position.rows_read if position is not None else 0
+    return read, (
+        f"spark-random-strings nexmark --query {name}: {written[0]:,} {what} in {written[1]:,} batches "
+        f"from {read:,} events in {elapsed:.1f} s"
+    )
+
+
+def _shown(value: object) -> str:
+    """A cell as the terminal shows it: a time to the millisecond."""
+    from datetime import datetime
+
+    if isinstance(value, datetime):
+        return value.isoformat(sep=" ", timespec="milliseconds")
+    return str(value)
 
 
 def show_batches(
