@@ -18,6 +18,7 @@ from typing import IO, Any
 import pytest
 from pyspark import cloudpickle
 from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql.streaming.query import StreamingQuery
 
 from spark_random_strings import nexmark_answers, read_nexmark
 from spark_random_strings.engine.choice import pyspark_line
@@ -85,6 +86,20 @@ def plain(df: DataFrame) -> DataFrame:
     )
 
 
+def start_real_time(df: DataFrame, output: Path, checkpoint: Path, batch: str) -> StreamingQuery:
+    """``df``, its times as epoch ms, in real-time mode with batches of ``batch``, in update mode,
+    into the JSON-lines sink writing to ``output``."""
+    query: StreamingQuery = (
+        plain(df)
+        .writeStream.foreach(JsonLinesSink(str(output)))
+        .outputMode("update")
+        .trigger(realTime=batch)  # type: ignore[call-overload]  # pyspark's stubs lack it
+        .option("checkpointLocation", str(checkpoint))
+        .start()
+    )
+    return query
+
+
 def as_json(row: Any) -> list[Any]:
     """A row as the sink writes it: a JSON list, a Decimal as its text."""
     shown: list[Any] = json.loads(json.dumps(list(row), default=str))
@@ -102,14 +117,7 @@ def test_a_stateless_query_in_real_time_mode_hands_on_its_answer_over_a_prefix_o
     events = read_nexmark(
         spark, real_time=True, num_events=0, num_partitions=1, first_event_rate=RATE, next_event_rate=RATE
     )
-    query = (
-        plain(QUERIES[name](events))
-        .writeStream.foreach(JsonLinesSink(str(output)))
-        .outputMode("update")
-        .trigger(realTime="1 second")  # type: ignore[call-overload]  # pyspark's stubs lack it
-        .option("checkpointLocation", str(tmp_path / "checkpoint"))
-        .start()
-    )
+    query = start_real_time(QUERIES[name](events), output, tmp_path / "checkpoint", "1 second")
     try:
         deadline = time.monotonic() + 90
         while len(sink_rows(output)) < wanted and query.isActive and time.monotonic() < deadline:
@@ -154,14 +162,7 @@ def real_time_upserts(spark: SparkSession, tmp_path: Path, name: str, done: Any)
             first_event_rate=RATE,
             next_event_rate=RATE,
         )
-        query = (
-            plain(QUERIES[name](events))
-            .writeStream.foreach(JsonLinesSink(str(output)))
-            .outputMode("update")
-            .trigger(realTime="5 seconds")  # type: ignore[call-overload]  # pyspark's stubs lack it
-            .option("checkpointLocation", str(tmp_path / "checkpoint"))
-            .start()
-        )
+        query = start_real_time(QUERIES[name](events), output, tmp_path / "checkpoint", "5 seconds")
     finally:
         spark.conf.set("spark.sql.shuffle.partitions", before)
     try:

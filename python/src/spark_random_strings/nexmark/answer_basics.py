@@ -84,3 +84,9 @@ def closed_auctions(events: Sequence[NexmarkEvent]) -> list[tuple[EventFields, l
         if a is not None and int_field(a, "dateTime") <= int_field(b, "dateTime") <= int_field(a, "expires"):
             bids[int_field(b, "auction")].append(b)
     return [(closed[auction], auction_bids) for auction, auction_bids in bids.items()]
+
+
+def bid_rank(b: EventFields) -> tuple[int, int, int, str]:
+    """The order of an auction's bids, greatest first, in q9's winner and q19's top 10: the highest
+    price, then the earliest, then the lowest bidder id, then the greatest ``extra``."""
+    return int_field(b, "price"), -int_field(b, "dateTime"), -int_field(b, "bidder"), str_field(b, "extra")

@@ -26,6 +26,7 @@ from decimal import Decimal
 from spark_random_strings.nexmark import stateful_answers
 from spark_random_strings.nexmark.answer_basics import (
     Answer,
+    bid_rank,
     closed_auctions,
     fields_of,
     final_watermark_ms,
@@ -189,17 +190,9 @@ def q9(events: Sequence[NexmarkEvent]) -> Answer:
     lowest bidder id, then the greatest extra: the auction's columns, then auction, bidder,
     price, bid_dateTime, bid_extra."""
 
-    def rank(b: EventFields) -> tuple[int, int, int, str]:
-        return (
-            int_field(b, "price"),
-            -int_field(b, "dateTime"),
-            -int_field(b, "bidder"),
-            str_field(b, "extra"),
-        )
-
     rows: Answer = []
     for a, bids in closed_auctions(events):
-        won = max(bids, key=rank)
+        won = max(bids, key=bid_rank)
         rows.append(
             (
                 *(a[name] for name in _AUCTION),

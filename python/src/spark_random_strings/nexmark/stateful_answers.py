@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 
 from spark_random_strings.nexmark.answer_basics import (
     Answer,
+    bid_rank,
     closed_auctions,
     fields_of,
     final_watermark_ms,
@@ -173,16 +174,8 @@ def q19(events: Sequence[NexmarkEvent]) -> Answer:
     for b in fields_of(events, BID):
         bids[b["auction"]].append(b)
 
-    def rank(b: EventFields) -> tuple[int, int, int, str]:
-        return (
-            int_field(b, "price"),
-            -int_field(b, "dateTime"),
-            -int_field(b, "bidder"),
-            str_field(b, "extra"),
-        )
-
     rows: Answer = []
     for auction, auction_bids in bids.items():
-        top = sorted(auction_bids, key=rank, reverse=True)[:_TOP_BIDS]
+        top = sorted(auction_bids, key=bid_rank, reverse=True)[:_TOP_BIDS]
         rows += [(auction, *(b[name] for name in _BID), number) for number, b in enumerate(top, 1)]
     return rows
