@@ -1,28 +1,54 @@
 """``spark-random-strings nexmark --query``: a Nexmark query on the live events, its rows shown
-batch by batch, or with ``--output`` written to files: exactly the oracle's rows."""
+batch by batch, or with ``--output`` written to files: exactly the oracle's rows.
+
+The command runs in this process, on the tests' Spark session (test_nexmark_source runs the
+``nexmark`` command in a child process of its own, as users do)."""
 
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
+from pyspark.sql import SparkSession
 
-from helpers.support import CLI, RunInProcess, run_child
-from spark_random_strings import NexmarkKeywords, nexmark_answers, nexmark_events
+from helpers.support import CLI, RunInProcess
+from spark_random_strings import NexmarkKeywords, cli, nexmark_answers, nexmark_events
+from spark_random_strings.engine import local as _local
 
 pytestmark = pytest.mark.slow
 
 
-def test_nexmark_query_shows_each_batchs_rows_and_counts_every_row_of_the_answer() -> None:
+@pytest.fixture
+def on_this_session(
+    spark: SparkSession, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> RunInProcess:
+    """Run the command's main function in this process on the tests' session, which it does not
+    stop: its exit status and what it printed."""
+    monkeypatch.setattr(_local, "local_session", lambda *_, **__: spark)
+    monkeypatch.setattr(spark, "stop", lambda: None)
+
+    def call(*args: str) -> subprocess.CompletedProcess[str]:
+        capsys.readouterr()
+        status = cli.main(list(args))
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess([*CLI, *args], status, out, err)
+
+    return call
+
+
+def test_nexmark_query_shows_each_batchs_rows_and_counts_every_row_of_the_answer(
+    on_this_session: RunInProcess,
+) -> None:
     options: NexmarkKeywords = {
         "num_events": 5000,
         "first_event_rate": 1_000_000,
         "next_event_rate": 1_000_000,
     }
     flags = ["--num-events", "5000", "--first-event-rate", "1000000", "--next-event-rate", "1000000"]
-    done = run_child([*CLI, "nexmark", *flags, "--query", "q21"])
+    done = on_this_session("nexmark", *flags, "--query", "q21")
     assert done.returncode == 0, done.stderr
     expected = nexmark_answers(nexmark_events(**options), ["q21"])["q21"]
     lines = done.stdout.strip().splitlines()
@@ -36,14 +62,13 @@ def test_nexmark_query_shows_each_batchs_rows_and_counts_every_row_of_the_answer
     assert shown and set(shown) <= {", ".join(map(str, row)) for row in expected}
 
 
-def test_nexmark_query_output_writes_exactly_the_oracles_rows_and_a_second_run_adds_none(
-    tmp_path: Path,
+def test_nexmark_query_output_writes_exactly_the_oracles_rows(
+    on_this_session: RunInProcess, tmp_path: Path
 ) -> None:
     options: NexmarkKeywords = {"num_events": 12_000, "first_event_rate": 1000, "next_event_rate": 1000}
     flags = ["--num-events", "12000", "--first-event-rate", "1000", "--next-event-rate", "1000"]
     output = tmp_path / "q3"
-    args = [*CLI, "nexmark", *flags, "--query", "q3", "--output", str(output)]
-    done = run_child(args)
+    done = on_this_session("nexmark", *flags, "--query", "q3", "--output", str(output))
     assert done.returncode == 0, done.stderr
     assert (
         done.stdout.strip()

@@ -226,8 +226,8 @@ def test_q6_and_q19_refuse_a_session_without_the_rocksdb_state_store_naming_the_
         spark.conf.set(STATE_STORE_PROVIDER, before)
 
 
-#: 12,000 events in two batches: what the other lines run.
-SHORT: NexmarkKeywords = {**HALF_MINUTE, "num_events": 12_000, "max_events_per_trigger": 6_000}
+#: 10,000 events in two batches: what the other lines run.
+SHORT: NexmarkKeywords = {**HALF_MINUTE, "num_events": 10_000, "max_events_per_trigger": 5_000}
 
 
 @pytest.mark.every_line
