@@ -20,6 +20,7 @@ from pyspark import cloudpickle
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming.query import StreamingQuery
 
+from helpers.support import session_conf
 from spark_random_strings import nexmark_answers, read_nexmark
 from spark_random_strings.engine.choice import pyspark_line
 from spark_random_strings.nexmark import answers as _nexmark_answers
@@ -151,9 +152,7 @@ def real_time_upserts(spark: SparkSession, tmp_path: Path, name: str, done: Any)
     output = tmp_path / "rows"
     output.mkdir()
     spark.conf.set("spark.sql.streaming.realTimeMode.minBatchDuration", "1s")
-    before = str(spark.conf.get("spark.sql.shuffle.partitions"))
-    spark.conf.set("spark.sql.shuffle.partitions", "1")
-    try:
+    with session_conf(spark, "spark.sql.shuffle.partitions", "1"):
         events = read_nexmark(
             spark,
             real_time=True,
@@ -163,8 +162,6 @@ def real_time_upserts(spark: SparkSession, tmp_path: Path, name: str, done: Any)
             next_event_rate=RATE,
         )
         query = start_real_time(QUERIES[name](events), output, tmp_path / "checkpoint", "5 seconds")
-    finally:
-        spark.conf.set("spark.sql.shuffle.partitions", before)
     try:
         deadline = time.monotonic() + 60
         while not done(sink_rows(output)) and query.isActive and time.monotonic() < deadline:

@@ -24,6 +24,7 @@ from pyspark.sql import DataFrame, SparkSession
 
 from helpers.nexmark import HALF_MINUTE, millis, twin_events
 from helpers.spark_lines import on_default_line
+from helpers.support import session_conf
 from spark_random_strings import nexmark_answers, read_nexmark
 from spark_random_strings.engine.choice import pyspark_line
 from spark_random_strings.nexmark import NexmarkKeywords
@@ -115,10 +116,8 @@ def run(spark: SparkSession, options: NexmarkKeywords, modes: dict[str, str], ch
 @pytest.fixture(scope="module")
 def rocksdb(spark: SparkSession) -> Iterator[None]:
     """The session with the RocksDB state store, which transformWithState needs, then as before."""
-    before = str(spark.conf.get(STATE_STORE_PROVIDER))
-    spark.conf.set(STATE_STORE_PROVIDER, ROCKSDB_PROVIDER)
-    yield
-    spark.conf.set(STATE_STORE_PROVIDER, before)
+    with session_conf(spark, STATE_STORE_PROVIDER, ROCKSDB_PROVIDER):
+        yield
 
 
 @pytest.fixture(scope="module")
@@ -214,17 +213,13 @@ def test_q6_and_q19_refuse_a_session_without_the_rocksdb_state_store_naming_the_
     spark: SparkSession,
 ) -> None:
     events = read_nexmark(spark, num_events=10)
-    before = str(spark.conf.get(STATE_STORE_PROVIDER))
-    spark.conf.set(STATE_STORE_PROVIDER, HDFS_PROVIDER)
-    try:
+    with session_conf(spark, STATE_STORE_PROVIDER, HDFS_PROVIDER):
         for query in (q6, q19):
             with pytest.raises(
                 ValueError,
                 match=rf"needs the RocksDB state store, but {STATE_STORE_PROVIDER} is '{HDFS_PROVIDER}'",
             ):
                 query(events)
-    finally:
-        spark.conf.set(STATE_STORE_PROVIDER, before)
 
 
 #: The other lines this test runs on: 3.5, which refuses q6 and q19 (no transformWithStateInPandas),
@@ -253,14 +248,11 @@ def test_on_this_line_q15_to_q18_write_the_oracles_rows_and_q6_and_q19_run_from_
         for query in (q6, q19):
             with pytest.raises(RuntimeError, match=r"needs Spark 4\.0 or later: it keeps its state with "):
                 query(events)
-    before = str(spark.conf.get(STATE_STORE_PROVIDER))
-    spark.conf.set(STATE_STORE_PROVIDER, ROCKSDB_PROVIDER if with_state else before)
-    try:
+    provider = ROCKSDB_PROVIDER if with_state else str(spark.conf.get(STATE_STORE_PROVIDER))
+    with session_conf(spark, STATE_STORE_PROVIDER, provider):
         short = run(
             spark, SHORT, {**modes, **({"q6": "append", "q19": "update"} if with_state else {})}, tmp_path
         )
-    finally:
-        spark.conf.set(STATE_STORE_PROVIDER, before)
     for name in DAILY:
         assert sorted(short.upserted(name), key=repr) == updated(short, name), name
     assert sorted(short.upserted("q18"), key=repr) == answer(short, "q18")

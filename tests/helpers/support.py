@@ -17,7 +17,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Unpack
 
-from pyspark.sql import DataFrame
+from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming.listener import StreamingQueryProgress
 from pyspark.sql.streaming.query import StreamingQuery
 
@@ -248,3 +248,14 @@ def connect_server(
         yield f"sc://127.0.0.1:{port}"
     finally:
         stop_group(server, grace_s=60)
+
+
+@contextlib.contextmanager
+def session_conf(spark: SparkSession, key: str, value: str) -> Iterator[None]:
+    """Inside, the session's ``key`` is ``value``; afterwards what it was."""
+    before = str(spark.conf.get(key))
+    spark.conf.set(key, value)
+    try:
+        yield
+    finally:
+        spark.conf.set(key, before)
