@@ -12,6 +12,7 @@ from pathlib import Path
 import pyspark
 import pytest
 
+from helpers.spark_lines import on_default_line
 from helpers.support import EXAMPLES, pyspark_bin, run_child
 from helpers.support import connect_server as start_connect_server
 from spark_random_strings import installed_spark, jar_path
@@ -53,7 +54,17 @@ def test_spark_submit_runs_the_python_example_and_prints_the_seeded_rows(
     assert done.stdout.splitlines() == expected_lines
 
 
+#: The lines whose spark-shell reads the example its own way: 3.5's Scala 2.12 shell, 4.0's (which
+#: ignores -I); 4.1 and later share one shell (Scala 2.13, -I), run on the default line, and each
+#: spark-shell costs ~50 s of a line's end-to-end tests.
+SHELL_LINES = ("3.5", "4.0")
+
+
 @pytest.mark.slow
+@pytest.mark.skipif(
+    not on_default_line() and installed_spark().spark_line not in SHELL_LINES,
+    reason="Spark 4.1 and later read the example with one spark-shell, run on the default line",
+)
 def test_spark_shell_runs_the_scala_example_and_prints_the_same_rows(
     expected_lines: list[str], tmp_path: Path
 ) -> None:
