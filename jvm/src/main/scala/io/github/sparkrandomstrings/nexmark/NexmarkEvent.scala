@@ -9,7 +9,6 @@ final class NexmarkEvent {
   var number: Long = 0L
   var eventType: Int = 0
   var dateTimeMs: Long = 0L
-  var watermarkMs: Long = 0L
 
   // person
   var personId: Long = 0L

@@ -1,6 +1,7 @@
 package io.github.sparkrandomstrings.nexmark
 
 import io.github.sparkrandomstrings.nexmark.NexmarkEvent.{Cities, FirstNames, LastNames, States}
+import org.apache.spark.unsafe.Platform
 
 /**
  * Makes Nexmark's events exactly as Apache Beam's `Generator` does: event `number` is event
@@ -34,7 +35,6 @@ final class NexmarkGenerator(config: NexmarkConfig) {
     val timestampMs = NexmarkConfig.BaseTimeMs + timeline.timestampMs(adjusted)
     event.number = number
     event.dateTimeMs = timestampMs
-    event.watermarkMs = NexmarkConfig.BaseTimeMs + timeline.timestampMs(timeline.watermarkNumber(number))
     random.reseed(eventId)
     val rem = eventId % ProportionDenominator
     if (rem < PersonProportion) person(eventId)
@@ -42,6 +42,14 @@ final class NexmarkGenerator(config: NexmarkConfig) {
     else bid(eventId)
     event
   }
+
+  /**
+   * Beam's watermark at event `number`: the timestamp of its out-of-order group's first event
+   * (not a field of the event: no row holds it, and its division by the group size is a tenth of
+   * an event's cost).
+   */
+  def watermarkMs(number: Long): Long =
+    NexmarkConfig.BaseTimeMs + timeline.timestampMs(timeline.watermarkNumber(number))
 
   private def person(eventId: Long): Unit = {
     event.eventType = NexmarkEvent.Person
@@ -154,19 +162,31 @@ final class NexmarkGenerator(config: NexmarkConfig) {
       val average = desiredAverage - currentSize
       val delta = java.lang.Math.round(average * 0.2).toInt
       val size = average - delta + (if (delta == 0) 0 else random.nextInt(2 * delta))
-      val buffer = extra.reserve(size + 6) // a last draw writes all six of its characters
+      val buffer = extra.reserve(size + 8) // a last draw writes all six of its characters, or a word
       var at = 0
-      while (at < size) {
-        val rnd = random.nextInt()
-        val low = (rnd % Triple + TripleOffset) * 3
-        val high = ((rnd / Triple) % Triple + TripleOffset) * 3
-        buffer(at) = ExtraTriples(low)
-        buffer(at + 1) = ExtraTriples(low + 1)
-        buffer(at + 2) = ExtraTriples(low + 2)
-        buffer(at + 3) = ExtraTriples(high)
-        buffer(at + 4) = ExtraTriples(high + 1)
-        buffer(at + 5) = ExtraTriples(high + 2)
-        at += 6
+      if (WordStores) {
+        // A draw's six characters as one little-endian word; its two high bytes, zeros, are the
+        // next draw's first two or past the text's end.
+        while (at < size) {
+          val rnd = random.nextInt()
+          val six = ExtraTripleWords(rnd % Triple + TripleOffset) |
+            (ExtraTripleWords((rnd / Triple) % Triple + TripleOffset) << 24)
+          Platform.putLong(buffer, Platform.BYTE_ARRAY_OFFSET + at, six)
+          at += 6
+        }
+      } else {
+        while (at < size) {
+          val rnd = random.nextInt()
+          val low = (rnd % Triple + TripleOffset) * 3
+          val high = ((rnd / Triple) % Triple + TripleOffset) * 3
+          buffer(at) = ExtraTriples(low)
+          buffer(at + 1) = ExtraTriples(low + 1)
+          buffer(at + 2) = ExtraTriples(low + 2)
+          buffer(at + 3) = ExtraTriples(high)
+          buffer(at + 4) = ExtraTriples(high + 1)
+          buffer(at + 5) = ExtraTriples(high + 2)
+          at += 6
+        }
       }
       extra.setLength(size)
     }
@@ -207,6 +227,15 @@ object NexmarkGenerator {
     }
     table
   }
+
+  /** [[ExtraTriples]]' three characters of each remainder as a little-endian word, the first lowest. */
+  private val ExtraTripleWords: Array[Long] = Array.tabulate(2 * TripleOffset + 1) { i =>
+    (ExtraTriples(i * 3) & 0xFFL) | ((ExtraTriples(i * 3 + 1) & 0xFFL) << 8) | ((ExtraTriples(i * 3 + 2) & 0xFFL) << 16)
+  }
+
+  /** Whether a word may be stored at any byte of an array, its low byte first (x86-64, aarch64). */
+  private val WordStores: Boolean =
+    Platform.unaligned() && java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN
 
   /** The last person made by event `eventId` (base 0): this one's, if it makes a person. */
   def lastBase0PersonId(eventId: Long): Long = {

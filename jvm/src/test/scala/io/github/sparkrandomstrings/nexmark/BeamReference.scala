@@ -52,8 +52,9 @@ object BeamReference {
     s"${next.eventTimestamp} ${next.watermark} $body"
   }
 
-  /** Our event as [[line]] writes Beam's. */
-  def line(e: NexmarkEvent): String = {
+  /** Our event `number` as [[line]] writes Beam's. */
+  def line(ours: NexmarkGenerator, number: Long): String = {
+    val e = ours.event(number)
     val body = e.eventType match {
       case NexmarkEvent.Person =>
         s"person ${e.personId}|${e.name}|${e.emailAddress}|${e.creditCard}|${new String(e.cityName, "US-ASCII")}|" +
@@ -63,6 +64,6 @@ object BeamReference {
           s"${e.expiresMs}|${e.seller}|${e.category}|${e.extra}"
       case _ => s"bid ${e.auction}|${e.bidder}|${e.price}|${e.dateTimeMs}|${e.extra}"
     }
-    s"${e.dateTimeMs} ${e.watermarkMs} $body"
+    s"${e.dateTimeMs} ${ours.watermarkMs(number)} $body"
   }
 }

@@ -15,7 +15,7 @@ class NexmarkGeneratorSuite extends AnyFunSuite {
     var n = 0L
     while (n < count) {
       val expected = BeamReference.line(beam.nextEvent())
-      val actual = BeamReference.line(ours.event(n))
+      val actual = BeamReference.line(ours, n)
       if (actual != expected) fail(s"event $n of $config:\n  ours: $actual\n  Beam: $expected")
       n += 1
     }
@@ -25,7 +25,7 @@ class NexmarkGeneratorSuite extends AnyFunSuite {
     val ours = new NexmarkGenerator(config)
     numbers.foreach { n =>
       val expected = BeamReference.line(BeamReference.generator(config, n).nextEvent())
-      assert(BeamReference.line(ours.event(n)) == expected, s"event $n of $config")
+      assert(BeamReference.line(ours, n) == expected, s"event $n of $config")
     }
   }
 
@@ -107,7 +107,7 @@ class NexmarkGeneratorSuite extends AnyFunSuite {
       }
       val fromFixture = s"${json.get("eventTimestamp").asLong} ${json.get("watermark").asLong} $kind $body"
       assert(BeamReference.line(BeamReference.generator(config, number).nextEvent()) == fromFixture, text)
-      assert(BeamReference.line(new NexmarkGenerator(config).event(number)) == fromFixture, text)
+      assert(BeamReference.line(new NexmarkGenerator(config), number) == fromFixture, text)
     }
   }
 
