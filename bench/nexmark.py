@@ -8,12 +8,16 @@ default events per round, rounds alternating (NexmarkGeneratorBench, on the test
 two generators' checksums must be equal, or the section fails. Ours is measured twice: making the
 events, and making them and writing Spark's rows.
 
-The queries: each of q0, q1, q2, q5 (its streamable part, the counts) and q7 reads a bounded
-stream of the default events (10,000 a second of event time, so that the state of the windowed
-queries holds the 4 s of Nexmark's watermark delay, 40,000 events; all events exist at once
-under Trigger.AvailableNow) in batches of `batch_events` events into
-the noop sink; its rate is the events of the batches after the first over the time Spark spent
-on them (`triggerExecution`). Repetitions interleave the queries in a rotating order.
+The queries: every query of `nexmark_queries` (`QUERY_NAMES`: q0 to q23, q4's closing prices and
+q5's counts beside q5) reads a bounded stream of the default events (10,000 a second of event
+time, so that the state of the windowed queries holds the 4 s of Nexmark's watermark delay, 40,000
+events; all events exist at once under Trigger.AvailableNow) in batches of `batch_events` events
+into the noop sink, in its output mode (update for `UPDATE_QUERIES`), q6 and q19 with the RocksDB
+state store they need; its rate is the events of the batches after the first over the time Spark
+spent on them (`triggerExecution`). The joins without a time bound keep every row of a side in the
+state (q3 its persons and auctions, q20 and q23 every auction's bids), and q6 and q19 hand each
+batch's rows to Python processors: they read batches of `small_batch_events` (`SMALL_BATCHES`).
+Repetitions interleave the queries in a rotating order.
 
 The latency: q0, q1 and q2 in real-time mode, one partition, at 10,000 and 1,000,000 events/s,
 each event measured from the moment it comes to exist to the jar's LatencySink (a `foreach` sink)
@@ -22,10 +26,20 @@ batches of 10 s (`FULL.latency`), with the gaps between batches. Three repetitio
 random strings: the first real-time queries of a JVM have a longer tail (q0's p99 at 10,000
 events/s was 3.9 to 24.5 ms in the first repetition of seven runs, 1.1 to 2.9 ms in the second,
 whether or not the driver's heap was collected before), and the median of two was their mean.
+
+The stateful latency: each query that real-time mode runs with state on Spark 4.3 (q5's counts,
+q12, q15 to q18) and q13's stream-static join, at 10,000 events/s, one source partition and one
+shuffle partition (every stage's tasks run at once: two of local[2]'s two slots), in batches of
+30 s (`FULL.stateful_latency`), after the stateless runs (a warm JVM). An aggregation's row is
+measured from its newest event (the queries' `latest=True`: `dateTime`, the newest event the row
+counts), q13's and q18's rows from their bid's `dateTime`: each row from the moment the last event
+that changed it came to exist. Databricks publishes real-time p99s for stateful queries on its
+own runtime and cluster (`DATABRICKS_P99_MS`): another machine's, beside ours for scale.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import statistics
 import subprocess
@@ -41,18 +55,40 @@ from report import LatencyRun, LatencySettings
 from spark_random_strings import nexmark_queries
 from spark_random_strings.engine.choice import Engine
 from spark_random_strings.nexmark import read_nexmark
+from spark_random_strings.nexmark.queries import (
+    QUERY_NAMES,
+    ROCKSDB_PROVIDER,
+    STATE_STORE_PROVIDER,
+    TRANSFORM_WITH_STATE_QUERIES,
+    UPDATE_QUERIES,
+)
 
 #: The generator's target: events per second per core, against Beam's in the same run.
 GENERATOR_TARGET = 3.0
 GENERATOR_MAIN = "io.github.sparkrandomstrings.nexmark.NexmarkGeneratorBench"
-#: The queries measured, as nexmark_queries names them.
+#: The queries measured in micro-batch: every one, as nexmark_queries names them.
 QUERIES: dict[str, Callable[[DataFrame], DataFrame]] = {
-    "q0": nexmark_queries.q0,
-    "q1": nexmark_queries.q1,
-    "q2": nexmark_queries.q2,
-    "q5 counts": nexmark_queries.q5_counts,
-    "q7": nexmark_queries.q7,
+    name: nexmark_queries.QUERIES[name] for name in QUERY_NAMES
 }
+#: The queries that read batches of `small_batch_events`: the joins whose state keeps a side's
+#: every row (q3, q20, q23), and those whose Python processors see each row (q6, q19).
+SMALL_BATCHES = ("q3", "q6", "q19", "q20", "q23")
+#: The queries measured in real-time mode with state (and q13's stream-static join), each row
+#: with the time of the newest event it counts (`dateTime`).
+STATEFUL_REAL_TIME: dict[str, Callable[[DataFrame], DataFrame]] = {
+    "q5_counts": functools.partial(nexmark_queries.q5_counts, latest=True),
+    "q12": functools.partial(nexmark_queries.q12, latest=True),
+    "q13": nexmark_queries.q13,
+    "q15": functools.partial(nexmark_queries.q15, latest=True),
+    "q16": functools.partial(nexmark_queries.q16, latest=True),
+    "q17": functools.partial(nexmark_queries.q17, latest=True),
+    "q18": nexmark_queries.q18,
+}
+#: The rate the stateful queries are measured at, events per second.
+STATEFUL_RATE = 10_000
+#: Databricks' published real-time p99s at 10,000 rows/s (its runtime, cluster and Kafka source:
+#: another machine's), by the kind of query, and the query of ours of that kind.
+DATABRICKS_P99_MS = {"q5_counts": ("a group-by count", 14.0), "q13": ("a stream-static join", 9.0)}
 
 
 #: The rates the latency is measured at, events per second.
@@ -80,15 +116,39 @@ class NexmarkSettings:
     latency: LatencySettings
     #: The Python data source's batches (engine="python"): its events are made by the Python twin.
     python_batch_events: int
+    #: The batches of the queries of SMALL_BATCHES.
+    small_batch_events: int
+    #: The stateful queries in real-time mode.
+    stateful_latency: LatencySettings
 
 
 # Batches of 250,000 events (25 s of event time): the state of q7's join holds a batch's bids
 # until the watermark passes them, in the driver's heap on a local session.
+# The stateful real-time runs: one window of a 30 s batch after a 30 s warm-up batch, once each
+# (300,000 events a run; seven runs take four minutes).
 FULL = NexmarkSettings(
-    2_000_000, 5, 2, 250_000, 5, 3, LatencySettings(10.0, 2, 1, 10.0, 2, 0.0, 0.0, repetitions=3), 25_000
+    2_000_000,
+    5,
+    2,
+    250_000,
+    5,
+    3,
+    LatencySettings(10.0, 2, 1, 10.0, 2, 0.0, 0.0, repetitions=3),
+    25_000,
+    50_000,
+    LatencySettings(30.0, 1, 1, 30.0, 1, 0.0, 0.0, repetitions=1),
 )
 SMOKE = NexmarkSettings(
-    20_000, 1, 0, 10_000, 2, 1, LatencySettings(0.5, 2, 1, 0.5, 2, 0.0, 0.0, repetitions=1), 1_000
+    20_000,
+    1,
+    0,
+    10_000,
+    2,
+    1,
+    LatencySettings(0.5, 2, 1, 0.5, 2, 0.0, 0.0, repetitions=1),
+    1_000,
+    1_000,
+    LatencySettings(1.0, 1, 1, 1.0, 1, 0.0, 0.0, repetitions=1),
 )
 
 
@@ -105,6 +165,8 @@ class NexmarkResults:
     latency: dict[tuple[str, int], list[LatencyRun]] = field(default_factory=dict)
     #: q0 through the Python data source, events/s per repetition.
     python_q0: list[float] = field(default_factory=list)
+    #: The stateful queries' real-time runs, per repetition, by query.
+    stateful_latency: dict[str, list[LatencyRun]] = field(default_factory=dict)
 
     @property
     def speedup(self) -> float:
@@ -161,22 +223,34 @@ def run_generators(classpath: str, settings: NexmarkSettings) -> tuple[dict[str,
     return rates, same
 
 
-def _measure(
-    spark: SparkSession,
-    query: Callable[[DataFrame], DataFrame],
-    settings: NexmarkSettings,
-    engine: Engine = "jvm",
-) -> float:
-    """One run of `query` over `batches` batches: events/s over the batches after the first."""
-    batch = settings.batch_events if engine == "jvm" else settings.python_batch_events
+def batch_events(name: str, settings: NexmarkSettings, engine: Engine = "jvm") -> int:
+    """The events of a batch of query `name`'s runs."""
+    if engine == "python":
+        return settings.python_batch_events
+    return settings.small_batch_events if name in SMALL_BATCHES else settings.batch_events
+
+
+def _measure(spark: SparkSession, name: str, settings: NexmarkSettings, engine: Engine = "jvm") -> float:
+    """One run of query `name` over `batches` batches: events/s over the batches after the first."""
+    batch = batch_events(name, settings, engine)
     events = read_nexmark(
         spark, engine=engine, num_events=batch * settings.batches, max_events_per_trigger=batch
     )
-    with tempfile.TemporaryDirectory() as checkpoint:
+    # The state store is fixed by a query's first batch (its checkpoint keeps it): q6 and q19 need
+    # RocksDB's, the others run on Spark's default.
+    store = (
+        ROCKSDB_PROVIDER
+        if name in TRANSFORM_WITH_STATE_QUERIES
+        else str(spark.conf.get(STATE_STORE_PROVIDER))
+    )
+    with (
+        tempfile.TemporaryDirectory() as checkpoint,
+        real_time.session_conf(spark, STATE_STORE_PROVIDER, store),
+    ):
         running = (
-            query(events)
+            QUERIES[name](events)
             .writeStream.format("noop")
-            .outputMode("append")
+            .outputMode("update" if name in UPDATE_QUERIES else "append")
             .option("checkpointLocation", checkpoint)
             .trigger(availableNow=True)
             .start()
@@ -202,13 +276,14 @@ def run_nexmark_section(
     for repetition in range(settings.repetitions):
         shift = repetition % len(names)
         for name in names[shift:] + names[:shift]:
-            rate = _measure(spark, QUERIES[name], settings)
+            rate = _measure(spark, name, settings)
             results.queries.setdefault(name, []).append(rate)
             print(f"nexmark {name:<10} repetition {repetition + 1}: {rate:>12,.0f} events/s", flush=True)
-        rate = _measure(spark, nexmark_queries.q0, settings, engine="python")
+        rate = _measure(spark, "q0", settings, engine="python")
         results.python_q0.append(rate)
         print(f"nexmark q0 (python) repetition {repetition + 1}: {rate:>12,.0f} events/s", flush=True)
     run_latency(spark, settings, results)
+    run_stateful_latency(spark, settings, results)
     return results
 
 
@@ -238,6 +313,42 @@ def run_latency(spark: SparkSession, settings: NexmarkSettings, results: Nexmark
                     f"p50 {run.p50_ms:.1f} ms, p99 {run.p99_ms:.1f} ms, p99.9 {run.p999_ms:.1f} ms, "
                     f"max {run.max_ms:.1f} ms, "
                     f"{run.rows_per_s:,.0f} events/s",
+                    flush=True,
+                )
+
+
+def run_stateful_latency(spark: SparkSession, settings: NexmarkSettings, results: NexmarkResults) -> None:
+    """The stateful queries in real-time mode at STATEFUL_RATE, one shuffle partition."""
+    latency = settings.stateful_latency
+    with (
+        real_time.min_batch_duration(spark, latency.batch_s),
+        real_time.session_conf(spark, "spark.sql.shuffle.partitions", "1"),
+    ):
+        names = list(STATEFUL_REAL_TIME)
+        for repetition in range(latency.repetitions):
+            shift = repetition % len(names)
+            for name in names[shift:] + names[:shift]:
+                events = read_nexmark(
+                    spark,
+                    real_time=True,
+                    num_events=0,
+                    num_partitions=1,
+                    first_event_rate=STATEFUL_RATE,
+                    next_event_rate=STATEFUL_RATE,
+                )
+                run = real_time.measure_latency(
+                    spark,
+                    STATEFUL_RATE,
+                    latency.batch_s,
+                    latency,
+                    latency.batches,
+                    df=STATEFUL_REAL_TIME[name](events),
+                )
+                results.stateful_latency.setdefault(name, []).append(run)
+                print(
+                    f"nexmark real-time {name} at {STATEFUL_RATE:,}/s, repetition {repetition + 1}: "
+                    f"p50 {run.p50_ms:.1f} ms, p99 {run.p99_ms:.1f} ms, p99.9 {run.p999_ms:.1f} ms, "
+                    f"max {run.max_ms:.1f} ms, {run.rows:,} rows",
                     flush=True,
                 )
 
@@ -289,15 +400,22 @@ def nexmark_lines(results: NexmarkResults) -> list[str]:
         "",
         "Same events: " + ("yes, every round's checksums equal." if results.same_events else "**no**."),
         "",
-        f"The queries in micro-batch, batches of {s.batch_events:,} events under Trigger.AvailableNow into "
-        f"the noop sink, the {s.batches - 1} batches after the first, events/s:",
+        f"Every query in micro-batch, {s.batches} batches under Trigger.AvailableNow into the noop sink in "
+        f"its output mode, the {s.batches - 1} batches after the first, events/s (q6 and q19 with RocksDB's "
+        "state store, the others with Spark's default):",
         "",
-        "| query | " + " | ".join(f"repetition {i + 1}" for i in range(s.repetitions)) + " | median |",
-        "|---|" + "---|" * (s.repetitions + 1),
+        "| query | batch events | mode | "
+        + " | ".join(f"repetition {i + 1}" for i in range(s.repetitions))
+        + " | median |",
+        "|---|---|---|" + "---|" * (s.repetitions + 1),
     ]
-    for name, rates in results.queries.items():
+    for name in QUERY_NAMES:
+        rates = results.queries.get(name)
+        if not rates:
+            continue
+        mode = "update" if name in UPDATE_QUERIES else "append"
         lines.append(
-            f"| {name} | "
+            f"| {name} | {batch_events(name, s):,} | {mode} | "
             + " | ".join(f"{rate:,.0f}" for rate in rates)
             + f" | {statistics.median(rates):,.0f} |"
         )
@@ -322,14 +440,45 @@ def nexmark_lines(results: NexmarkResults) -> list[str]:
     ]
     for (name, rate), runs in sorted(results.latency.items(), key=lambda item: (item[0][1], item[0][0])):
         for i, run in enumerate(runs):
-            gaps = (
-                f"{run.gap_count}, {run.gap_median_ms:.1f}, {run.gap_max_ms:.1f}"
-                if run.gap_median_ms is not None and run.gap_max_ms is not None
-                else "none"
-            )
             lines.append(
                 f"| {name} | {rate:,} | {i + 1} | {run.rows_per_s:,.0f} | {run.p50_ms:.1f} "
-                f"| {run.p99_ms:.1f} | {run.p999_ms:.1f} | {run.max_ms:.1f} | {gaps} |"
+                f"| {run.p99_ms:.1f} | {run.p999_ms:.1f} | {run.max_ms:.1f} | {_gaps(run)} |"
             )
+    lines += _stateful_lines(results)
     lines.append("")
+    return lines
+
+
+def _gaps(run: LatencyRun) -> str:
+    """A run's gaps between batches: their count, median and longest, in ms."""
+    if run.gap_median_ms is None or run.gap_max_ms is None:
+        return "none"
+    return f"{run.gap_count}, {run.gap_median_ms:.1f}, {run.gap_max_ms:.1f}"
+
+
+def _stateful_lines(results: NexmarkResults) -> list[str]:
+    """The stateful real-time table, with Databricks' published figures beside the kind they measure."""
+    s = results.settings.stateful_latency
+    lines = [
+        "",
+        f"The stateful queries (and q13's stream-static join) in real-time mode at {STATEFUL_RATE:,} "
+        f"events/s, one source partition and one shuffle partition, batches of {s.batch_s:g} s, a window of "
+        f"{s.batches} batch(es) after a warm-up batch: each row from the moment the newest event it "
+        "counts came to exist to the `foreach` sink (rows are updates: events/s here is rows/s). "
+        "Databricks' p99 is its published figure for a query of that kind at 10,000 rows/s, on its "
+        "runtime, cluster and Kafka source: another machine's, for scale "
+        "(docs/nexmark.md, Benchmarks, cites it):",
+        "",
+        "| query | repetition | rows/s | p50 ms | p99 ms | p99.9 ms | max ms "
+        "| gaps: count, median, longest ms | Databricks' p99 |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, runs in results.stateful_latency.items():
+        kind = DATABRICKS_P99_MS.get(name)
+        published = f"{kind[1]:g} ms ({kind[0]})" if kind else ""
+        for i, run in enumerate(runs):
+            lines.append(
+                f"| {name} | {i + 1} | {run.rows_per_s:,.0f} | {run.p50_ms:.1f} | {run.p99_ms:.1f} "
+                f"| {run.p999_ms:.1f} | {run.max_ms:.1f} | {_gaps(run)} | {published} |"
+            )
     return lines

@@ -76,18 +76,23 @@ _names = itertools.count()
 
 
 @contextlib.contextmanager
-def min_batch_duration(spark: SparkSession, batch_s: float) -> Iterator[None]:
-    """Spark's floor under a real-time batch's duration at ``batch_s`` for the block (5 s by
-    default: the smoke runs' batches are shorter), then as it was."""
-    previous = spark.conf.get(MIN_BATCH_CONF, None)
-    spark.conf.set(MIN_BATCH_CONF, f"{round(batch_s * 1000)}ms")
+def session_conf(spark: SparkSession, key: str, value: str) -> Iterator[None]:
+    """The session's setting ``key`` at ``value`` for the block, then as it was."""
+    previous = spark.conf.get(key, None)
+    spark.conf.set(key, value)
     try:
         yield
     finally:
         if previous is None:
-            spark.conf.unset(MIN_BATCH_CONF)
+            spark.conf.unset(key)
         else:
-            spark.conf.set(MIN_BATCH_CONF, previous)
+            spark.conf.set(key, previous)
+
+
+def min_batch_duration(spark: SparkSession, batch_s: float) -> contextlib.AbstractContextManager[None]:
+    """Spark's floor under a real-time batch's duration at ``batch_s`` for the block (5 s by
+    default: the smoke runs' batches are shorter), then as it was."""
+    return session_conf(spark, MIN_BATCH_CONF, f"{round(batch_s * 1000)}ms")
 
 
 def stream(spark: SparkSession, rate: int) -> DataFrame:

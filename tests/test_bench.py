@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import re
 import sys
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 
 from helpers.support import REPO, run_child
+from spark_random_strings.nexmark.queries import QUERY_NAMES, UPDATE_QUERIES
 
 # The benchmark measures the default Spark line, in .venv, which has the `bench` extra; its
 # peers (randstr, Python data sources) need Spark 4. The environments of the other lines
@@ -103,7 +105,8 @@ def _assert_changes_report(report: str) -> None:
 
 def _assert_nexmark_report(report: str) -> None:
     """The smoke run's Nexmark report: its targets, Beam's generator and ours on the same events,
-    each query's throughput, and q0 to q2's latency at both rates."""
+    each query's throughput, q0 to q2's latency at both rates and the stateful queries' in real time."""
+    nexmark = _bench_module("nexmark")
     targets = report.split("## Targets")[1].split("## ")[0]
     assert re.search(
         r"^\| Nexmark generator events/s per core >= 3x Beam 2\.76\.0's, on the same events \| [\d.]+x \| "
@@ -119,8 +122,11 @@ def _assert_nexmark_report(report: str) -> None:
         assert re.search(rf"^\| {re.escape(generator)} \| [\d,]+ \| [\d,]+ \| [\d.]+x \|$", report, re.M), (
             generator
         )
-    for query in ("q0", "q1", "q2", "q5 counts", "q7"):
-        row = re.search(rf"^\| {query} \| ([\d,]+) \| ([\d,]+) \|$", report, re.M)
+    # Every query's throughput, in its output mode, with its batches' size.
+    for query in QUERY_NAMES:
+        mode = "update" if query in UPDATE_QUERIES else "append"
+        batch = "1,000" if query in nexmark.SMALL_BATCHES else "10,000"
+        row = re.search(rf"^\| {query} \| {batch} \| {mode} \| ([\d,]+) \| ([\d,]+) \|$", report, re.M)
         assert row and _number(row.group(1)) > 0, query
     python = re.search(
         r"^q0 through the Python data source .* events/s: ([\d,]+); median ([\d,]+), the jar's", report, re.M
@@ -134,6 +140,16 @@ def _assert_nexmark_report(report: str) -> None:
                 query,
                 rate,
             )
+    # The stateful queries in real-time mode, Databricks' published p99 beside the kinds it measured.
+    for query in nexmark.STATEFUL_REAL_TIME:
+        row = re.search(
+            rf"^\| {query} \| 1 \| [\d,]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [\d.]+ \| [^|]+ \| (.*) \|$",
+            report,
+            re.M,
+        )
+        assert row, query
+        kind = nexmark.DATABRICKS_P99_MS.get(query)
+        assert row.group(1) == (f"{kind[1]:g} ms ({kind[0]})" if kind else ""), query
 
 
 def _assert_typed_section(section: str) -> None:
@@ -247,14 +263,18 @@ def test_the_soak_smoke_run_samples_heap_and_lag_and_writes_its_section(tmp_path
     assert (tmp_path / "soak.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def _report_module() -> Any:
-    """bench/report.py, which the benchmark imports from its own folder."""
+def _bench_module(name: str) -> Any:
+    """A module of bench/, which the benchmark imports from its own folder."""
     sys.path.insert(0, str(REPO / "bench"))
     try:
-        import report
+        return importlib.import_module(name)
     finally:
         sys.path.remove(str(REPO / "bench"))
-    return report
+
+
+def _report_module() -> Any:
+    """bench/report.py."""
+    return _bench_module("report")
 
 
 def _typed_results(report: Any, dbldatagen_seconds: tuple[float, float]) -> Any:

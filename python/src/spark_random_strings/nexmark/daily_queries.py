@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spark_random_strings.nexmark.utc import utc_day, utc_minute
-from spark_random_strings.nexmark.views import nexmark_views
+from spark_random_strings.nexmark.views import latest_column, latest_event, nexmark_views
 
 if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame
@@ -76,7 +76,7 @@ def _bid_columns() -> list[str]:
     return ["total_bids", "rank1_bids", "rank2_bids", "rank3_bids"]
 
 
-def q15(events: DataFrame) -> DataFrame:
+def q15(events: DataFrame, *, latest: bool = False) -> DataFrame:
     """Bidding statistics report: per day, the bids, the distinct bidders and the distinct
     auctions, in all and in each of three price bands (Flink's q15): rank 1 below 10,000, rank 2
     from 10,000 to below 1,000,000, rank 3 from 1,000,000 on (prices in cents).
@@ -87,25 +87,33 @@ def q15(events: DataFrame) -> DataFrame:
 
     Columns: ``day`` (``yyyy-MM-dd``, UTC), ``total_bids``, ``rank1_bids``, ``rank2_bids``,
     ``rank3_bids``, ``total_bidders``, ``rank1_bidders``, ``rank2_bidders``, ``rank3_bidders``,
-    ``total_auctions``, ``rank1_auctions``, ``rank2_auctions``, ``rank3_auctions``.
+    ``total_auctions``, ``rank1_auctions``, ``rank2_auctions``, ``rank3_auctions``. With
+    ``latest=True``, a last column ``dateTime``: the time of the newest bid the row counts, what a
+    latency measurement reads (`make bench`'s real-time queries).
     """
     from pyspark.sql import functions as f
 
     bid = nexmark_views(events).bid
     daily = bid.groupBy(f.window("dateTime", DAY_WINDOW)).agg(
-        *_bid_counts(), *_distinct_counts("bidder"), *_distinct_counts("auction")
+        *_bid_counts(), *_distinct_counts("bidder"), *_distinct_counts("auction"), *latest_event(latest)
     )
-    return daily.select(utc_day(f.col("window.start")).alias("day"), *_bid_columns(), *_distinct_columns())
+    return daily.select(
+        utc_day(f.col("window.start")).alias("day"),
+        *_bid_columns(),
+        *_distinct_columns(),
+        *latest_column(latest),
+    )
 
 
-def q16(events: DataFrame) -> DataFrame:
+def q16(events: DataFrame, *, latest: bool = False) -> DataFrame:
     """Channel statistics report: q15's statistics per channel and day, with the day's latest
     minute of the channel's bids (Flink's q16, ``max(DATE_FORMAT(dateTime, 'HH:mm'))``).
 
     Write in update mode for the running rows, as Flink's, or in append mode for each channel's
     day once, when the watermark has passed the day's end (UTC).
 
-    Columns: ``channel``, ``day``, ``minute`` (``HH:mm``, UTC), then q15's counts.
+    Columns: ``channel``, ``day``, ``minute`` (``HH:mm``, UTC), then q15's counts (and with
+    ``latest=True``, q15's ``dateTime``).
     """
     from pyspark.sql import functions as f
 
@@ -117,12 +125,18 @@ def q16(events: DataFrame) -> DataFrame:
         *_distinct_counts("auction"),
     )
     minute = utc_minute(f.col("latest")).alias("minute")
+    newest = [f.col("latest").alias("dateTime")] if latest else []
     return daily.select(
-        "channel", utc_day(f.col("window.start")).alias("day"), minute, *_bid_columns(), *_distinct_columns()
+        "channel",
+        utc_day(f.col("window.start")).alias("day"),
+        minute,
+        *_bid_columns(),
+        *_distinct_columns(),
+        *newest,
     )
 
 
-def q17(events: DataFrame) -> DataFrame:
+def q17(events: DataFrame, *, latest: bool = False) -> DataFrame:
     """Auction statistics report: per auction and day, its bids in all and in each price band,
     and the least, greatest, average and total price (Flink's q17).
 
@@ -131,7 +145,8 @@ def q17(events: DataFrame) -> DataFrame:
     in append mode for each auction's day once, when the watermark has passed the day's end (UTC).
 
     Columns: ``auction``, ``day``, ``total_bids``, ``rank1_bids``, ``rank2_bids``,
-    ``rank3_bids``, ``min_price``, ``max_price``, ``avg_price``, ``sum_price``.
+    ``rank3_bids``, ``min_price``, ``max_price``, ``avg_price``, ``sum_price`` (and with
+    ``latest=True``, q15's ``dateTime``).
     """
     from pyspark.sql import functions as f
 
@@ -142,6 +157,13 @@ def q17(events: DataFrame) -> DataFrame:
         f.max("price").alias("max_price"),
         f.expr("sum(price) div count(price)").alias("avg_price"),
         f.sum("price").alias("sum_price"),
+        *latest_event(latest),
     )
     prices = ["min_price", "max_price", "avg_price", "sum_price"]
-    return daily.select("auction", utc_day(f.col("window.start")).alias("day"), *_bid_columns(), *prices)
+    return daily.select(
+        "auction",
+        utc_day(f.col("window.start")).alias("day"),
+        *_bid_columns(),
+        *prices,
+        *latest_column(latest),
+    )

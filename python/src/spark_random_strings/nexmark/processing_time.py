@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spark_random_strings.nexmark.views import nexmark_views
+from spark_random_strings.nexmark.views import latest_column, latest_event, nexmark_views
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 PROCESSING_TIME_WINDOW = "10 seconds"
 
 
-def q12(events: DataFrame) -> DataFrame:
+def q12(events: DataFrame, *, latest: bool = False) -> DataFrame:
     """Processing-time windows: each bidder's bids per 10 s tumbling window of processing time
     (Flink's q12, ``TUMBLE(..., DESCRIPTOR(PROCTIME()), INTERVAL '10' SECOND)``).
 
@@ -28,14 +28,20 @@ def q12(events: DataFrame) -> DataFrame:
     changed, an upsert of ``(bidder, starttime)``. Append mode would write a window only once a
     later batch's time had passed its end, which no watermark on a clock can promise.
 
-    Columns: ``bidder``, ``bid_count``, ``starttime``, ``endtime``.
+    Columns: ``bidder``, ``bid_count``, ``starttime``, ``endtime``. With ``latest=True``, a last
+    column ``dateTime``: the time of the newest bid the row counts, what a latency measurement
+    reads (`make bench`'s real-time queries).
     """
     from pyspark.sql import functions as f
 
     bid = nexmark_views(events).bid.withColumn("p_time", f.current_timestamp())
     counts = bid.groupBy("bidder", f.window("p_time", PROCESSING_TIME_WINDOW)).agg(
-        f.count("*").alias("bid_count")
+        f.count("*").alias("bid_count"), *latest_event(latest)
     )
     return counts.select(
-        "bidder", "bid_count", f.col("window.start").alias("starttime"), f.col("window.end").alias("endtime")
+        "bidder",
+        "bid_count",
+        f.col("window.start").alias("starttime"),
+        f.col("window.end").alias("endtime"),
+        *latest_column(latest),
     )

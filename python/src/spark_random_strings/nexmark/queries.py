@@ -69,7 +69,7 @@ from spark_random_strings.nexmark.processing_time import PROCESSING_TIME_WINDOW,
 from spark_random_strings.nexmark.ranking_queries import ROCKSDB_PROVIDER, STATE_STORE_PROVIDER, q6, q18, q19
 from spark_random_strings.nexmark.side_input import SIDE_INPUT_ROWS, nexmark_side_input, q13
 from spark_random_strings.nexmark.utc import utc_day, utc_hour, utc_minute
-from spark_random_strings.nexmark.views import nexmark_views
+from spark_random_strings.nexmark.views import latest_column, latest_event, nexmark_views
 
 if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame
@@ -128,7 +128,7 @@ def q2(events: DataFrame) -> DataFrame:
     return bid.where(f.col("auction") % Q2_MODULUS == 0).select("auction", "price")
 
 
-def q5_counts(events: DataFrame) -> DataFrame:
+def q5_counts(events: DataFrame, *, latest: bool = False) -> DataFrame:
     """The streamable part of Flink's q5 (hot items): the bids on each auction in each sliding
     window of 10 s every 2 s, one row per auction and window, written when the window closes.
 
@@ -140,14 +140,21 @@ def q5_counts(events: DataFrame) -> DataFrame:
     does the whole query in the stream.
 
     Columns: ``auction``, ``num`` (its bids in the window), ``starttime``, ``endtime`` (the
-    window's).
+    window's). With ``latest=True``, a last column ``dateTime``: the time of the newest bid the
+    row counts, what a latency measurement reads (`make bench`'s real-time queries).
     """
     from pyspark.sql import functions as f
 
     bid = nexmark_views(events).bid
-    counts = bid.groupBy("auction", f.window("dateTime", Q5_WINDOW, Q5_SLIDE)).agg(f.count("*").alias("num"))
+    counts = bid.groupBy("auction", f.window("dateTime", Q5_WINDOW, Q5_SLIDE)).agg(
+        f.count("*").alias("num"), *latest_event(latest)
+    )
     return counts.select(
-        "auction", "num", f.col("window.start").alias("starttime"), f.col("window.end").alias("endtime")
+        "auction",
+        "num",
+        f.col("window.start").alias("starttime"),
+        f.col("window.end").alias("endtime"),
+        *latest_column(latest),
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from pyspark.sql import DataFrame
+    from pyspark.sql import Column, DataFrame
 
 #: How far Nexmark's watermark trails the event time: Flink's ``dateTime - INTERVAL '4' SECOND``.
 WATERMARK_DELAY = "4 seconds"
@@ -41,3 +41,15 @@ def nexmark_views(events: DataFrame) -> NexmarkViews:
         return selected.withWatermark("dateTime", WATERMARK_DELAY)
 
     return NexmarkViews(view(0, "person"), view(1, "auction"), view(2, "bid"))
+
+
+def latest_event(latest: bool) -> list[Column]:
+    """The aggregation of ``dateTime`` that a query's ``latest=True`` adds: the newest event's time."""
+    from pyspark.sql import functions as f
+
+    return [f.max("dateTime").alias("dateTime")] if latest else []
+
+
+def latest_column(latest: bool) -> list[str]:
+    """The column that ``latest_event`` adds, to select after the query's own."""
+    return ["dateTime"] if latest else []
