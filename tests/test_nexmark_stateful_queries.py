@@ -11,11 +11,13 @@ in update mode: test_nexmark_real_time, and here on the other lines). Days of ev
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +36,7 @@ from spark_random_strings.nexmark.queries import (
     ROCKSDB_PROVIDER,
     STATE_STORE_PROVIDER,
     q6,
+    q17,
     q19,
 )
 
@@ -88,9 +91,13 @@ class Run:
         return list(table.values())
 
 
+#: Runs that are not a query of QUERIES by its name: q17 with the time of each row's newest bid.
+VARIANTS: dict[str, Callable[[DataFrame], DataFrame]] = {"q17 latest": functools.partial(q17, latest=True)}
+
+
 def run(spark: SparkSession, options: NexmarkKeywords, modes: dict[str, str], checkpoints: Path) -> Run:
-    """Start each query at once under Trigger.AvailableNow in its output mode, its batches kept
-    by ``foreachBatch``, and wait for them all to end."""
+    """Start each query (of QUERIES or VARIANTS) at once under Trigger.AvailableNow in its output
+    mode, its batches kept by ``foreachBatch``, and wait for them all to end."""
     events = read_nexmark(spark, **options)
     batches: dict[str, list[tuple[int, list[Row]]]] = {name: [] for name in modes}
     queries = []
@@ -100,8 +107,8 @@ def run(spark: SparkSession, options: NexmarkKeywords, modes: dict[str, str], ch
         def keep(batch: DataFrame, batch_id: int, name: str = name) -> None:
             batches[name].append((batch_id, [tuple(row) for row in batch.collect()]))
 
-        table = f"nexmark_{name}_{next(_names)}"
-        writer = millis(QUERIES[name](events)).writeStream.outputMode(mode).foreachBatch(keep)
+        table = f"nexmark_{name.replace(' ', '_')}_{next(_names)}"
+        writer = millis({**QUERIES, **VARIANTS}[name](events)).writeStream.outputMode(mode).foreachBatch(keep)
         checkpoint_of[name] = checkpoints / table
         query = (
             writer.trigger(availableNow=True).option("checkpointLocation", str(checkpoint_of[name])).start()
@@ -128,7 +135,7 @@ def batched(spark: SparkSession, rocksdb: None, tmp_path_factory: pytest.TempPat
 
 @pytest.fixture(scope="module")
 def days(spark: SparkSession, tmp_path_factory: pytest.TempPathFactory) -> Run:
-    return run(spark, DAYS, dict.fromkeys(DAILY, "append"), tmp_path_factory.mktemp("days"))
+    return run(spark, DAYS, dict.fromkeys((*DAILY, "q17 latest"), "append"), tmp_path_factory.mktemp("days"))
 
 
 def answer(run: Run, name: str) -> list[Row]:
@@ -174,6 +181,20 @@ def test_q16_and_q17_write_each_closed_days_statistics_per_channel_and_per_aucti
     days: Run, name: str
 ) -> None:
     assert sorted(days.appended(name), key=repr) == answer(days, name)
+
+
+def test_q17_with_latest_adds_the_time_of_the_newest_bid_each_row_counts(days: Run) -> None:
+    rows = days.appended("q17 latest")
+    assert sorted(row[:-1] for row in rows) == sorted(days.appended("q17"))
+    newest: dict[tuple[object, str], int] = {}
+    for e in days.events:
+        if e.bid is not None:
+            key = (e.bid["auction"], datetime.fromtimestamp(e.date_time_ms // 1000, UTC).strftime("%Y-%m-%d"))
+            newest[key] = max(newest.get(key, 0), e.date_time_ms)
+    assert {(row[0], row[1]): row[-1] for row in rows} == {
+        key: newest[key] for key in ((r[0], r[1]) for r in rows)
+    }
+    assert len(rows) > 100, "many auctions' closed day: the comparison pins each one down"
 
 
 def test_q18_leaves_each_bidders_latest_bid_on_each_auction(batched: Run) -> None:

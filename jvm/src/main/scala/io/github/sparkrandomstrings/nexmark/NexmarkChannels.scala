@@ -11,6 +11,9 @@ package io.github.sparkrandomstrings.nexmark
  */
 object NexmarkChannels {
   val HotChannels: Seq[String] = Seq("Google", "Facebook", "Baidu", "Apple")
+
+  /** How many hot channels: an Int, as a bid's draw reads it (a `Seq`'s length walks a list). */
+  private val HotCount: Int = HotChannels.length
   val HotChannelsRatio: Int = 2
   val ChannelsNumber: Int = 10000
 
@@ -32,22 +35,22 @@ object NexmarkChannels {
 
   /** The URL of channel index `index`. */
   def url(index: Int): String =
-    if (index < HotChannels.length) baseUrl(seeded(-1L - index))
+    if (index < HotCount) baseUrl(seeded(-1L - index))
     else {
-      val n = index - HotChannels.length
+      val n = index - HotCount
       val random = seeded(n)
       val base = baseUrl(random)
       if (random.nextInt(10) > 0) base + "&channel_id=" + math.abs(Integer.reverse(n)) else base
     }
 
   def name(index: Int): String =
-    if (index < HotChannels.length) HotChannels(index) else s"channel-${index - HotChannels.length}"
+    if (index < HotCount) HotChannels(index) else s"channel-${index - HotCount}"
 
   /** Every channel's name and URL as bytes, made once per JVM (about 600 KB, and as much in Blocks). */
   lazy val Names: Array[Array[Byte]] =
-    Array.tabulate(HotChannels.length + ChannelsNumber)(i => AsciiText.bytesOf(name(i)))
+    Array.tabulate(HotCount + ChannelsNumber)(i => AsciiText.bytesOf(name(i)))
   lazy val Urls: Array[Array[Byte]] =
-    Array.tabulate(HotChannels.length + ChannelsNumber)(i => AsciiText.bytesOf(url(i)))
+    Array.tabulate(HotCount + ChannelsNumber)(i => AsciiText.bytesOf(url(i)))
 
   /**
    * Every channel's name and URL as a bid's row holds them: the name, zeros to a multiple of 8
@@ -63,8 +66,14 @@ object NexmarkChannels {
     block
   }
 
+  /**
+   * Every channel's name length (the high 16 bits) and URL length (the low 16), in 40 KB that stay
+   * in the cache, where the names and URLs themselves (600 KB) would cost a miss each per bid.
+   */
+  lazy val Lengths: Array[Int] = Array.tabulate(Names.length)(i => Names(i).length << 16 | Urls(i).length)
+
   /** Draws a bid's channel index from the event's random, after Beam's fields. */
   def draw(random: JavaRandom): Int =
-    if (random.nextInt(HotChannelsRatio) > 0) random.nextInt(HotChannels.length)
-    else HotChannels.length + random.nextInt(ChannelsNumber)
+    if (random.nextInt(HotChannelsRatio) > 0) random.nextInt(HotCount)
+    else HotCount + random.nextInt(ChannelsNumber)
 }

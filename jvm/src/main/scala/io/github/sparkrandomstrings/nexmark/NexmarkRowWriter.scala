@@ -21,6 +21,9 @@ final class NexmarkRowWriter {
   private val person = new UnsafeRowWriter(top, Nexmark.PersonType.length)
   private val auction = new UnsafeRowWriter(top, Nexmark.AuctionType.length)
   private val bid = new UnsafeRowWriter(top, Nexmark.BidType.length)
+  // The channels' tables, read once here rather than through their lazy vals for every bid.
+  private val channelBlocks = NexmarkChannels.Blocks
+  private val channelLengths = NexmarkChannels.Lengths
 
   def write(e: NexmarkEvent): UnsafeRow = {
     top.reset()
@@ -71,16 +74,17 @@ final class NexmarkRowWriter {
 
   /** A bid's channel and URL (fields 3 and 4): its channel's block, padding included, in one copy. */
   private def channelAndUrl(channel: Int): Unit = {
-    val block = NexmarkChannels.Blocks(channel)
+    val block = channelBlocks(channel)
+    val lengths = channelLengths(channel)
+    val nameLength = lengths >>> 16
+    val urlStart = (nameLength + 7) & ~7
     bid.grow(block.length)
     val start = bid.cursor()
     System.arraycopy(block, 0, bid.getBuffer, start - Platform.BYTE_ARRAY_OFFSET, block.length)
-    val nameLength = NexmarkChannels.Names(channel).length
     bid.increaseCursor(nameLength)
     bid.setOffsetAndSizeFromPreviousCursor(3, start)
-    val urlStart = start + ((nameLength + 7) & ~7)
-    bid.increaseCursor(urlStart - start - nameLength + NexmarkChannels.Urls(channel).length)
-    bid.setOffsetAndSizeFromPreviousCursor(4, urlStart)
+    bid.increaseCursor(urlStart - nameLength + (lengths & 0xFFFF))
+    bid.setOffsetAndSizeFromPreviousCursor(4, start + urlStart)
     bid.increaseCursor(start + block.length - bid.cursor())
   }
 
