@@ -39,6 +39,7 @@ own runtime and cluster (`DATABRICKS_P99_MS`): another machine's, beside ours fo
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import statistics
@@ -131,37 +132,37 @@ class NexmarkSettings:
 # The stateful real-time runs: one window of a 30 s batch after a 30 s warm-up batch, once each
 # (300,000 events a run; seven runs take four minutes).
 FULL = NexmarkSettings(
-    2_000_000,
-    5,
-    2,
-    250_000,
-    5,
-    3,
-    LatencySettings(10.0, 2, 1, 10.0, 2, 0.0, 0.0, repetitions=3),
-    25_000,
-    50_000,
-    LatencySettings(30.0, 1, 1, 30.0, 1, 0.0, 0.0, repetitions=1),
-    QUERY_NAMES,
-    tuple(STATEFUL_REAL_TIME),
+    generator_events=2_000_000,
+    generator_rounds=5,
+    generator_warmup=2,
+    batch_events=250_000,
+    batches=5,
+    repetitions=3,
+    latency=LatencySettings(10.0, 2, 1, 10.0, 2, 0.0, 0.0, repetitions=3),
+    python_batch_events=25_000,
+    small_batch_events=50_000,
+    stateful_latency=LatencySettings(30.0, 1, 1, 30.0, 1, 0.0, 0.0, repetitions=1),
+    queries=QUERY_NAMES,
+    stateful_queries=tuple(STATEFUL_REAL_TIME),
 )
 # The smoke run measures one query of each way the section runs one (stateless; a join with small
 # batches; an aggregation; q6's RocksDB in append mode; q12 in update mode; q13's side input; q19's
 # processor in update mode), and three in real-time mode (with latest=True, a join, a max): the
 # others run the same code with another query, which their own tests check.
-
-SMOKE = NexmarkSettings(
-    20_000,
-    1,
-    0,
-    10_000,
-    2,
-    1,
-    LatencySettings(0.5, 2, 1, 0.5, 2, 0.0, 0.0, repetitions=1),
-    1_000,
-    1_000,
-    LatencySettings(1.0, 1, 1, 1.0, 1, 0.0, 0.0, repetitions=1),
-    ("q0", "q3", "q5_counts", "q6", "q12", "q13", "q19"),
-    ("q5_counts", "q13", "q18"),
+SMOKE = dataclasses.replace(
+    FULL,
+    generator_events=20_000,
+    generator_rounds=1,
+    generator_warmup=0,
+    batch_events=10_000,
+    batches=2,
+    repetitions=1,
+    latency=LatencySettings(0.5, 2, 1, 0.5, 2, 0.0, 0.0, repetitions=1),
+    python_batch_events=1_000,
+    small_batch_events=1_000,
+    stateful_latency=LatencySettings(1.0, 1, 1, 1.0, 1, 0.0, 0.0, repetitions=1),
+    queries=("q0", "q3", "q5_counts", "q6", "q12", "q13", "q19"),
+    stateful_queries=("q5_counts", "q13", "q18"),
 )
 
 
