@@ -145,10 +145,11 @@ FULL = NexmarkSettings(
     queries=QUERY_NAMES,
     stateful_queries=tuple(STATEFUL_REAL_TIME),
 )
-# The smoke run measures one query of each way the section runs one (stateless; a join with small
-# batches; an aggregation; q6's RocksDB in append mode; q12 in update mode; q13's side input; q19's
-# processor in update mode), and three in real-time mode (with latest=True, a join, a max): the
-# others run the same code with another query, which their own tests check.
+# The smoke run measures one query of each way the section runs one: q0 stateless; q6 with small
+# batches and RocksDB's state store, in append mode; q12 in update mode; q13 with its side input;
+# and q5_counts in real-time mode with latest=True and a published p99 beside it. The others run
+# the same code with another query, which their own tests check (each smoke query costs the run
+# about 4 s; the smoke run is part of CI's 55 minutes).
 SMOKE = dataclasses.replace(
     FULL,
     generator_events=20_000,
@@ -161,8 +162,8 @@ SMOKE = dataclasses.replace(
     python_batch_events=1_000,
     small_batch_events=1_000,
     stateful_latency=LatencySettings(1.0, 1, 1, 1.0, 1, 0.0, 0.0, repetitions=1),
-    queries=("q0", "q3", "q5_counts", "q6", "q12", "q13", "q19"),
-    stateful_queries=("q5_counts", "q13", "q18"),
+    queries=("q0", "q6", "q12", "q13"),
+    stateful_queries=("q5_counts",),
 )
 
 
