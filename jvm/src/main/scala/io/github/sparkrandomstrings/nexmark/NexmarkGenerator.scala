@@ -45,8 +45,8 @@ final class NexmarkGenerator(config: NexmarkConfig) {
 
   /**
    * Beam's watermark at event `number`: the timestamp of its out-of-order group's first event
-   * (not a field of the event: no row holds it, and its division by the group size is a tenth of
-   * an event's cost).
+   * (not a field of the event: no row holds it, and every event paid a division by the group size
+   * for it).
    */
   def watermarkMs(number: Long): Long =
     NexmarkConfig.BaseTimeMs + timeline.timestampMs(timeline.watermarkNumber(number))
