@@ -67,10 +67,6 @@ from spark_random_strings.nexmark.queries import (
 #: The generator's target: events per second per core, against Beam's in the same run.
 GENERATOR_TARGET = 3.0
 GENERATOR_MAIN = "io.github.sparkrandomstrings.nexmark.NexmarkGeneratorBench"
-#: The queries measured in micro-batch: every one, as nexmark_queries names them.
-QUERIES: dict[str, Callable[[DataFrame], DataFrame]] = {
-    name: nexmark_queries.QUERIES[name] for name in QUERY_NAMES
-}
 #: The queries that read batches of `small_batch_events`: the joins whose state keeps a side's
 #: every row (q3, q20, q23), and those whose Python processors see each row (q6, q19).
 SMALL_BATCHES = ("q3", "q6", "q19", "q20", "q23")
@@ -121,7 +117,7 @@ class NexmarkSettings:
     small_batch_events: int
     #: The stateful queries in real-time mode.
     stateful_latency: LatencySettings
-    #: The queries measured in micro-batch (of QUERIES), and in real-time mode with state (of
+    #: The queries measured in micro-batch (of nexmark_queries.QUERIES), and in real-time mode with state (of
     #: STATEFUL_REAL_TIME): all of them, or the smoke run's one of each kind.
     queries: tuple[str, ...]
     stateful_queries: tuple[str, ...]
@@ -130,7 +126,7 @@ class NexmarkSettings:
 # Batches of 250,000 events (25 s of event time): the state of q7's join holds a batch's bids
 # until the watermark passes them, in the driver's heap on a local session.
 # The stateful real-time runs: one window of a 30 s batch after a 30 s warm-up batch, once each
-# (300,000 events a run; seven runs take four minutes).
+# (300,000 events a run; the seven runs took about thirteen minutes, q15 and q16 waiting on their backlog).
 FULL = NexmarkSettings(
     generator_events=2_000_000,
     generator_rounds=5,
@@ -268,7 +264,7 @@ def _measure(spark: SparkSession, name: str, settings: NexmarkSettings, engine: 
         real_time.session_conf(spark, STATE_STORE_PROVIDER, store),
     ):
         running = (
-            QUERIES[name](events)
+            nexmark_queries.QUERIES[name](events)
             .writeStream.format("noop")
             .outputMode("update" if name in UPDATE_QUERIES else "append")
             .option("checkpointLocation", checkpoint)
