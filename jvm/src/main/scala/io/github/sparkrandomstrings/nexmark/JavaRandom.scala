@@ -47,8 +47,10 @@ final class JavaRandom {
 }
 
 private object JavaRandom {
-  val Multiplier: Long = 0x5DEECE66DL
-  val Addend: Long = 0xBL
-  val Mask: Long = (1L << 48) - 1
-  val DoubleUnit: Double = 1.0 / (1L << 53)
+  // Constants (`final val`, no type), which the compiler writes into each use: an object's plain
+  // `val` is a field the JIT reloads and cannot fold.
+  final val Multiplier = 0x5DEECE66DL
+  final val Addend = 0xBL
+  final val Mask = (1L << 48) - 1
+  final val DoubleUnit = 1.0 / (1L << 53)
 }

@@ -169,8 +169,8 @@ final class NexmarkGenerator(config: NexmarkConfig) {
         // next draw's first two or past the text's end.
         while (at < size) {
           val rnd = random.nextInt()
-          val six = ExtraTripleWords(rnd % Triple + TripleOffset) |
-            (ExtraTripleWords((rnd / Triple) % Triple + TripleOffset) << 24)
+          val six = ExtraTripleWords(rnd % Triple + TripleOffset).toLong |
+            (ExtraTripleWords((rnd / Triple) % Triple + TripleOffset).toLong << 24)
           Platform.putLong(buffer, Platform.BYTE_ARRAY_OFFSET + at, six)
           at += 6
         }
@@ -194,23 +194,25 @@ final class NexmarkGenerator(config: NexmarkConfig) {
 }
 
 object NexmarkGenerator {
-  val FirstPersonId: Long = 1000L
-  val FirstAuctionId: Long = 1000L
-  val FirstCategoryId: Long = 10L
-  val PersonProportion: Int = 1
-  val AuctionProportion: Int = 3
-  val ProportionDenominator: Int = 50
-  private val NumCategories = 5
-  private val PersonIdLead = 10L
-  private val AuctionIdLead = 10L
-  private val HotSellerRatio = 100L
-  private val HotAuctionRatio = 100L
-  private val HotBidderRatio = 100L
-  private val MinStringLength = 3
+  // Constants (`final val`, no type), which the compiler writes into each use: divisions by them
+  // become multiplications, where an object's plain `val` is a field read and a hardware division.
+  final val FirstPersonId = 1000L
+  final val FirstAuctionId = 1000L
+  final val FirstCategoryId = 10L
+  final val PersonProportion = 1
+  final val AuctionProportion = 3
+  final val ProportionDenominator = 50
+  private final val NumCategories = 5
+  private final val PersonIdLead = 10L
+  private final val AuctionIdLead = 10L
+  private final val HotSellerRatio = 100L
+  private final val HotAuctionRatio = 100L
+  private final val HotBidderRatio = 100L
+  private final val MinStringLength = 3
   private val DotCom = AsciiText.bytesOf(".com")
 
-  private val Triple = 26 * 26 * 26
-  private val TripleOffset = Triple - 1
+  private final val Triple = 26 * 26 * 26
+  private final val TripleOffset = Triple - 1
 
   /**
    * The three characters `nextExactString` makes of each remainder `v` of a draw by 26^3
@@ -229,8 +231,8 @@ object NexmarkGenerator {
   }
 
   /** [[ExtraTriples]]' three characters of each remainder as a little-endian word, the first lowest. */
-  private val ExtraTripleWords: Array[Long] = Array.tabulate(2 * TripleOffset + 1) { i =>
-    (ExtraTriples(i * 3) & 0xFFL) | ((ExtraTriples(i * 3 + 1) & 0xFFL) << 8) | ((ExtraTriples(i * 3 + 2) & 0xFFL) << 16)
+  private val ExtraTripleWords: Array[Int] = Array.tabulate(2 * TripleOffset + 1) { i =>
+    (ExtraTriples(i * 3) & 0xFF) | ((ExtraTriples(i * 3 + 1) & 0xFF) << 8) | ((ExtraTriples(i * 3 + 2) & 0xFF) << 16)
   }
 
   /** Whether a word may be stored at any byte of an array, its low byte first (x86-64, aarch64). */

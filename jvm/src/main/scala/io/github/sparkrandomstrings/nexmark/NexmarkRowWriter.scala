@@ -14,7 +14,7 @@ import org.apache.spark.unsafe.Platform
  * The bytes are the ones `UnsafeRowWriter.write(ordinal, bytes, offset, length)` writes, copied
  * with `System.arraycopy` rather than its `Platform.copyMemory`, whose per-call cost dominated a
  * bid's three short strings; a bid's channel and URL, fixed per channel, are one copy of a block
- * laid out as the row holds them ([[NexmarkChannels.Blocks]]).
+ * laid out as the row holds them (from [[NexmarkChannels.Blocks]]).
  */
 final class NexmarkRowWriter {
   private val top = new UnsafeRowWriter(Nexmark.Schema.length, 1024)
@@ -23,7 +23,7 @@ final class NexmarkRowWriter {
   private val bid = new UnsafeRowWriter(top, Nexmark.BidType.length)
   // The channels' tables, read once here rather than through their lazy vals for every bid.
   private val channelBlocks = NexmarkChannels.Blocks
-  private val channelLengths = NexmarkChannels.Lengths
+  private val channelLayout = NexmarkChannels.Layout
 
   def write(e: NexmarkEvent): UnsafeRow = {
     top.reset()
@@ -74,18 +74,20 @@ final class NexmarkRowWriter {
 
   /** A bid's channel and URL (fields 3 and 4): its channel's block, padding included, in one copy. */
   private def channelAndUrl(channel: Int): Unit = {
-    val block = channelBlocks(channel)
-    val lengths = channelLengths(channel)
-    val nameLength = lengths >>> 16
-    val urlStart = (nameLength + 7) & ~7
-    bid.grow(block.length)
+    val layout = channelLayout(channel)
+    val blockAt = (layout >>> 32).toInt
+    val nameLength = (layout >>> 16).toInt & 0xFFFF
+    val urlLength = layout.toInt & 0xFFFF
+    val urlAt = NexmarkChannels.padded(nameLength)
+    val blockLength = urlAt + NexmarkChannels.padded(urlLength)
+    bid.grow(blockLength)
     val start = bid.cursor()
-    System.arraycopy(block, 0, bid.getBuffer, start - Platform.BYTE_ARRAY_OFFSET, block.length)
+    System.arraycopy(channelBlocks, blockAt, bid.getBuffer, start - Platform.BYTE_ARRAY_OFFSET, blockLength)
     bid.increaseCursor(nameLength)
     bid.setOffsetAndSizeFromPreviousCursor(3, start)
-    bid.increaseCursor(urlStart - nameLength + (lengths & 0xFFFF))
-    bid.setOffsetAndSizeFromPreviousCursor(4, start + urlStart)
-    bid.increaseCursor(start + block.length - bid.cursor())
+    bid.increaseCursor(urlAt - nameLength + urlLength)
+    bid.setOffsetAndSizeFromPreviousCursor(4, start + urlAt)
+    bid.increaseCursor(start + blockLength - bid.cursor())
   }
 
   private def writePerson(e: NexmarkEvent): Unit = {
