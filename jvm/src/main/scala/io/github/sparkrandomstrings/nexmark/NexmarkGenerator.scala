@@ -131,7 +131,8 @@ final class NexmarkGenerator(config: NexmarkConfig) {
   private def nextLong(n: Long): Long =
     if (n < Int.MaxValue) random.nextInt(n.toInt).toLong else math.abs(random.nextLong() % n)
 
-  private def nextPrice(): Long = java.lang.Math.round(java.lang.Math.pow(10.0, random.nextDouble() * 6.0) * 100.0)
+  /** Beam's `nextPrice`: `Math.round(Math.pow(10.0, nextDouble() * 6.0) * 100.0)`, as [[NexmarkPrice]] makes it. */
+  private def nextPrice(): Long = NexmarkPrice.cents(random.nextDouble() * 6.0)
 
   /** Beam's `nextString(max)`: 3 to max - 1 letters and spaces (1 in 13), appended, then trimmed. */
   private def nextString(text: AsciiText, maxLength: Int): Unit = {
@@ -166,12 +167,15 @@ final class NexmarkGenerator(config: NexmarkConfig) {
       var at = 0
       if (WordStores) {
         // A draw's six characters as one little-endian word; its two high bytes, zeros, are the
-        // next draw's first two or past the text's end.
+        // next draw's first two or past the text's end. A remainder by 26^3 lies in -17575 to
+        // 17575, so both reads fall inside the table: they are made unchecked, from its middle.
+        val words = ExtraTripleWords
+        val middle = Platform.INT_ARRAY_OFFSET + TripleOffset * 4L
         while (at < size) {
           val rnd = random.nextInt()
-          val six = ExtraTripleWords(rnd % Triple + TripleOffset).toLong |
-            (ExtraTripleWords((rnd / Triple) % Triple + TripleOffset).toLong << 24)
-          Platform.putLong(buffer, Platform.BYTE_ARRAY_OFFSET + at, six)
+          val low = Platform.getInt(words, middle + ((rnd % Triple) << 2))
+          val high = Platform.getInt(words, middle + (((rnd / Triple) % Triple) << 2))
+          Platform.putLong(buffer, Platform.BYTE_ARRAY_OFFSET + at, low.toLong | (high.toLong << 24))
           at += 6
         }
       } else {
