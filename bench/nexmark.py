@@ -263,7 +263,7 @@ def _measure(spark: SparkSession, name: str, settings: NexmarkSettings, engine: 
         else str(spark.conf.get(STATE_STORE_PROVIDER))
     )
     with (
-        tempfile.TemporaryDirectory() as checkpoint,
+        tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as checkpoint,
         real_time.session_conf(spark, STATE_STORE_PROVIDER, store),
     ):
         running = (

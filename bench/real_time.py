@@ -183,7 +183,9 @@ def measure_latency(
     else:
         warmup_s, window_s, margin_s = settings.micro_batch_warmup_s, settings.micro_batch_window_s, 0.0
     patience_s = 2 * (batch_s or settings.batch_s) + 30
-    with tempfile.TemporaryDirectory() as checkpoint:
+    # ignore_cleanup_errors: a state store's maintenance thread may still write a file as the
+    # directory goes, after the query has stopped.
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as checkpoint:
         query = start_measured(
             stream(spark, rate) if df is None else df,
             name=name,
