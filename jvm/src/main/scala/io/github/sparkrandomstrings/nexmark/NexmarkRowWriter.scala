@@ -61,7 +61,7 @@ final class NexmarkRowWriter {
    * `length`, the cursor moved past the padding.
    */
   private def copy(writer: UnsafeRowWriter, ordinal: Int, source: Array[Byte], length: Int): Unit = {
-    val padded = (length + 7) & ~7
+    val padded = NexmarkChannels.padded(length)
     writer.grow(padded)
     val start = writer.cursor()
     val buffer = writer.getBuffer
