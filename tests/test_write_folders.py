@@ -433,15 +433,15 @@ def test_a_session_whose_driver_lacks_the_jar_records_nothing_and_leaves_its_pro
 ) -> None:
     from types import SimpleNamespace
 
+    from spark_random_strings.engine.session import driver_loads
     from spark_random_strings.write.command import (
         PROTOCOL_SETTING,
         RECORDING_PROTOCOL,
-        _driver_loads,
         _recording_files,
     )
 
-    assert _driver_loads(spark, RECORDING_PROTOCOL)
-    assert not _driver_loads(spark, "io.github.sparkrandomstrings.write.NoSuchProtocol")
+    assert driver_loads(spark, RECORDING_PROTOCOL)
+    assert not driver_loads(spark, "io.github.sparkrandomstrings.write.NoSuchProtocol")
     with _recording_files(spark) as recording:
         assert recording and spark.conf.get(PROTOCOL_SETTING) == RECORDING_PROTOCOL
     assert spark.conf.get(PROTOCOL_SETTING, None) != RECORDING_PROTOCOL

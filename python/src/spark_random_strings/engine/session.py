@@ -1,4 +1,4 @@
-"""The jar on a session: ``configure_spark_with_random_strings``."""
+"""The jar on a session: ``configure_spark_with_random_strings``, and whether a session's driver has it."""
 
 from __future__ import annotations
 
@@ -76,3 +76,20 @@ def _appended(setting: object, item: str) -> str:
     if item not in items:
         items.append(item)
     return ",".join(items)
+
+
+def driver_loads(spark: SparkSession, name: str) -> bool:
+    """Whether the session's driver can load the class ``name`` (one of the jar's), as Spark loads
+    the classes a query names: False on Spark Connect, whose client has no JVM, and on a session
+    whose jar came after its JVM started (as under spark-submit without ``--jars``)."""
+    from py4j.protocol import Py4JJavaError  # type: ignore[import-untyped]
+
+    jvm = getattr(spark, "_jvm", None)  # a Spark Connect session has none
+    if jvm is None:
+        return False
+    loader = jvm.org.apache.spark.util.Utils.getContextOrSparkClassLoader()
+    try:
+        jvm.java.lang.Class.forName(name, False, loader)
+    except Py4JJavaError:  # ClassNotFoundException
+        return False
+    return True

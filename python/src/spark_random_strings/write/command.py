@@ -13,6 +13,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from spark_random_strings.engine.local import StopRequest, first_interrupt_sets, stop_between_batches
 from spark_random_strings.engine.progress import StreamPosition, current_position, first_position
+from spark_random_strings.engine.session import driver_loads
 from spark_random_strings.write.contents import SINK_LOG, unlisted_files
 from spark_random_strings.write.files import Files, HadoopFiles, LocalFiles, child
 from spark_random_strings.write.folder import Claim, check_folder, take
@@ -196,7 +197,7 @@ def _recording_files(spark: SparkSession) -> Iterator[bool]:
     Yields whether they do: not where the driver cannot load the jar's protocol (a session whose
     jar came after its JVM started, as under spark-submit without --jars, reads the Python source
     and has no class of the jar). A write that records nothing deletes nothing."""
-    if not _driver_loads(spark, RECORDING_PROTOCOL):
+    if not driver_loads(spark, RECORDING_PROTOCOL):
         yield False
         return
     before = spark.conf.get(PROTOCOL_SETTING, None)
@@ -208,21 +209,6 @@ def _recording_files(spark: SparkSession) -> Iterator[bool]:
             spark.conf.unset(PROTOCOL_SETTING)
         else:
             spark.conf.set(PROTOCOL_SETTING, before)
-
-
-def _driver_loads(spark: SparkSession, name: str) -> bool:
-    """Whether the session's driver can load the class ``name``, as Spark loads a commit protocol."""
-    from py4j.protocol import Py4JJavaError  # type: ignore[import-untyped]
-
-    jvm = getattr(spark, "_jvm", None)  # a Spark Connect session has none
-    if jvm is None:
-        return False
-    loader = jvm.org.apache.spark.util.Utils.getContextOrSparkClassLoader()
-    try:
-        jvm.java.lang.Class.forName(name, False, loader)
-    except Py4JJavaError:  # ClassNotFoundException
-        return False
-    return True
 
 
 def remove_unfinished_files(
