@@ -36,6 +36,7 @@ object SparkLineProjects extends AutoPlugin {
    */
   val lineIndependentSuites: Set[String] = Set(
     "io.github.sparkrandomstrings.nexmark.NexmarkGeneratorSuite",
+    "io.github.sparkrandomstrings.nexmark.queries.TopBidsSuite",
     "io.github.sparkrandomstrings.offsets.InterleavedOffsetSuite",
     "io.github.sparkrandomstrings.offsets.OffsetArithmeticSuite",
     "io.github.sparkrandomstrings.rows.RowGeneratorSuite",

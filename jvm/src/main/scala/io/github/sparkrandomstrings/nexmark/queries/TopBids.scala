@@ -1,0 +1,100 @@
+package io.github.sparkrandomstrings.nexmark.queries
+
+import org.apache.spark.sql.Row
+import org.apache.spark.sql.types.{LongType, StringType, StructField, StructType}
+
+/** A bid as q19 ranks it, its time in epoch microseconds (no time zone comes between). */
+final case class AuctionBid(
+    auction: Long,
+    bidder: Long,
+    price: Long,
+    channel: String,
+    url: String,
+    micros: Long,
+    extra: String)
+
+/** A bid at its rank among its auction's (1 the greatest): a row of q19. */
+final case class RankedBid(bid: AuctionBid, rank: Long)
+
+/**
+ * q19's ranking, apart from Spark (the processor that keeps it per auction is `TopBidsProcessor`):
+ * an auction's 10 greatest bids, and the ranks a batch of bids changes. The order is the Python
+ * oracle's (`bid_rank`): the highest price, then the earliest, then the lowest bidder id, then the
+ * greatest `extra`.
+ */
+object TopBids {
+
+  /** How many bids q19 ranks per auction. */
+  final val Size = 10
+
+  /**
+   * A bid's row as the processor reads and keeps it (`AuctionBid`'s fields, in order): the rows
+   * are plain `Row`s, whose encoders need no Scala reflection.
+   */
+  val BidSchema: StructType = StructType(Seq(
+    StructField("auction", LongType),
+    StructField("bidder", LongType),
+    StructField("price", LongType),
+    StructField("channel", StringType),
+    StructField("url", StringType),
+    StructField("micros", LongType),
+    StructField("extra", StringType)))
+
+  /** A row of q19 as the processor writes it: the bid's fields, then its rank. */
+  val RankedSchema: StructType = BidSchema.add(StructField("rank_number", LongType))
+
+  /** A row of `BidSchema` as a bid. */
+  def bidOf(row: Row): AuctionBid =
+    AuctionBid(
+      row.getLong(0),
+      row.getLong(1),
+      row.getLong(2),
+      row.getString(3),
+      row.getString(4),
+      row.getLong(5),
+      row.getString(6))
+
+  /** A bid as a row of `BidSchema`. */
+  def rowOf(bid: AuctionBid): Row = Row(bid.auction, bid.bidder, bid.price, bid.channel, bid.url, bid.micros, bid.extra)
+
+  /** A ranked bid as a row of `RankedSchema`. */
+  def rowOf(ranked: RankedBid): Row = Row.fromSeq(rowOf(ranked.bid).toSeq :+ ranked.rank)
+
+  /** q19's order, the greatest bid first. */
+  val Order: Ordering[AuctionBid] = new Ordering[AuctionBid] {
+    override def compare(a: AuctionBid, b: AuctionBid): Int = {
+      val byPrice = java.lang.Long.compare(b.price, a.price)
+      if (byPrice != 0) byPrice
+      else {
+        val byTime = java.lang.Long.compare(a.micros, b.micros)
+        if (byTime != 0) byTime
+        else {
+          val byBidder = java.lang.Long.compare(a.bidder, b.bidder)
+          if (byBidder != 0) byBidder else b.extra.compareTo(a.extra)
+        }
+      }
+    }
+  }
+
+  /**
+   * The `Size` greatest of `top` (an auction's bids so far, greatest first, at most `Size`) and
+   * `bids`, greatest first. Of equal bids, the one met first stays ahead, as a stable sort keeps
+   * it. A bid below a full top is dropped at one comparison: a hot auction's batch costs little.
+   */
+  def merged(top: IndexedSeq[AuctionBid], bids: Iterator[AuctionBid]): IndexedSeq[AuctionBid] = {
+    val ranked = scala.collection.mutable.ArrayBuffer.empty[AuctionBid] ++= top
+    bids.foreach { bid =>
+      if (ranked.length < Size || Order.lt(bid, ranked.last)) {
+        var at = ranked.length
+        while (at > 0 && Order.lt(bid, ranked(at - 1))) at -= 1
+        ranked.insert(at, bid)
+        if (ranked.length > Size) ranked.remove(Size)
+      }
+    }
+    ranked.toIndexedSeq
+  }
+
+  /** The ranks whose bid differs from `before` to `after` (both greatest first), numbered from 1. */
+  def changedRanks(before: IndexedSeq[AuctionBid], after: IndexedSeq[AuctionBid]): IndexedSeq[RankedBid] =
+    after.indices.collect { case i if i >= before.length || before(i) != after(i) => RankedBid(after(i), i + 1L) }
+}
