@@ -252,10 +252,15 @@ def connect_server(
 
 @contextlib.contextmanager
 def session_conf(spark: SparkSession, key: str, value: str) -> Iterator[None]:
-    """Inside, the session's ``key`` is ``value``; afterwards what it was."""
-    before = str(spark.conf.get(key))
+    """Inside, the session's ``key`` is ``value``; afterwards what it was: unset again if it was
+    unset (a setting left at its default's value is not the same as an unset one: real-time mode
+    refuses a stateful query whose state store is set to another than RocksDB's)."""
+    before = spark.conf.get(key, None)
     spark.conf.set(key, value)
     try:
         yield
     finally:
-        spark.conf.set(key, before)
+        if before is None:
+            spark.conf.unset(key)
+        else:
+            spark.conf.set(key, before)
