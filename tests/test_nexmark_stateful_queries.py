@@ -39,6 +39,7 @@ from spark_random_strings.nexmark.queries import (
     q17,
     q19,
 )
+from spark_random_strings.nexmark.ranking_queries import _q19_in_python
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("nexmark_stateful_queries")]
 
@@ -62,6 +63,7 @@ UPDATE_KEYS: dict[str, Callable[[Row], Row]] = {
     "q17": lambda row: row[:2],
     "q18": lambda row: row[:2],
     "q19": lambda row: (row[0], row[7]),
+    "q19 in python": lambda row: (row[0], row[7]),
 }
 DAILY = ("q15", "q16", "q17")
 #: Spark's default state store, which transformWithState refuses.
@@ -91,8 +93,12 @@ class Run:
         return list(table.values())
 
 
-#: Runs that are not a query of QUERIES by its name: q17 with the time of each row's newest bid.
-VARIANTS: dict[str, Callable[[DataFrame], DataFrame]] = {"q17 latest": functools.partial(q17, latest=True)}
+#: Runs that are not a query of QUERIES by its name: q17 with the time of each row's newest bid, and
+#: q19 with its processor in Python, as on Spark Connect (this session's driver has the jar).
+VARIANTS: dict[str, Callable[[DataFrame], DataFrame]] = {
+    "q17 latest": functools.partial(q17, latest=True),
+    "q19 in python": _q19_in_python,
+}
 
 
 def run(spark: SparkSession, options: NexmarkKeywords, modes: dict[str, str], checkpoints: Path) -> Run:
@@ -129,7 +135,7 @@ def rocksdb(spark: SparkSession) -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def batched(spark: SparkSession, rocksdb: None, tmp_path_factory: pytest.TempPathFactory) -> Run:
-    modes = {"q6": "append", **dict.fromkeys(("q12", "q18", "q19"), "update")}
+    modes = {"q6": "append", **dict.fromkeys(("q12", "q18", "q19", "q19 in python"), "update")}
     return run(spark, BATCHED, modes, tmp_path_factory.mktemp("batched"))
 
 
@@ -201,11 +207,34 @@ def test_q18_leaves_each_bidders_latest_bid_on_each_auction(batched: Run) -> Non
     assert sorted(batched.upserted("q18"), key=repr) == answer(batched, "q18")
 
 
-def test_q19_leaves_each_auctions_ten_highest_bids_numbered_from_1(batched: Run) -> None:
-    table = sorted(batched.upserted("q19"), key=repr)
+@pytest.mark.parametrize("name", ["q19", "q19 in python"])
+def test_q19_leaves_each_auctions_ten_highest_bids_numbered_from_1_in_the_jvm_and_in_python(
+    batched: Run, name: str
+) -> None:
+    table = sorted(batched.upserted(name), key=repr)
     assert table == answer(batched, "q19")
     assert max(row[7] for row in table) == 10
-    assert sum(len(rows) for _, rows in batched.batches["q19"]) > len(table), "ranks were replaced"
+    assert sum(len(rows) for _, rows in batched.batches[name]) > len(table), "ranks were replaced"
+
+
+def test_q19s_processor_writes_the_same_rows_batch_by_batch_in_the_jvm_and_in_python(batched: Run) -> None:
+    def by_batch(name: str) -> dict[int, list[Row]]:
+        return {batch_id: sorted(rows, key=repr) for batch_id, rows in batched.batches[name]}
+
+    assert by_batch("q19 in python") == by_batch("q19")
+    assert len([rows for rows in by_batch("q19").values() if rows]) == 3
+
+
+def test_q19_keeps_its_state_in_the_jars_processor_where_the_driver_has_the_jar(
+    spark: SparkSession, rocksdb: None
+) -> None:
+    events = read_nexmark(spark, num_events=10)
+
+    def plan(query: DataFrame) -> str:
+        return str(query._jdf.queryExecution().analyzed().toString())
+
+    assert "io.github.sparkrandomstrings.nexmark.queries.TopBidsProcessor" in plan(q19(events))
+    assert "TopBidsProcessor" not in plan(_q19_in_python(events))
 
 
 def batch_time_ms(checkpoint: Path, batch_id: int) -> int:

@@ -175,7 +175,7 @@ def run_nexmark(args: argparse.Namespace, events: DataFrame, console: Console) -
 
 def query_rows(events: DataFrame, name: str) -> DataFrame:
     """``name``'s rows of the events; the session takes the RocksDB state store first where the
-    query keeps its state with ``transformWithStateInPandas`` (the command owns its session)."""
+    query keeps its state with ``transformWithState`` (the command owns its session)."""
     from spark_random_strings.nexmark.queries import (
         QUERIES,
         ROCKSDB_PROVIDER,

@@ -1,6 +1,8 @@
 """The stateful processors of q6 and q19, run by Spark's ``transformWithStateInPandas`` on the
 workers. The module imports only pyspark and pandas, and travels with the query, pickled by
-value, so that the workers' Python needs nothing of this package.
+value, so that the workers' Python needs nothing of this package. Where the driver has the jar,
+q19 runs the jar's processor instead (``TopBidsProcessor``, in the JVM, which real-time mode
+needs); this one is q19's on Spark Connect and without the jar.
 
 Each processor keeps at most ten rows per key in a list state, ordered as its query ranks them.
 """

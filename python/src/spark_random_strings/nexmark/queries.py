@@ -35,9 +35,10 @@ Where Spark refuses Flink's statement, each query says what it does instead (che
   mode"). Hence ``q4_closing_prices`` and ``q4_average``.
 - **q6**, **q18**, **q19**: ``AVG() OVER`` and ``ROW_NUMBER() OVER (PARTITION BY ...)``, which
   Spark refuses on a stream (``NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING``). q18's latest bid is
-  an aggregation; q6's last 10 auctions and q19's top 10 bids are kept by
-  ``transformWithStateInPandas`` (Spark 4.0 and later, with the RocksDB state store). q18 and
-  q19 are written in update mode, each row an upsert of Flink's key.
+  an aggregation; q6's last 10 auctions and q19's top 10 bids are kept by stateful processors
+  that ``transformWithState`` runs (Spark 4.0 and later, with the RocksDB state store): q19's in
+  the JVM where the driver has the jar, q6's in Python. q18 and q19 are written in update mode,
+  each row an upsert of Flink's key.
 - **q15** to **q17** (daily statistics): ``count(DISTINCT ...)``, which Spark refuses on a stream
   ("Distinct aggregations are not supported on streaming DataFrames/Datasets"), is the size of a
   set; the day, a grouping append mode refuses without a watermark, is a one-day window.
@@ -365,7 +366,7 @@ QUERIES = {name: globals()[name] for name in QUERY_NAMES}
 UPDATE_QUERIES = ("q12", "q18", "q19")
 #: The queries without an exact answer: q12 counts by the wall clock.
 INEXACT_QUERIES = ("q12",)
-#: The queries that keep their state with ``transformWithStateInPandas``: Spark 4.0 and later, with
+#: The queries that keep their state with ``transformWithState``: Spark 4.0 and later, with
 #: the RocksDB state store (``STATE_STORE_PROVIDER`` set to ``ROCKSDB_PROVIDER``).
 TRANSFORM_WITH_STATE_QUERIES = ("q6", "q19")
 

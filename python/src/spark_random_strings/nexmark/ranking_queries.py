@@ -4,9 +4,11 @@
 Flink writes them with ``ROW_NUMBER() OVER (PARTITION BY ...)`` and ``AVG() OVER (... ROWS ...)``,
 which Spark refuses on a stream (``NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING``). Here q18's latest
 bid is an aggregation (the greatest of a struct led by the time), and q6's last ten auctions and
-q19's top ten bids are kept by stateful processors (``nexmark.processors``) that Spark's
-``transformWithStateInPandas`` runs (Spark 4.0 and later), which need the RocksDB state store, and
-pandas and protobuf in the driver's and the workers' Python.
+q19's top ten bids are kept by stateful processors that Spark's ``transformWithState`` runs (Spark
+4.0 and later), which need the RocksDB state store. q19's runs in the JVM (the jar's
+``RankingQueries``) where the session's driver has the jar, which real-time mode needs; q6's, and
+q19's on Spark Connect, run in Python (``nexmark.processors``, ``transformWithStateInPandas``),
+which needs pandas and protobuf in the driver's and the workers' Python.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import importlib.util
 from typing import TYPE_CHECKING
 
+from spark_random_strings.engine.session import driver_loads
 from spark_random_strings.nexmark.join_queries import _bids_in_auctions
 from spark_random_strings.nexmark.views import nexmark_views
 
@@ -23,6 +26,8 @@ if TYPE_CHECKING:
 #: The session setting that ``transformWithState`` needs, and the value it needs.
 STATE_STORE_PROVIDER = "spark.sql.streaming.stateStore.providerClass"
 ROCKSDB_PROVIDER = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
+#: The jar's queries whose processor runs in the JVM.
+JVM_RANKING_QUERIES = "io.github.sparkrandomstrings.nexmark.queries.RankingQueries"
 
 
 def _importable(module: str) -> bool:
@@ -32,17 +37,18 @@ def _importable(module: str) -> bool:
         return False
 
 
-def _check_transform_with_state(events: DataFrame, query: str) -> None:
-    """Refuse, naming what is missing, a session that cannot run ``transformWithStateInPandas``."""
+def _check_transform_with_state(events: DataFrame, query: str, *, in_python: bool = True) -> None:
+    """Refuse, naming what is missing, a session that cannot run ``query``'s processor: in Python
+    (``transformWithStateInPandas``) or, with ``in_python`` False, in the JVM."""
     import pyspark
     from pyspark.sql import GroupedData
 
     if not hasattr(GroupedData, "transformWithStateInPandas"):
         raise RuntimeError(
-            f"{query} needs Spark 4.0 or later: it keeps its state with transformWithStateInPandas, which "
+            f"{query} needs Spark 4.0 or later: it keeps its state with transformWithState, which "
             f"pyspark {pyspark.__version__} lacks."
         )
-    missing = [name for name in ("pandas", "google.protobuf") if not _importable(name)]
+    missing = [name for name in ("pandas", "google.protobuf") if not _importable(name)] if in_python else []
     if missing:
         raise RuntimeError(
             f"{query} needs {' and '.join(missing)} in the driver's and the workers' Python, as Spark's "
@@ -51,7 +57,7 @@ def _check_transform_with_state(events: DataFrame, query: str) -> None:
     provider = events.sparkSession.conf.get(STATE_STORE_PROVIDER)
     if provider != ROCKSDB_PROVIDER:
         raise ValueError(
-            f"{query} keeps its state with transformWithStateInPandas, which needs the RocksDB state store, "
+            f"{query} keeps its state with transformWithState, which needs the RocksDB state store, "
             f"but {STATE_STORE_PROVIDER} is {provider!r}. Set it before the query starts: "
             f'spark.conf.set("{STATE_STORE_PROVIDER}", "{ROCKSDB_PROVIDER}").'
         )
@@ -138,11 +144,29 @@ def q19(events: DataFrame) -> DataFrame:
     ``(auction, rank_number)``, as Flink's rows are updated. Spark keeps 10 bids per auction for
     the query's life, as Flink's.
 
-    Spark 4.0 and later, with the RocksDB state store (see the module's documentation).
+    The processor runs in the JVM (the jar's ``RankingQueries``) where the session's driver has the
+    jar: a classic session with the jar on ``spark.jars``, the one query of this kind that Spark
+    4.3 runs in real-time mode. On Spark Connect, or a session reading the Python source, the same
+    processor runs in Python, and needs pandas and protobuf (see the module's documentation).
+    Either way Spark 4.0 and later, with the RocksDB state store.
 
     Columns: ``auction``, ``bidder``, ``price``, ``channel``, ``url``, ``dateTime``, ``extra``,
     ``rank_number``.
     """
+    from pyspark.sql import DataFrame
+
+    spark = events.sparkSession
+    if not driver_loads(spark, JVM_RANKING_QUERIES):
+        return _q19_in_python(events)
+    _check_transform_with_state(events, "q19", in_python=False)
+    bid = nexmark_views(events).bid
+    queries = spark._jvm.io.github.sparkrandomstrings.nexmark.queries.RankingQueries  # type: ignore[union-attr]
+    return DataFrame(queries.q19(bid._jdf), spark)
+
+
+def _q19_in_python(events: DataFrame) -> DataFrame:
+    """q19 with its processor in Python (``transformWithStateInPandas``): where the driver has no
+    jar to run it in the JVM."""
     from pyspark.sql import functions as f
 
     _check_transform_with_state(events, "q19")
