@@ -60,7 +60,7 @@ object TopBids {
   /** A ranked bid as a row of `RankedSchema`. */
   def rowOf(ranked: RankedBid): Row = Row.fromSeq(rowOf(ranked.bid).toSeq :+ ranked.rank)
 
-  /** q19's order, the greatest bid first. */
+  /** q19's order, the greatest bid first (`extra` by its code points). */
   val Order: Ordering[AuctionBid] = new Ordering[AuctionBid] {
     override def compare(a: AuctionBid, b: AuctionBid): Int = {
       val byPrice = java.lang.Long.compare(b.price, a.price)
@@ -70,11 +70,28 @@ object TopBids {
         if (byTime != 0) byTime
         else {
           val byBidder = java.lang.Long.compare(a.bidder, b.bidder)
-          if (byBidder != 0) byBidder else b.extra.compareTo(a.extra)
+          if (byBidder != 0) byBidder else codePointCompare(b.extra, a.extra)
         }
       }
     }
   }
+
+  /**
+   * Two strings in the order of their code points, as Python and Spark order them (`compareTo`
+   * orders UTF-16 units, which puts a character above U+FFFF before U+E000 to U+FFFF): where the
+   * first differing units are of different kinds, a surrogate (of a code point above U+FFFF) is
+   * lifted above every other unit.
+   */
+  def codePointCompare(a: String, b: String): Int = {
+    val common = math.min(a.length, b.length)
+    var i = 0
+    while (i < common && a.charAt(i) == b.charAt(i)) i += 1
+    if (i == common) Integer.compare(a.length, b.length)
+    else Integer.compare(codePointRank(a.charAt(i)), codePointRank(b.charAt(i)))
+  }
+
+  private def codePointRank(unit: Char): Int =
+    if (unit < 0xD800) unit.toInt else if (unit >= 0xE000) unit - 0x800 else unit + 0x2000
 
   /**
    * The `Size` greatest of `top` (an auction's bids so far, greatest first, at most `Size`) and

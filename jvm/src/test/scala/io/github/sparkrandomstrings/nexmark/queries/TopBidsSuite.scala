@@ -24,10 +24,22 @@ class TopBidsSuite extends AnyFunSuite {
         bid(5, micros = 2)))
   }
 
+  test("extras are ordered by their code points, as Python and Spark order strings") {
+    val strings = Seq("a", "ab", "\uffff", "\ud83d\ude00", "\ue000", "\ud7ff", "")
+    val byCodePoints = strings.sortBy(_.codePoints().toArray.toSeq)(Ordering.Implicits.seqOrdering[Seq, Int])
+    assert(strings.sortWith((a, b) => TopBids.codePointCompare(a, b) < 0) == byCodePoints)
+    assert(byCodePoints == Seq("", "a", "ab", "\ud7ff", "\ue000", "\uffff", "\ud83d\ude00"))
+    assert(Seq(
+      bid(5, extra = "\uffff"),
+      bid(5, extra = "\ud83d\ude00")).sorted(TopBids.Order).head.extra == "\ud83d\ude00")
+  }
+
   test("batch after batch, the kept top is the 10 greatest of every bid so far, in order") {
     val random = new java.util.Random(19L)
-    val all =
-      IndexedSeq.fill(5000)(bid(random.nextInt(200).toLong, random.nextInt(1000).toLong, random.nextInt(50).toLong))
+    // Bids equal in the order but for their channel: the stable sort below pins which one ranks first.
+    val all = IndexedSeq.fill(5000)(
+      bid(random.nextInt(200).toLong, random.nextInt(1000).toLong, random.nextInt(50).toLong)
+        .copy(channel = s"channel-${random.nextInt(3)}"))
     var top = IndexedSeq.empty[AuctionBid]
     var seen = 0
     Iterator.continually(1 + random.nextInt(300)).takeWhile(_ => seen < all.length).foreach { size =>
