@@ -29,7 +29,7 @@ from helpers.spark_lines import on_default_line
 from helpers.support import session_conf
 from spark_random_strings import nexmark_answers, read_nexmark
 from spark_random_strings.engine.choice import pyspark_line
-from spark_random_strings.nexmark import NexmarkKeywords
+from spark_random_strings.nexmark import NexmarkKeywords, ranking_queries
 from spark_random_strings.nexmark.generator import NexmarkEvent
 from spark_random_strings.nexmark.queries import (
     QUERIES,
@@ -225,8 +225,73 @@ def test_q19s_processor_writes_the_same_rows_batch_by_batch_in_the_jvm_and_in_py
     assert len([rows for rows in by_batch("q19").values() if rows]) == 3
 
 
+#: Bids on auction 7 in two batches, which tie on the price, then on the time, then on the bidder:
+#: each tie-break decides a rank, across the state and the batch. Two ``extra``s that UTF-16 and
+#: code points order apart: U+FFFF and U+1F600 (code points put the emoji first).
+TIED_BIDS: tuple[tuple[tuple[int, int, int, str], ...], ...] = (
+    # (price, second, bidder, extra)
+    ((100, 2, 5, "b"), (100, 2, 5, "a"), (100, 3, 1, "z"), (90, 1, 8, "\uffff"), (90, 1, 8, "\U0001f600"),
+     (80, 5, 2, "c"), (70, 6, 3, "d")),
+    ((100, 2, 4, "a"), (100, 1, 9, "a"), (100, 2, 5, "b"), (90, 1, 8, "\U0001f601"), (60, 4, 4, "e"),
+     (60, 4, 3, "e"), (50, 7, 7, "f"), (40, 8, 6, "g")),
+)  # fmt: skip
+
+
+def test_q19_breaks_ties_as_the_oracle_does_in_the_jvm_and_in_python(
+    spark: SparkSession, rocksdb: None, tmp_path: Path
+) -> None:
+    import os
+
+    from pyspark.sql import Row as SparkRow
+
+    from spark_random_strings.nexmark.stream import nexmark_schema
+
+    folder = tmp_path / "bids"
+    folder.mkdir()
+    start = datetime(2026, 11, 29, tzinfo=UTC)
+    for number, batch in enumerate(TIED_BIDS):
+        rows = []
+        for price, second, bidder, extra in batch:
+            time = start.replace(second=second)
+            bid = SparkRow(
+                auction=7, bidder=bidder, price=price, channel="c", url="u", dateTime=time, extra=extra
+            )
+            rows.append(SparkRow(event_type=2, person=None, auction=None, bid=bid, dateTime=time))
+        staged = tmp_path / f"staged-{number}"
+        spark.createDataFrame(rows, nexmark_schema()).coalesce(1).write.parquet(str(staged))
+        (part,) = staged.glob("*.parquet")
+        # One file a batch, which the file source reads in the order of their times.
+        target = part.rename(folder / f"batch-{number}.parquet")
+        os.utime(target, (1_000_000_000 + number, 1_000_000_000 + number))
+    expected = sorted(nexmark_answers(spark.read.parquet(str(folder)).collect(), ["q19"])["q19"], key=repr)
+    assert sorted(int(row[7]) for row in expected) == list(range(1, 11))  # type: ignore[call-overload]
+
+    for query in (q19, _q19_in_python):
+        events = (
+            spark.readStream.schema(nexmark_schema()).option("maxFilesPerTrigger", 1).parquet(str(folder))
+        )
+        batches: list[tuple[int, list[Row]]] = []
+
+        def keep(batch: DataFrame, batch_id: int, batches: list[tuple[int, list[Row]]] = batches) -> None:
+            batches.append((batch_id, [tuple(row) for row in batch.collect()]))
+
+        running = (
+            millis(query(events))
+            .writeStream.outputMode("update")
+            .foreachBatch(keep)
+            .trigger(availableNow=True)
+            .option("checkpointLocation", str(tmp_path / query.__name__))
+            .start()
+        )
+        running.awaitTermination(120)
+        assert running.exception() is None
+        assert len([rows for _, rows in batches if rows]) == 2, query.__name__
+        table = {(row[0], row[7]): row for _, rows in sorted(batches) for row in rows}
+        assert sorted(table.values(), key=repr) == expected, query.__name__
+
+
 def test_q19_keeps_its_state_in_the_jars_processor_where_the_driver_has_the_jar(
-    spark: SparkSession, rocksdb: None
+    spark: SparkSession, rocksdb: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     events = read_nexmark(spark, num_events=10)
 
@@ -234,7 +299,12 @@ def test_q19_keeps_its_state_in_the_jars_processor_where_the_driver_has_the_jar(
         return str(query._jdf.queryExecution().analyzed().toString())
 
     assert "io.github.sparkrandomstrings.nexmark.queries.TopBidsProcessor" in plan(q19(events))
-    assert "TopBidsProcessor" not in plan(_q19_in_python(events))
+    python_plan = plan(_q19_in_python(events))
+    assert "TopBidsProcessor" not in python_plan and "TransformWithStateIn" in python_plan
+    # Where the driver cannot load the jar's class (Spark Connect, or no jar), q19 runs Python's.
+    monkeypatch.setattr(ranking_queries, "driver_loads", lambda spark, name: False)
+    fallback = plan(q19(events))
+    assert "TopBidsProcessor" not in fallback and "TransformWithStateIn" in fallback
 
 
 def batch_time_ms(checkpoint: Path, batch_id: int) -> int:
@@ -272,9 +342,9 @@ def test_q6_and_q19_refuse_a_session_without_the_rocksdb_state_store_naming_the_
                 query(events)
 
 
-#: The other lines this test runs on: 3.5, which refuses q6 and q19 (no transformWithStateInPandas),
-#: and 4.0, the oldest with it; 4.1 and 4.2 change none of the API the queries use, which the
-#: default line (4.3) runs in full above.
+#: The other lines this test runs on: 3.5, which refuses q6 and q19 (no transformWithState), and
+#: 4.0, the oldest with it, q19 with the jar's processor and with Python's; 4.1 and 4.2 change none
+#: of the API the queries use, which the default line (4.3) runs in full above.
 OTHER_LINES = ("3.5", "4.0")
 #: 10,000 events in two batches: what the other lines run.
 SHORT: NexmarkKeywords = {**HALF_MINUTE, "num_events": 10_000, "max_events_per_trigger": 5_000}
@@ -301,7 +371,10 @@ def test_on_this_line_q15_to_q18_write_the_oracles_rows_and_q6_and_q19_run_from_
     provider = ROCKSDB_PROVIDER if with_state else str(spark.conf.get(STATE_STORE_PROVIDER))
     with session_conf(spark, STATE_STORE_PROVIDER, provider):
         short = run(
-            spark, SHORT, {**modes, **({"q6": "append", "q19": "update"} if with_state else {})}, tmp_path
+            spark,
+            SHORT,
+            {**modes, **({"q6": "append", "q19": "update", "q19 in python": "update"} if with_state else {})},
+            tmp_path,
         )
     for name in DAILY:
         assert sorted(short.upserted(name), key=repr) == updated(short, name), name
@@ -309,3 +382,4 @@ def test_on_this_line_q15_to_q18_write_the_oracles_rows_and_q6_and_q19_run_from_
     if with_state:
         assert sorted(short.appended("q6"), key=repr) == answer(short, "q6")
         assert sorted(short.upserted("q19"), key=repr) == answer(short, "q19")
+        assert sorted(short.upserted("q19 in python"), key=repr) == answer(short, "q19")

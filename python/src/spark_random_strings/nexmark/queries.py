@@ -37,8 +37,8 @@ Where Spark refuses Flink's statement, each query says what it does instead (che
   Spark refuses on a stream (``NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING``). q18's latest bid is
   an aggregation; q6's last 10 auctions and q19's top 10 bids are kept by stateful processors
   that ``transformWithState`` runs (Spark 4.0 and later, with the RocksDB state store): q19's in
-  the JVM where the driver has the jar, q6's in Python. q18 and q19 are written in update mode,
-  each row an upsert of Flink's key.
+  the JVM where the driver has the jar (in Python on Spark Connect), q6's in Python. q18 and q19
+  are written in update mode, each row an upsert of Flink's key.
 - **q15** to **q17** (daily statistics): ``count(DISTINCT ...)``, which Spark refuses on a stream
   ("Distinct aggregations are not supported on streaming DataFrames/Datasets"), is the size of a
   set; the day, a grouping append mode refuses without a watermark, is a one-day window.

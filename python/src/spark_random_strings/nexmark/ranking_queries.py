@@ -37,9 +37,12 @@ def _importable(module: str) -> bool:
         return False
 
 
-def _check_transform_with_state(events: DataFrame, query: str, *, in_python: bool = True) -> None:
+def _check_transform_with_state(
+    events: DataFrame, query: str, *, in_python: bool = True, why: str = ""
+) -> None:
     """Refuse, naming what is missing, a session that cannot run ``query``'s processor: in Python
-    (``transformWithStateInPandas``) or, with ``in_python`` False, in the JVM."""
+    (``transformWithStateInPandas``; ``why`` says why it runs there) or, with ``in_python`` False,
+    in the JVM."""
     import pyspark
     from pyspark.sql import GroupedData
 
@@ -52,7 +55,7 @@ def _check_transform_with_state(events: DataFrame, query: str, *, in_python: boo
     if missing:
         raise RuntimeError(
             f"{query} needs {' and '.join(missing)} in the driver's and the workers' Python, as Spark's "
-            "transformWithStateInPandas does: pip install 'spark-random-strings[connect]' brings both."
+            f"transformWithStateInPandas does{why}: pip install 'spark-random-strings[connect]' brings both."
         )
     provider = events.sparkSession.conf.get(STATE_STORE_PROVIDER)
     if provider != ROCKSDB_PROVIDER:
@@ -148,7 +151,9 @@ def q19(events: DataFrame) -> DataFrame:
     jar: a classic session with the jar on ``spark.jars``, the one query of this kind that Spark
     4.3 runs in real-time mode. On Spark Connect, or a session reading the Python source, the same
     processor runs in Python, and needs pandas and protobuf (see the module's documentation).
-    Either way Spark 4.0 and later, with the RocksDB state store.
+    Either way Spark 4.0 and later, with the RocksDB state store. The two keep their state apart: a
+    checkpoint restarts with the processor it began with (a query begun on Spark Connect restarts
+    there, or on a session without the jar).
 
     Columns: ``auction``, ``bidder``, ``price``, ``channel``, ``url``, ``dateTime``, ``extra``,
     ``rank_number``.
@@ -169,7 +174,8 @@ def _q19_in_python(events: DataFrame) -> DataFrame:
     jar to run it in the JVM."""
     from pyspark.sql import functions as f
 
-    _check_transform_with_state(events, "q19")
+    why = " (q19 runs its processor in Python where the driver has no jar, as on Spark Connect)"
+    _check_transform_with_state(events, "q19", why=why)
     processors = _travelling_processors()
     bid = nexmark_views(events).bid
     fields = ["bidder", "price", "channel", "url", f.unix_micros("dateTime").alias("micros"), "extra"]
