@@ -24,7 +24,9 @@ final class TopBidsProcessor extends StatefulProcessor[Long, Row, Row] {
 
   override def handleInputRows(auction: Long, bids: Iterator[Row], timerValues: TimerValues): Iterator[Row] = {
     val before = top.get().map(TopBids.bidOf).toIndexedSeq
-    val after = TopBids.merged(before, bids.map(TopBids.bidOf))
+    // A full top only rises: a bid priced below its last cannot enter, and is dropped unmade.
+    val floor = if (before.length == TopBids.Size) before.last.price else Long.MinValue
+    val after = TopBids.merged(before, bids.filter(_.getLong(2) >= floor).map(TopBids.bidOf))
     val changed = TopBids.changedRanks(before, after)
     if (changed.nonEmpty) top.put(after.map(bid => TopBids.rowOf(bid)).toArray)
     changed.iterator.map(ranked => TopBids.rowOf(ranked))
