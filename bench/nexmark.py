@@ -59,6 +59,7 @@ from report import LatencyRun, LatencySettings
 
 from spark_random_strings import nexmark_queries
 from spark_random_strings.engine.choice import Engine
+from spark_random_strings.engine.session import session_setting
 from spark_random_strings.nexmark import read_nexmark
 from spark_random_strings.nexmark.queries import (
     QUERY_NAMES,
@@ -272,7 +273,7 @@ def _measure(spark: SparkSession, name: str, settings: NexmarkSettings, engine: 
     )
     with (
         tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as checkpoint,
-        real_time.session_conf(spark, STATE_STORE_PROVIDER, _state_store(spark, name)),
+        session_setting(spark, STATE_STORE_PROVIDER, _state_store(spark, name)),
     ):
         running = (
             nexmark_queries.QUERIES[name](events)
@@ -349,7 +350,7 @@ def run_stateful_latency(spark: SparkSession, settings: NexmarkSettings, results
     latency = settings.stateful_latency
     with (
         real_time.min_batch_duration(spark, latency.batch_s),
-        real_time.session_conf(spark, "spark.sql.shuffle.partitions", "1"),
+        session_setting(spark, "spark.sql.shuffle.partitions", "1"),
     ):
         names = list(settings.stateful_queries)
         for repetition in range(latency.repetitions):
@@ -365,7 +366,7 @@ def run_stateful_latency(spark: SparkSession, settings: NexmarkSettings, results
                 )
                 # Spark 4.3 keeps a real-time query's state in RocksDB (it sets it where the session
                 # does not); q19's function asks for the setting itself.
-                with real_time.session_conf(spark, STATE_STORE_PROVIDER, ROCKSDB_PROVIDER):
+                with session_setting(spark, STATE_STORE_PROVIDER, ROCKSDB_PROVIDER):
                     run = real_time.measure_latency(
                         spark,
                         STATEFUL_RATE,

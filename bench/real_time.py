@@ -29,13 +29,13 @@ import itertools
 import statistics
 import tempfile
 import time
-from collections.abc import Iterator
 
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming.query import StreamingQuery
 from report import LatencyConfig, LatencyRun, LatencySettings, RealTimeResults
 
 from spark_random_strings import read_random_strings
+from spark_random_strings.engine.session import session_setting
 from spark_random_strings.latency.sink import latency_summary, reset_latency, start_measured
 
 #: The rate of the first configuration, and what the capacity runs offer: far above what one
@@ -75,24 +75,10 @@ SMOKE = LatencySettings(
 _names = itertools.count()
 
 
-@contextlib.contextmanager
-def session_conf(spark: SparkSession, key: str, value: str) -> Iterator[None]:
-    """The session's setting ``key`` at ``value`` for the block, then as it was."""
-    previous = spark.conf.get(key, None)
-    spark.conf.set(key, value)
-    try:
-        yield
-    finally:
-        if previous is None:
-            spark.conf.unset(key)
-        else:
-            spark.conf.set(key, previous)
-
-
 def min_batch_duration(spark: SparkSession, batch_s: float) -> contextlib.AbstractContextManager[None]:
     """Spark's floor under a real-time batch's duration at ``batch_s`` for the block (5 s by
     default: the smoke runs' batches are shorter), then as it was."""
-    return session_conf(spark, MIN_BATCH_CONF, f"{round(batch_s * 1000)}ms")
+    return session_setting(spark, MIN_BATCH_CONF, f"{round(batch_s * 1000)}ms")
 
 
 def stream(spark: SparkSession, rate: int) -> DataFrame:

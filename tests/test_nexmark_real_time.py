@@ -20,9 +20,9 @@ from pyspark import cloudpickle
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming.query import StreamingQuery
 
-from helpers.support import session_conf
 from spark_random_strings import nexmark_answers, read_nexmark
 from spark_random_strings.engine.choice import pyspark_line
+from spark_random_strings.engine.session import session_setting
 from spark_random_strings.nexmark import answers as _nexmark_answers
 from spark_random_strings.nexmark.config import NexmarkConfig
 from spark_random_strings.nexmark.generator import nexmark_events
@@ -163,8 +163,8 @@ def real_time_upserts(spark: SparkSession, tmp_path: Path, name: str, done: Any)
     # Spark 4.3 keeps a real-time query's state in RocksDB, and sets it where the session does not;
     # q19's function asks for the setting itself, as it does in micro-batch.
     with (
-        session_conf(spark, "spark.sql.shuffle.partitions", "1"),
-        session_conf(spark, STATE_STORE_PROVIDER, ROCKSDB_PROVIDER),
+        session_setting(spark, "spark.sql.shuffle.partitions", "1"),
+        session_setting(spark, STATE_STORE_PROVIDER, ROCKSDB_PROVIDER),
     ):
         events = read_nexmark(
             spark,

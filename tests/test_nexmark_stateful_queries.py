@@ -26,9 +26,9 @@ from pyspark.sql import DataFrame, SparkSession
 
 from helpers.nexmark import HALF_MINUTE, millis, twin_events
 from helpers.spark_lines import on_default_line
-from helpers.support import session_conf
 from spark_random_strings import nexmark_answers, read_nexmark
 from spark_random_strings.engine.choice import pyspark_line
+from spark_random_strings.engine.session import session_setting
 from spark_random_strings.nexmark import NexmarkKeywords, ranking_queries
 from spark_random_strings.nexmark.generator import NexmarkEvent
 from spark_random_strings.nexmark.queries import (
@@ -129,7 +129,7 @@ def run(spark: SparkSession, options: NexmarkKeywords, modes: dict[str, str], ch
 @pytest.fixture(scope="module")
 def rocksdb(spark: SparkSession) -> Iterator[None]:
     """The session with the RocksDB state store, which transformWithState needs, then as before."""
-    with session_conf(spark, STATE_STORE_PROVIDER, ROCKSDB_PROVIDER):
+    with session_setting(spark, STATE_STORE_PROVIDER, ROCKSDB_PROVIDER):
         yield
 
 
@@ -333,7 +333,7 @@ def test_q6_and_q19_refuse_a_session_without_the_rocksdb_state_store_naming_the_
     spark: SparkSession,
 ) -> None:
     events = read_nexmark(spark, num_events=10)
-    with session_conf(spark, STATE_STORE_PROVIDER, HDFS_PROVIDER):
+    with session_setting(spark, STATE_STORE_PROVIDER, HDFS_PROVIDER):
         for query in (q6, q19):
             with pytest.raises(
                 ValueError,
@@ -369,7 +369,7 @@ def test_on_this_line_q15_to_q18_write_the_oracles_rows_and_q6_and_q19_run_from_
             with pytest.raises(RuntimeError, match=r"needs Spark 4\.0 or later: it keeps its state with "):
                 query(events)
     provider = ROCKSDB_PROVIDER if with_state else str(spark.conf.get(STATE_STORE_PROVIDER))
-    with session_conf(spark, STATE_STORE_PROVIDER, provider):
+    with session_setting(spark, STATE_STORE_PROVIDER, provider):
         short = run(
             spark,
             SHORT,

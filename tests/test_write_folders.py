@@ -450,3 +450,18 @@ def test_a_session_whose_driver_lacks_the_jar_records_nothing_and_leaves_its_pro
     remote = SimpleNamespace(conf=SimpleNamespace(get=settings.get, set=settings.__setitem__))
     with _recording_files(remote) as recording:  # type: ignore[arg-type]
         assert not recording and settings == {}
+
+
+def test_a_session_setting_held_for_a_block_returns_to_its_value_or_to_unset_even_after_an_error(
+    spark: SparkSession,
+) -> None:
+    from spark_random_strings.engine.session import session_setting
+
+    unset, held = "spark.sql.streaming.stateStore.minDeltasForSnapshot", "spark.sql.shuffle.partitions"
+    assert spark.conf.get(unset, None) is None  # unset: its default (10) is not set
+    before = spark.conf.get(held)
+    with pytest.raises(KeyError), session_setting(spark, unset, "3"), session_setting(spark, held, "7"):
+        assert (spark.conf.get(unset), spark.conf.get(held)) == ("3", "7")
+        raise KeyError("inside")
+    assert spark.conf.get(unset, None) is None
+    assert spark.conf.get(held) == before

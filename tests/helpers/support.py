@@ -17,7 +17,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Unpack
 
-from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import DataFrame
 from pyspark.sql.streaming.listener import StreamingQueryProgress
 from pyspark.sql.streaming.query import StreamingQuery
 
@@ -248,19 +248,3 @@ def connect_server(
         yield f"sc://127.0.0.1:{port}"
     finally:
         stop_group(server, grace_s=60)
-
-
-@contextlib.contextmanager
-def session_conf(spark: SparkSession, key: str, value: str) -> Iterator[None]:
-    """Inside, the session's ``key`` is ``value``; afterwards what it was: unset again if it was
-    unset (a setting left at its default's value is not the same as an unset one: real-time mode
-    refuses a stateful query whose state store is set to another than RocksDB's)."""
-    before = spark.conf.get(key, None)
-    spark.conf.set(key, value)
-    try:
-        yield
-    finally:
-        if before is None:
-            spark.conf.unset(key)
-        else:
-            spark.conf.set(key, before)

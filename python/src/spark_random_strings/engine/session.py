@@ -1,7 +1,10 @@
-"""The jar on a session: ``configure_spark_with_random_strings``, and whether a session's driver has it."""
+"""The jar on a session: ``configure_spark_with_random_strings``, whether a session's driver has
+it, and a session setting held for a block."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from spark_random_strings.engine.jar import jar_path
@@ -93,3 +96,20 @@ def driver_loads(spark: SparkSession, name: str) -> bool:
     except Py4JJavaError:  # ClassNotFoundException
         return False
     return True
+
+
+@contextlib.contextmanager
+def session_setting(spark: SparkSession, key: str, value: str) -> Iterator[None]:
+    """Inside, the session's setting ``key`` is ``value``; afterwards what it was, and unset again
+    if it was unset: a setting left at its default's value is not an unset one (real-time mode
+    refuses a stateful query whose state store is *set* to another than RocksDB's, the default's
+    value included)."""
+    before = spark.conf.get(key, None)
+    spark.conf.set(key, value)
+    try:
+        yield
+    finally:
+        if before is None:
+            spark.conf.unset(key)
+        else:
+            spark.conf.set(key, before)

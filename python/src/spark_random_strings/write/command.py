@@ -13,7 +13,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from spark_random_strings.engine.local import StopRequest, first_interrupt_sets, stop_between_batches
 from spark_random_strings.engine.progress import StreamPosition, current_position, first_position
-from spark_random_strings.engine.session import driver_loads
+from spark_random_strings.engine.session import driver_loads, session_setting
 from spark_random_strings.write.contents import SINK_LOG, unlisted_files
 from spark_random_strings.write.files import Files, HadoopFiles, LocalFiles, child
 from spark_random_strings.write.folder import Claim, check_folder, take
@@ -200,15 +200,8 @@ def _recording_files(spark: SparkSession) -> Iterator[bool]:
     if not driver_loads(spark, RECORDING_PROTOCOL):
         yield False
         return
-    before = spark.conf.get(PROTOCOL_SETTING, None)
-    spark.conf.set(PROTOCOL_SETTING, RECORDING_PROTOCOL)
-    try:
+    with session_setting(spark, PROTOCOL_SETTING, RECORDING_PROTOCOL):
         yield True
-    finally:
-        if before is None:
-            spark.conf.unset(PROTOCOL_SETTING)
-        else:
-            spark.conf.set(PROTOCOL_SETTING, before)
 
 
 def remove_unfinished_files(
