@@ -10,7 +10,7 @@ import org.apache.logging.log4j.{Level, LogManager}
 import org.apache.logging.log4j.core.{LogEvent, LoggerContext}
 import org.apache.logging.log4j.core.appender.AbstractAppender
 import org.apache.logging.log4j.core.config.Property
-import org.apache.spark.scheduler.{SparkListener, SparkListenerTaskEnd, SparkListenerTaskStart}
+import org.apache.spark.scheduler.{SparkListener, SparkListenerJobEnd, SparkListenerTaskEnd, SparkListenerTaskStart}
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.catalyst.encoders.{ExpressionEncoder, RowEncoder}
 import org.apache.spark.sql.streaming.{OutputMode, StreamingQuery, Trigger}
@@ -379,10 +379,19 @@ class RealTimeStreamSuite extends SparkSessionSuite {
     running
   }
 
-  /** Stops `query`, and waits until its tasks have ended: they end after stop() returns. */
+  /**
+   * Stops `query`, and waits until its tasks have ended: they end after stop() returns. The
+   * listener bus tells of a task's start later than it starts (on a loaded machine, a batch's
+   * tasks may run unseen for a while), but in order: a job run after stop() ends after the starts
+   * of every task launched before it, so once its end has reached the listener, no task of the
+   * query is running unseen.
+   */
   private def stopAndAwaitTasks(query: StreamingQuery): Unit = {
     query.stop()
+    val barrier = spark.sparkContext.parallelize(Seq(0), 1).countAsync()
     val deadline = System.currentTimeMillis() + 60000L
+    while (!barrier.jobIds.forall(running.jobEnded) && System.currentTimeMillis() < deadline) Thread.sleep(10L)
+    assert(barrier.jobIds.nonEmpty && barrier.jobIds.forall(running.jobEnded), "a job after stop() ended")
     // A task's end reaches the listener after the task has logged all it logs.
     while (!running.none && System.currentTimeMillis() < deadline) Thread.sleep(10L)
     assert(running.none, "the stopped query's tasks ended")
@@ -405,12 +414,15 @@ class RealTimeStreamSuite extends SparkSessionSuite {
   }
 }
 
-/** The tasks that started and have not ended, as the listener bus tells. */
+/** The tasks that started and have not ended, and the jobs that ended, as the listener bus tells. */
 final class RunningTasks extends SparkListener {
   private val ids = ConcurrentHashMap.newKeySet[Long]()
+  private val endedJobs = ConcurrentHashMap.newKeySet[Int]()
   def none: Boolean = ids.isEmpty
+  def jobEnded(jobId: Int): Boolean = endedJobs.contains(jobId)
   override def onTaskStart(start: SparkListenerTaskStart): Unit = ids.add(start.taskInfo.taskId)
   override def onTaskEnd(end: SparkListenerTaskEnd): Unit = ids.remove(end.taskInfo.taskId)
+  override def onJobEnd(end: SparkListenerJobEnd): Unit = endedJobs.add(end.jobId)
 }
 
 /** The events logged at ERROR or above, by any logger, while a block runs. */
