@@ -40,6 +40,9 @@ object TopBids {
     StructField("micros", LongType),
     StructField("extra", StringType)))
 
+  /** Where `BidSchema` holds the price: the processor reads it before it makes a bid of a row. */
+  val PriceField: Int = BidSchema.fieldIndex("price")
+
   /** A row of q19 as the processor writes it: the bid's fields, then its rank. */
   val RankedSchema: StructType = BidSchema.add(StructField("rank_number", LongType))
 
@@ -48,7 +51,7 @@ object TopBids {
     AuctionBid(
       row.getLong(0),
       row.getLong(1),
-      row.getLong(2),
+      row.getLong(PriceField),
       row.getString(3),
       row.getString(4),
       row.getLong(5),

@@ -26,7 +26,7 @@ final class TopBidsProcessor extends StatefulProcessor[Long, Row, Row] {
     val before = top.get().map(TopBids.bidOf).toIndexedSeq
     // A full top only rises: a bid priced below its last cannot enter, and is dropped unmade.
     val floor = if (before.length == TopBids.Size) before.last.price else Long.MinValue
-    val after = TopBids.merged(before, bids.filter(_.getLong(2) >= floor).map(TopBids.bidOf))
+    val after = TopBids.merged(before, bids.filter(_.getLong(TopBids.PriceField) >= floor).map(TopBids.bidOf))
     val changed = TopBids.changedRanks(before, after)
     if (changed.nonEmpty) top.put(after.map(bid => TopBids.rowOf(bid)).toArray)
     changed.iterator.map(ranked => TopBids.rowOf(ranked))
