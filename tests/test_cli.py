@@ -697,7 +697,8 @@ def test_an_interrupted_write_resumes_and_ends_with_exactly_n_rows(
     # Under AvailableNow the next batch starts as the last commits: a stop that comes just after
     # finds its first files made, which the write removes and says so before the interrupt's line.
     interrupted = re.fullmatch(
-        rf"(?:removed [\d,]+ unfinished file\(s\) that an interrupted run left in {re.escape(str(output))}"
+        rf"(?:removed [\d,]+ unfinished file\(s\) from {re.escape(str(output))}: "
+        r"a batch stopped before its commit made them"
         r"\n)?"
         rf"interrupted with ([\d,]+) of {WRITE_ROWS:,} rows written to (.*); "
         r"run the same command again to resume",

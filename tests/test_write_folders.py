@@ -396,7 +396,9 @@ def test_a_user_file_named_as_sparks_in_the_writes_own_folder_stays_and_the_writ
             entry.unlink()
     done = run_write(*WRITE, "--output", str(output))
     lines = done.stdout.strip().splitlines()
-    assert lines[0] == f"removed 2 unfinished file(s) that an interrupted run left in {output}"
+    assert (
+        lines[0] == f"removed 2 unfinished file(s) from {output}: a batch stopped before its commit made them"
+    )
     assert lines[1] == (
         f"kept 1 file(s) in {output} that the file sink's log does not list and this write did not make "
         f"({users}): Spark's readers skip them, other readers read them"

@@ -172,7 +172,10 @@ def test_a_write_killed_mid_batch_and_rerun_leaves_exactly_n_rows_for_readers_ot
     kill_repeatedly(output, file_format, tmp_path)
     left = len(unlisted(output))  # killed runs remove nothing: only a run whose query stopped does
     summary = finish(output, file_format)
-    assert f"removed {left:,} unfinished file(s) that an interrupted run left in {output}" in summary
+    assert (
+        f"removed {left:,} unfinished file(s) from {output}: a batch stopped before its commit made them"
+        in summary
+    )
     assert unlisted(output) == [], "every data file in the folder is one the sink's log lists"
 
     written = read_without_spark(output, file_format)

@@ -114,7 +114,8 @@ def write_files(
     removed, kept = remove_unfinished_files(spark, files, claim, file_format, rows.schema)
     if removed:
         console.print(
-            f"removed {len(removed):,} unfinished file(s) that an interrupted run left in {request.output}",
+            f"removed {len(removed):,} unfinished file(s) from {request.output}: "
+            "a batch stopped before its commit made them",
             soft_wrap=True,
         )
     if kept:
