@@ -1,0 +1,118 @@
+"""Every Spark line, Java and engine makes the same rows: each definition of the digest table
+(tests/digests/definitions.json) read through this line's jar, in micro-batch and under
+AvailableNow, in one and in three partitions, and through the Python engine where the line has
+Python data sources, must equal the digest the default line committed (tests/digests/expected.json).
+
+What the rows are is pinned on the default line by each feature's own tests; what a line can change
+of them (Spark's rows, strings, decimals and timestamps under the same Scala, the versioned readers)
+is caught here, one query a way of reading, not one test per feature and line."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from pyspark.sql import SparkSession
+
+from helpers.digests import (
+    EXPECTED,
+    PYTHON_VARIANT,
+    RUNNER_OPTIONS,
+    SOURCES,
+    VARIANTS,
+    Variant,
+    definitions,
+    differences,
+    line_definitions,
+    read_rows,
+)
+from helpers.support import REPO
+from helpers.typed_draws import ATOMS
+from spark_random_strings.engine.choice import pyspark_line
+
+TABLE = json.loads((REPO / "python" / "src" / "spark_random_strings" / "options" / "table.json").read_text())
+
+
+def committed() -> dict[str, Any]:
+    return json.loads(EXPECTED.read_text())  # type: ignore[no-any-return]
+
+
+def test_the_digest_table_sets_every_option_and_every_choice_of_each_source() -> None:
+    for source, entry in TABLE["sources"].items():
+        written = [d for d in definitions() if d.format == source]
+        assert written, f"no definition of {source}"
+        names = {name.lower() for d in written for name in d.options}
+        for option in entry["options"]:
+            if option["name"] in RUNNER_OPTIONS:  # the runner sets these on every read
+                continue
+            assert option["name"].lower() in names, f"{source}: no definition sets {option['name']}"
+            if option["kind"] == "choice":
+                values = {
+                    v.lower()
+                    for d in written
+                    for n, v in d.options.items()
+                    if n.lower() == option["name"].lower()
+                }
+                missing = {v.lower() for v in option["values"]} - values
+                # A choice's default is read where a definition leaves it unset.
+                assert missing <= {str(option["default"]).lower()}, (
+                    f"{source}: {option['name']} never {missing}"
+                )
+
+
+def test_the_digest_table_sets_every_property_of_a_declared_column() -> None:
+    written = {
+        name.rsplit(".", 1)[1].lower() for d in definitions() if d.schema for name in d.options if "." in name
+    }
+    properties = {p["name"].lower() for p in TABLE["fields"]["properties"]}
+    properties |= {p.lower() for p in TABLE["fields"]["stringProperties"]}
+    assert properties - written == set()
+    for choice in (p for p in TABLE["fields"]["properties"] if p.get("kind") == "choice"):
+        suffix = "." + choice["name"].lower()
+        values = {
+            v.lower() for d in definitions() for n, v in d.options.items() if n.lower().endswith(suffix)
+        }
+        assert {v.lower() for v in choice["values"]} - values == set(), choice["name"]
+
+
+def test_the_digest_table_declares_every_type_and_the_python_engine_reads_each() -> None:
+    for read_by_python in (False, True):
+        chosen = [d for d in definitions() if d.schema and (d.python or not read_by_python)]
+        ddl = " ".join(d.schema or "" for d in chosen).upper()
+        for name in (*ATOMS, "ARRAY<", "STRUCT<", "NOT NULL"):
+            assert name in ddl, (name, "python" if read_by_python else "jar")
+    python = [d for d in definitions() if d.python]
+    assert {d.format for d in python} == set(SOURCES)
+    assert {d.options.get("envelope", "flat") for d in python if d.format == "changes"} == {
+        "flat",
+        "debezium",
+        "delta",
+        "flink",
+    }
+
+
+def test_the_committed_digests_are_of_every_definition_and_no_other() -> None:
+    assert sorted(committed()) == sorted(d.name for d in definitions())
+
+
+@pytest.mark.slow
+@pytest.mark.every_line
+@pytest.mark.every_java
+@pytest.mark.parametrize("variant", VARIANTS, ids=[v.name for v in VARIANTS])
+def test_the_jar_makes_every_definitions_committed_rows(spark: SparkSession, variant: Variant) -> None:
+    made = read_rows(spark, line_definitions(), variant)
+    assert differences(made, committed(), f"jar, {variant.name}") == []
+
+
+@pytest.mark.slow
+@pytest.mark.every_line
+@pytest.mark.skipif(pyspark_line() < (4, 0), reason="Spark 3.5 has no Python data sources")
+def test_the_python_engine_makes_every_definitions_committed_rows(spark: SparkSession) -> None:
+    chosen = [d for d in line_definitions() if d.python]
+    made = read_rows(spark, chosen, PYTHON_VARIANT, python=True)
+    assert differences(made, committed(), f"python engine, {PYTHON_VARIANT.name}") == []
+
+
+def test_each_source_of_the_table_is_one_the_runner_reads() -> None:
+    assert set(TABLE["sources"]) == set(SOURCES)
