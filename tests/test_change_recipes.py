@@ -49,9 +49,9 @@ def _cells(table: pa.Table) -> list[list[Any]]:
     return [list(row) for row in zip(*columns, strict=True)]
 
 
-@pytest.mark.every_line
-@pytest.mark.java_independent
+# Delta's merge of the feed, on the lines with a Delta release (the default line has none yet).
 @pytest.mark.slow
+@pytest.mark.every_line
 @pytest.mark.skipif(
     LINE not in EXAMPLE.DELTA_PACKAGES, reason=f"no Delta Lake release runs on Spark {LINE} yet"
 )
@@ -59,6 +59,7 @@ def _cells(table: pa.Table) -> list[list[Any]]:
     LINE in EXAMPLE.DELTA_PACKAGES and LINE not in TESTED_LINES,
     reason=f"the Delta recipe runs on Spark {' and '.join(TESTED_LINES)}, Delta's two releases",
 )
+@pytest.mark.processes
 def test_a_feed_merged_into_delta_is_expected_table_and_its_scd2_history_expected_history_after_each_batch(
     tmp_path: Path,
 ) -> None:

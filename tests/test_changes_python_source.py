@@ -28,9 +28,6 @@ from spark_random_strings.engine.choice import pyspark_line
 from spark_random_strings.offsets.corrupt import CorruptDefinitionError
 from spark_random_strings.typed.fields.options import flattened
 
-# The Python engine runs in Python workers, alike on every Java: make test-java leaves it out.
-pytestmark = pytest.mark.java_independent
-
 PYSPARK = pyspark_line()
 needs_4_2 = pytest.mark.skipif(
     PYSPARK < (4, 2), reason="read limits, start offsets and AvailableNow for Python readers came with 4.2"

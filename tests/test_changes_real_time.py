@@ -26,6 +26,7 @@ EXAMPLE = example_module(EXAMPLE_FILE.stem)
 
 @pytest.mark.slow
 @pytest.mark.skipif(pyspark_line() < (4, 3), reason="real-time mode runs stateful queries from Spark 4.3")
+@pytest.mark.processes
 def test_a_real_time_query_keeping_each_keys_latest_change_holds_expected_table_once_every_change_committed(
     tmp_path: Path,
 ) -> None:
@@ -61,7 +62,6 @@ def test_the_guides_real_time_recipe_code_is_the_examples_own() -> None:
 
 
 @pytest.mark.every_line
-@pytest.mark.java_independent
 @pytest.mark.skipif(pyspark_line() < (4, 0), reason="Spark 3.5 has no Python data sources")
 def test_real_time_changes_with_the_python_engine_fail_saying_python_sources_cannot_run_in_real_time_mode(
     spark: SparkSession,

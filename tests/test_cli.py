@@ -72,6 +72,7 @@ def test_help_lists_the_three_commands(in_process: RunInProcess) -> None:
 # The one test of each entry point in a child process: a fresh interpreter runs the command,
 # finds the package's version, pyspark and the jar.
 @pytest.mark.parametrize("command", [CLI, [CONSOLE_SCRIPT]], ids=["python -m", "console script"])
+@pytest.mark.processes
 def test_version_prints_the_version_and_the_jar_it_would_put_on_a_session(command: list[str]) -> None:
     done = run("--version", command=command)
     assert done.returncode == 0
@@ -352,6 +353,7 @@ def test_a_source_error_is_put_on_the_flag_of_the_option_it_names_first_and_name
 
 
 @pytest.mark.slow
+@pytest.mark.processes
 def test_stream_prints_the_seeded_rows_in_order_and_a_summary() -> None:
     # A row comes every millisecond and each batch reads at most 20: the first batch, however
     # late a loaded machine starts it, prints 20 rows, so the count does not hang on timing.
@@ -392,6 +394,7 @@ def test_stream_prints_the_seeded_rows_in_order_and_a_summary() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.processes
 def test_ctrl_c_stops_the_stream_cleanly_with_a_summary(tmp_path: Path) -> None:
     out, err = tmp_path / "out", tmp_path / "err"
     process = start(["stream", "--rows-per-second", "50", "--seed", "1"], out, err)
@@ -489,6 +492,7 @@ def clock(ts: int) -> str:
 
 @pytest.mark.slow
 @REAL_TIME_LINE
+@pytest.mark.processes
 def test_stream_real_time_prints_the_seeded_rows_as_they_come_and_their_latency_after_warm_up() -> None:
     # Long enough that rows are shown as they come for half the run or more, even where a
     # loaded machine takes 10 s and more from the query's start to its first rows.
@@ -552,6 +556,7 @@ def test_stream_real_time_prints_the_seeded_rows_as_they_come_and_their_latency_
 
 @pytest.mark.slow
 @REAL_TIME_LINE
+@pytest.mark.processes
 def test_ctrl_c_stops_the_real_time_stream_cleanly_after_a_live_latency_status(tmp_path: Path) -> None:
     out, err = tmp_path / "out", tmp_path / "err"
     # A wide terminal, as rich sees it, so that the status line is drawn whole (without colours).
@@ -680,6 +685,7 @@ def write_args(output: Path, *more: str) -> list[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.processes
 def test_an_interrupted_write_resumes_and_ends_with_exactly_n_rows(
     spark: SparkSession, tmp_path: Path
 ) -> None:
@@ -726,6 +732,7 @@ def test_an_interrupted_write_resumes_and_ends_with_exactly_n_rows(
 
 @pytest.mark.slow
 @pytest.mark.extended  # another format of the parquet writes above
+@pytest.mark.processes
 def test_write_as_csv_holds_exactly_the_rows_and_a_second_run_adds_none(
     spark: SparkSession, tmp_path: Path
 ) -> None:
@@ -804,6 +811,7 @@ def typed_lines(count: int, **definition: Any) -> dict[int, str]:
     return {row["id"]: CELL_GAP.join(cell_text(cell) for cell in row.values()) for row in rows}
 
 
+@pytest.mark.processes
 def test_stream_with_a_schema_prints_its_columns_and_the_seeded_cells_in_offset_order() -> None:
     # As the untyped stream's test: at most 20 of 1,000 rows a second per batch, so that the first
     # batch prints 20 rows however late a loaded machine runs it.
@@ -831,6 +839,7 @@ def test_stream_with_a_schema_prints_its_columns_and_the_seeded_cells_in_offset_
     assert "null" in {line.split("  ")[2] for line in shown.values()}  # amount's nulls, printed
 
 
+@pytest.mark.processes
 def test_write_with_a_schema_holds_exactly_the_expected_typed_rows_in_parquet(tmp_path: Path) -> None:
     import pyarrow.dataset
 
@@ -847,6 +856,7 @@ def test_write_with_a_schema_holds_exactly_the_expected_typed_rows_in_parquet(tm
 @pytest.mark.slow
 @pytest.mark.extended  # the declared schema's variant of the real-time stream above
 @REAL_TIME_LINE
+@pytest.mark.processes
 def test_stream_real_time_with_a_schema_prints_the_seeded_cells_of_its_offset_column_in_order() -> None:
     done = run(
         "stream", "--real-time", *typed_flags(), "--rows-per-second", "10", "--seed", "42", "--duration", "20"

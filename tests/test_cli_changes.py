@@ -82,6 +82,7 @@ KEYWORDS: dict[str, Any] = {"seed": 3, "keys": 40, "delete_fraction": 0.3, "rows
 
 
 @pytest.mark.slow
+@pytest.mark.processes
 def test_output_writes_exactly_the_changes_expected_changes_computes_and_a_second_run_adds_none(
     spark: SparkSession, tmp_path: Path
 ) -> None:
@@ -151,6 +152,7 @@ def test_output_writes_exactly_the_changes_expected_changes_computes_and_a_secon
 
 
 @pytest.mark.slow
+@pytest.mark.processes
 def test_the_terminal_view_counts_each_batchs_changes_as_the_envelope_names_them_until_total_rows(
     tmp_path: Path,
 ) -> None:

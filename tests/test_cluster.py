@@ -88,6 +88,7 @@ def standalone_cluster(tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.processes
 def test_both_executors_of_a_two_worker_cluster_make_rows_and_the_output_is_exact(
     standalone_cluster: str, spark: SparkSession, tmp_path: Path
 ) -> None:

@@ -69,10 +69,10 @@ def kill_repeatedly(
 
 
 @pytest.mark.slow
+# The strings source's restart on every line and Java: a child killed mid-stream, its query resumed.
 @pytest.mark.every_line
-# What a kill leaves is files (the checkpoint's logs, the sink's parts), read back the same on every
-# Java; the rows each Java makes are checked by its other every_line tests: make test-java leaves it out.
-@pytest.mark.java_independent
+@pytest.mark.every_java
+@pytest.mark.processes
 def test_a_seeded_write_killed_mid_stream_holds_every_row_exactly_once(
     spark: SparkSession, tmp_path: Path
 ) -> None:
@@ -85,6 +85,7 @@ def test_a_seeded_write_killed_mid_stream_holds_every_row_exactly_once(
 
 @pytest.mark.slow
 @pytest.mark.extended
+@pytest.mark.processes
 def test_an_unseeded_write_killed_mid_stream_keeps_its_stored_seed_and_refuses_another(
     spark: SparkSession, tmp_path: Path
 ) -> None:
@@ -118,6 +119,7 @@ def test_an_unseeded_write_killed_mid_stream_keeps_its_stored_seed_and_refuses_a
     pyspark_line() < (4, 2),
     reason="the write runs under Trigger.AvailableNow, which a Python source has from Spark 4.2 on",
 )
+@pytest.mark.processes
 def test_an_unseeded_write_of_the_python_source_killed_mid_stream_continues_its_drawn_stream_exactly_once(
     spark: SparkSession, tmp_path: Path
 ) -> None:

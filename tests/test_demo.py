@@ -38,6 +38,7 @@ DURATIONS = {"jvm": "8", "python": "8"}
     "engine",
     [pytest.param(e, marks=pytest.mark.extended) if e == "python" else e for e in sorted(DESCRIPTIONS)],
 )
+@pytest.mark.processes
 def test_demo_says_what_it_shows_shows_seeded_strings_and_counts_them_by_length(engine: str) -> None:
     command = [sys.executable, "-m", "spark_random_strings", "demo", "--duration", DURATIONS[engine]]
     done = subprocess.run(

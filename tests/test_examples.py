@@ -18,7 +18,7 @@ from helpers.support import connect_server as start_connect_server
 from spark_random_strings import installed_spark, jar_path
 
 # The contract, the packaging and the ways in, on every Spark line and Java.
-pytestmark = [pytest.mark.every_line, pytest.mark.xdist_group("connect_server")]
+pytestmark = [pytest.mark.every_line, pytest.mark.processes, pytest.mark.xdist_group("connect_server")]
 
 
 def _run(command: list[str], cwd: Path, typed: str | None = None) -> subprocess.CompletedProcess[str]:

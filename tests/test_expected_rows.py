@@ -17,7 +17,6 @@ from pyspark.sql import SparkSession
 from pyspark.sql.functions import lit, unix_micros
 from pyspark.sql.pandas.types import from_arrow_schema
 
-from helpers.spark_lines import on_default_line
 from helpers.stepped import Batches, SteppedClock, start_stepped, stepped_stream
 from helpers.support import REPO
 from helpers.typed_draws import ATOMS, draw_declared
@@ -59,13 +58,10 @@ def nexmark(param: Any) -> bool:
 
 
 INVALID = json.loads((REPO / "tests" / "vectors" / "invalid_inputs.json").read_text())
-#: How many plain and declared streams the drawn-definitions comparisons draw: more on the default
-#: line (make test's 15 minutes allow these; 0.7.0's change streams took the rest of 200 and 100); on
-#: the other lines, whose jars share the drawing code, fewer, still enough to hold every option,
-#: type and property (the coverage test checks both counts).
-DEFAULT_LINE_DRAWS = (70, 40)
-OTHER_LINE_DRAWS = (50, 30)
-DRAWN_COUNT, TYPED_COUNT = DEFAULT_LINE_DRAWS if on_default_line() else OTHER_LINE_DRAWS
+#: How many plain and declared streams the drawn-definitions comparisons draw, on the default line:
+#: the twin's rows against the jar's. Every other line proves its jar's rows equal to this line's by
+#: the digest table (tests/digests/definitions.json, test_line_digests.py), not by drawing again.
+DRAWN_COUNT, TYPED_COUNT = (70, 40)
 
 
 def as_lists(table: pa.Table) -> list[list[Any]]:
@@ -357,7 +353,6 @@ def drawn_definitions(count: int) -> list[dict[str, str]]:
 
 
 @pytest.mark.slow
-@pytest.mark.every_line
 def test_expected_rows_equal_the_jvm_source_on_drawn_definitions_across_batches_and_partitions(
     spark: SparkSession, tmp_path: Path, query_name: str
 ) -> None:
@@ -436,7 +431,7 @@ def drawn_typed_definitions(count: int) -> list[tuple[str, dict[str, str]]]:
     return definitions
 
 
-@pytest.mark.parametrize("count", sorted({DEFAULT_LINE_DRAWS[1], OTHER_LINE_DRAWS[1]}))
+@pytest.mark.parametrize("count", [TYPED_COUNT])
 def test_the_drawn_typed_definitions_hold_every_type_kind_and_property(count: int) -> None:
     definitions = drawn_typed_definitions(count)
     ddl = " ".join(d for d, _ in definitions).upper()
@@ -499,7 +494,6 @@ def test_the_drawn_typed_definitions_hold_every_type_kind_and_property(count: in
 
 
 @pytest.mark.slow
-@pytest.mark.every_line
 def test_expected_rows_equal_the_jvm_source_on_drawn_typed_definitions_across_batches_and_partitions(
     spark: SparkSession, tmp_path: Path, query_name: str
 ) -> None:

@@ -34,9 +34,6 @@ def maven_repository() -> Path:
 MAVEN = maven_repository()
 POM = "{http://maven.apache.org/POM/4.0.0}"
 
-# The artifacts and the ways in, on every Spark line; the same on every Java (the POM and the jar
-# a Java runs are checked by the other tests there).
-pytestmark = [pytest.mark.every_line, pytest.mark.java_independent]
 
 #: The builds of the Spark line that pyspark runs here; the build whose jar it loads.
 HERE = installed_spark()
@@ -57,7 +54,9 @@ def artifact(build: Build, suffix: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize("build", LINE_BUILDS, ids=lambda b: b.artifact_id)
+# Every line's artifacts, once (make test-compat publishes them all): sbt writes each the same way.
+@pytest.mark.every_jar
+@pytest.mark.parametrize("build", BUILDS, ids=lambda b: b.artifact_id)
 def test_each_artifact_has_the_jar_its_sources_its_scaladoc_and_the_license(build: Build) -> None:
     assert artifact(build, ".jar").read_bytes() == jar_path(build.spark, build.scala_binary).read_bytes()
     license_text = (REPO / "LICENSE").read_bytes()
@@ -75,7 +74,8 @@ def test_each_artifact_has_the_jar_its_sources_its_scaladoc_and_the_license(buil
         assert artifact(build, suffix + ".sha1").is_file()
 
 
-@pytest.mark.parametrize("build", LINE_BUILDS, ids=lambda b: b.artifact_id)
+@pytest.mark.every_jar
+@pytest.mark.parametrize("build", BUILDS, ids=lambda b: b.artifact_id)
 def test_each_pom_names_the_artifact_its_license_and_only_provided_spark_and_scala(build: Build) -> None:
     pom = ElementTree.parse(artifact(build, ".pom")).getroot()
     text = {tag: pom.findtext(f"{POM}{tag}") for tag in ("groupId", "artifactId", "version", "packaging")}
@@ -113,7 +113,10 @@ def fetched_jars(ivy: Path) -> list[str]:
     return sorted(path.name for path in (ivy / "jars").iterdir())
 
 
+# The ways in through Ivy, on every Spark line: each line's spark-submit resolves its own artifact.
 @pytest.mark.slow
+@pytest.mark.every_line
+@pytest.mark.processes
 def test_spark_submit_packages_fetches_only_our_jar_and_runs_the_python_example(
     expected_lines: list[str], tmp_path: Path
 ) -> None:
@@ -141,6 +144,8 @@ def test_spark_submit_packages_fetches_only_our_jar_and_runs_the_python_example(
 
 
 @pytest.mark.slow
+@pytest.mark.every_line
+@pytest.mark.processes
 def test_spark_jars_packages_on_a_session_builder_runs_the_same_example(
     expected_lines: list[str], tmp_path: Path
 ) -> None:

@@ -36,9 +36,6 @@ from spark_random_strings.nexmark.stream import (
 )
 from spark_random_strings.nexmark.timeline import nexmark_timeline
 
-# The Python engine runs in Python workers, alike on every Java: make test-java leaves it out.
-pytestmark = pytest.mark.java_independent
-
 PYSPARK = pyspark_line()
 needs_4_2 = pytest.mark.skipif(
     PYSPARK < (4, 2), reason="read limits, start offsets and AvailableNow for Python readers came with 4.2"
@@ -57,7 +54,6 @@ SHAPED = {
 }
 
 
-@pytest.mark.every_line
 @pytest.mark.parametrize("case", VECTORS, ids=[case["name"] for case in VECTORS])
 def test_each_invalid_option_is_refused_with_the_jar_sources_exact_message(case: dict[str, Any]) -> None:
     with pytest.raises(ValueError) as refused:

@@ -104,7 +104,6 @@ def test_nexmark_views_are_flinks_three_views_each_with_the_4_s_watermark(spark:
         assert "EventTimeWatermark" in plan and "4 seconds" in plan
 
 
-@pytest.mark.every_line
 def test_read_nexmark_refuses_an_unknown_keyword_before_spark_and_a_bad_value_naming_the_keyword(
     spark: SparkSession,
 ) -> None:
@@ -121,6 +120,7 @@ def test_read_nexmark_refuses_an_unknown_keyword_before_spark_and_a_bad_value_na
     )
 
 
+@pytest.mark.processes
 def test_the_nexmark_command_writes_exactly_num_events_and_a_second_run_resumes_with_none_more(
     tmp_path: Path,
 ) -> None:
@@ -145,6 +145,7 @@ def test_the_nexmark_command_writes_exactly_num_events_and_a_second_run_resumes_
 
 @pytest.mark.extended
 @pytest.mark.skipif(pyspark_line() < (4, 2), reason="write runs the Python source under AvailableNow, 4.2+")
+@pytest.mark.processes
 def test_write_nexmark_through_the_python_engine_writes_exactly_the_twins_events(tmp_path: Path) -> None:
     output = tmp_path / "events"
     args = ["write", "--nexmark", "--engine", "python", "--num-events", "900", "--first-event-rate", "100000"]
@@ -169,6 +170,7 @@ def test_write_nexmark_without_output_is_refused_naming_output(in_process: RunIn
     assert "error: the following arguments are required with write --nexmark: --output" in done.stderr
 
 
+@pytest.mark.processes
 def test_the_nexmark_command_shows_every_event_by_kind_until_the_streams_last(tmp_path: Path) -> None:
     done = run_child([*CLI, "nexmark", "--num-events", "5000", "--first-event-rate", "1000000"])
     assert done.returncode == 0, done.stderr

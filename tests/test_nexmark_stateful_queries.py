@@ -351,7 +351,6 @@ SHORT: NexmarkKeywords = {**HALF_MINUTE, "num_events": 10_000, "max_events_per_t
 
 
 @pytest.mark.every_line
-@pytest.mark.java_independent
 @pytest.mark.skipif(
     on_default_line() or ".".join(map(str, pyspark_line())) not in OTHER_LINES,
     reason="the default line runs each query in full above; of the others, 3.5 and 4.0 run this",

@@ -30,7 +30,6 @@ JARS_FOLDER = Path(spark_random_strings.__file__).parent / "jars"
 
 # The packaging and the ways in, on every Spark line; the same on every Java (Python's choice of
 # the jar and its messages).
-pytestmark = [pytest.mark.every_line, pytest.mark.java_independent]
 
 
 @pytest.mark.every_jar
@@ -58,6 +57,7 @@ def test_each_jar_is_built_for_the_spark_and_scala_in_its_name_and_carries_the_l
     assert license_text == (Path(__file__).parents[1] / "LICENSE").read_bytes()
 
 
+@pytest.mark.every_line
 def test_jar_path_picks_the_jar_of_the_spark_that_pyspark_runs_here() -> None:
     line = ".".join(pyspark.__version__.split(".")[:2])
     scala = "2.12" if line == "3.5" else "2.13"  # the Scala of pyspark's own jars on PyPI
@@ -77,6 +77,7 @@ def test_installed_spark_reads_spark_home_as_pyspark_does(
     assert jar_path(scala_version="2.12").name == f"spark-random-strings-spark3.5_2.12-{VERSION}.jar"
 
 
+@pytest.mark.every_line
 def test_without_spark_jars_installed_spark_is_pysparks_version_with_its_pypi_scala(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -135,6 +136,7 @@ def test_each_jar_registers_every_short_name(line: str, scala: str) -> None:
     ]
 
 
+@pytest.mark.every_line
 def test_configure_appends_the_jar_and_extensions_and_keeps_what_is_set() -> None:
     builder = SparkSession.builder.config("spark.jars", "/opt/a.jar, /opt/b.jar").config(
         "spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension"
@@ -160,10 +162,12 @@ def test_configure_rejects_what_is_not_a_builder() -> None:
         configure_spark_with_random_strings(not_a_builder)
 
 
+@pytest.mark.every_line
 def test_the_running_session_has_the_jar_on_spark_jars(spark: SparkSession) -> None:
     assert str(jar_path()) in (spark.conf.get("spark.jars") or "").split(",")
 
 
+@pytest.mark.every_line
 def test_a_configured_session_plans_the_sources_scan_through_its_extensions(
     spark: SparkSession, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -188,6 +192,8 @@ def test_a_configured_session_plans_the_sources_scan_through_its_extensions(
 
 
 @pytest.mark.slow
+@pytest.mark.every_line
+@pytest.mark.processes
 def test_a_session_without_the_jar_gets_an_error_that_says_how_to_add_it_and_auto_reads_python() -> None:
     import sys
 

@@ -42,9 +42,6 @@ from spark_random_strings import (
 )
 from spark_random_strings.engine.choice import pyspark_line
 
-# The Python engine runs in Python workers, alike on every Java: make test-java leaves it out.
-pytestmark = pytest.mark.java_independent
-
 PYSPARK = pyspark_line()
 needs_4 = pytest.mark.skipif(PYSPARK < (4, 0), reason="Python streaming data sources came with Spark 4.0")
 needs_4_2 = pytest.mark.skipif(
@@ -91,7 +88,6 @@ def read_all(df: DataFrame, checkpoint: Path, name: str) -> tuple[pa.Table, list
 
 @pytest.mark.slow
 @needs_4
-@pytest.mark.every_line
 def test_the_python_source_makes_the_jar_sources_rows_and_the_expected_rows_in_capped_batches(
     spark: SparkSession, tmp_path: Path
 ) -> None:
@@ -226,8 +222,12 @@ def test_a_restart_that_contradicts_the_stored_stream_fails_naming_each_option(
 
 
 @needs_4
-@pytest.mark.every_line
-@pytest.mark.parametrize("case", OPTION_CASES, ids=[case["name"] for case in OPTION_CASES])
+# The messages are Python's own, the same on every line; how pyspark raises them, the first case shows.
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(c, marks=[pytest.mark.every_line] if i == 0 else []) for i, c in enumerate(OPTION_CASES)],
+    ids=[case["name"] for case in OPTION_CASES],
+)
 def test_an_invalid_option_fails_at_load_with_the_jar_sources_message(
     spark: SparkSession, case: dict[str, Any]
 ) -> None:
@@ -274,6 +274,7 @@ except Exception as error:
 
 @pytest.mark.slow
 @needs_4
+@pytest.mark.processes
 def test_workers_whose_python_lacks_numpy_and_pyarrow_fail_at_load_naming_that_python(
     tmp_path: Path,
 ) -> None:
@@ -372,6 +373,7 @@ print(json.dumps({
 @pytest.mark.slow
 @needs_4_2
 @pytest.mark.xdist_group("bare_server")
+@pytest.mark.processes
 def test_through_a_connect_server_without_the_jar_or_the_package_auto_reads_the_python_source(
     bare_python: str, bare_server: str, tmp_path: Path
 ) -> None:
@@ -423,6 +425,7 @@ print(json.dumps({
 @pytest.mark.slow
 @needs_4_2
 @pytest.mark.xdist_group("bare_server")
+@pytest.mark.processes
 def test_through_a_connect_server_without_the_jar_or_the_package_read_nexmark_reads_the_python_source(
     bare_server: str, tmp_path: Path
 ) -> None:
@@ -438,6 +441,7 @@ def test_through_a_connect_server_without_the_jar_or_the_package_read_nexmark_re
 @pytest.mark.slow
 @needs_4_2
 @pytest.mark.xdist_group("bare_server")
+@pytest.mark.processes
 def test_the_example_without_a_jar_prints_the_seeded_rows_through_a_server_without_the_jar(
     bare_server: str, expected_lines: list[str], tmp_path: Path
 ) -> None:

@@ -13,10 +13,11 @@ from pyspark.sql import SparkSession
 from helpers.support import run_available_now
 from spark_random_strings import FORMAT, read_random_strings
 
-# The contract, the packaging and the ways in, on every Spark line and Java.
-pytestmark = pytest.mark.every_line
+# The V1 contract and load()'s refusals through Spark, on every Spark line; the rows themselves
+# are the digest run's (test_line_digests.py), the keywords' own checks Python's, run once.
 
 
+@pytest.mark.every_line
 def test_memory_sink_holds_offsets_0_to_n_minus_1_exactly_once(
     spark: SparkSession, query_name: str, tmp_path: Path
 ) -> None:
@@ -89,6 +90,7 @@ def test_same_seed_gives_identical_rows_whatever_the_partitioning(
         assert [ms for _, ms, _, _ in made[0]] == [offset * 100 for offset in range(40)]
 
 
+@pytest.mark.every_line
 def test_the_schema_is_value_ts_offset_length_not_null(spark: SparkSession) -> None:
     df = read_random_strings(spark)
     assert df.isStreaming
@@ -100,6 +102,7 @@ def test_the_schema_is_value_ts_offset_length_not_null(spark: SparkSession) -> N
     ]
 
 
+@pytest.mark.every_line
 @pytest.mark.parametrize("name", [FORMAT, FORMAT.lower(), FORMAT.upper(), "io.github.sparkrandomstrings"])
 def test_short_name_in_any_case_and_package_name_formats(
     spark: SparkSession, name: str, query_name: str, tmp_path: Path
@@ -136,6 +139,7 @@ def test_an_alphabet_draws_only_its_characters(spark: SparkSession, query_name: 
         ({"charset": "seed"}, "Invalid value 'seed' for charset: unknown character set."),
     ],
 )
+@pytest.mark.every_line
 def test_bad_values_raise_a_readable_illegal_argument_exception(
     spark: SparkSession, options: dict[str, Any], expected: str
 ) -> None:

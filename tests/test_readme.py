@@ -75,6 +75,7 @@ def in_new_shell(script: str, cwd: Path = REPO, *, enter: bool = True) -> subpro
     )
 
 
+@pytest.mark.processes
 def test_every_program_the_readme_runs_is_found_in_a_new_shell_once_it_entered_the_environment() -> None:
     programs = sorted({shlex.split(line, comments=True)[0] for line in shell_lines()} - {"source"})
     assert {"make", "pip", "python", "spark-submit", "spark-shell", "spark-random-strings"} <= set(programs)
@@ -99,6 +100,7 @@ def test_the_readme_shows_both_commands() -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("line", CLI_COMMANDS)
+@pytest.mark.processes
 def test_each_command_line_example_runs_as_it_stands_in_a_new_shell(line: str, tmp_path: Path) -> None:
     done = in_new_shell(line, tmp_path)
     assert done.returncode == 0, done.stderr

@@ -45,7 +45,8 @@ from spark_random_strings import (
 )
 from spark_random_strings.engine.choice import pyspark_line
 
-pytestmark = pytest.mark.every_line
+# Real-time mode is versioned code (4.1+) and its refusal before: on every line and Java.
+pytestmark = [pytest.mark.every_line, pytest.mark.every_java]
 
 REAL_TIME_LINE = (4, 1)
 CHILD = Path(real_time_child.__file__)
@@ -134,6 +135,7 @@ def kill_mid_batch(process: subprocess.Popen[bytes], checkpoint: Path, output: P
 
 @pytest.mark.slow
 @pytest.mark.skipif(pyspark_line() < (4, 2), reason="PySpark's real-time trigger arrived in Spark 4.2")
+@pytest.mark.processes
 def test_a_real_time_query_killed_with_sigkill_continues_no_offset_skipped_repeats_identical(
     tmp_path: Path,
 ) -> None:
@@ -253,6 +255,7 @@ println(LatencySink.summary("shell").get("recent"))
 
 @pytest.mark.slow
 @pytest.mark.skipif(installed_spark().spark_line != "4.1", reason="PySpark's real-time trigger covers 4.2 on")
+@pytest.mark.processes
 def test_scalas_real_time_trigger_reads_the_stream_on_spark_4_1(tmp_path: Path) -> None:
     checkpoint = tmp_path / "checkpoint"
     script = tmp_path / "real_time.scala"
@@ -282,6 +285,7 @@ def test_scalas_real_time_trigger_reads_the_stream_on_spark_4_1(tmp_path: Path) 
 
 @pytest.mark.slow
 @pytest.mark.skipif(pyspark_line() < (4, 3), reason="real-time mode runs stateful queries from Spark 4.3")
+@pytest.mark.processes
 def test_the_real_time_deduplication_example_keeps_exactly_each_original_and_no_repeat(
     tmp_path: Path,
 ) -> None:

@@ -88,6 +88,7 @@ def test_a_released_definition_replays_exactly_the_rows_that_release_made(
 @pytest.mark.parametrize(
     "release", [r for r in RELEASES if (r / "write.json").is_file()], ids=lambda path: path.name
 )
+@pytest.mark.processes
 def test_a_write_a_release_left_unfinished_finishes_exactly_once_with_its_rows(
     spark: SparkSession, release: Path, tmp_path: Path
 ) -> None:

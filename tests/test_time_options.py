@@ -53,7 +53,6 @@ def as_dicts(table: pa.Table) -> list[dict[str, Any]]:
     return rows
 
 
-@pytest.mark.every_line
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_timed_stream_reads_whole_under_available_now_with_the_profiles_event_times(
     spark: SparkSession, tmp_path: Path, query_name: str, engine: Engine
@@ -75,7 +74,6 @@ def test_a_timed_stream_reads_whole_under_available_now_with_the_profiles_event_
     }
 
 
-@pytest.mark.every_line
 def test_two_fresh_runs_with_a_start_timestamp_give_identical_rows_ts_included(
     spark: SparkSession, tmp_path: Path
 ) -> None:

@@ -270,6 +270,7 @@ def dataset_write_command() -> list[str]:
     return done.stdout.split("\0")[:-1]
 
 
+@pytest.mark.processes
 def test_the_clis_write_with_schema_and_fields_makes_the_same_dataset(tmp_path: Path) -> None:
     done = run_child([*CLI, *dataset_write_command()], cwd=tmp_path)
     assert done.returncode == 0, done.stderr
@@ -281,6 +282,7 @@ def test_the_clis_write_with_schema_and_fields_makes_the_same_dataset(tmp_path: 
     _same_table(read_dataset(str(tmp_path / "orders")), expected_rows(**DATASET, start=0, end=DATASET_ROWS))
 
 
+@pytest.mark.processes
 def test_the_guides_write_command_makes_the_python_recipes_stream() -> None:
     words = dataset_write_command()
     flags: dict[str, str] = {}

@@ -25,11 +25,10 @@ from spark_random_strings import expected_rows
 
 VERSION = (REPO / "VERSION").read_text().strip()
 
-# The wheel in a fresh environment, with the pyspark of every Spark line (what pip installs and
-# which jar the package finds: the same on every Java).
+# The wheel in a fresh environment: a child Python of its own. What it holds is checked once; what
+# pip installs beside each line's pyspark, and which jar the package finds there, on every line.
 pytestmark = [
-    pytest.mark.every_line,
-    pytest.mark.java_independent,
+    pytest.mark.processes,
     pytest.mark.slow,
     pytest.mark.xdist_group("fresh_python"),
 ]
@@ -220,6 +219,7 @@ def test_the_wheel_carries_the_license_text_and_names_it_in_its_metadata(wheel: 
     assert "Apache License\n                           Version 2.0, January 2004" in text
 
 
+@pytest.mark.every_line
 def test_a_fresh_environment_with_only_the_wheel_streams_exact_rows(
     fresh_python: Path, fresh_run: dict[str, Any]
 ) -> None:
@@ -236,6 +236,7 @@ def test_a_fresh_environment_with_only_the_wheel_streams_exact_rows(
     assert result["rows"] == expected
 
 
+@pytest.mark.every_line
 def test_the_python_example_runs_in_the_fresh_environment(
     fresh_run: dict[str, Any], expected_lines: list[str]
 ) -> None:

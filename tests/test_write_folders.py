@@ -35,7 +35,7 @@ NEXMARK = ["nexmark", "--num-events", "100"]
 
 # One worker runs every test here, so that each finished write below is made once, not once on
 # each worker that runs a test of it (13 s of CPU each).
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("write_folders")]
+pytestmark = [pytest.mark.slow, pytest.mark.processes, pytest.mark.xdist_group("write_folders")]
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:

@@ -161,10 +161,11 @@ def read_without_spark(output: Path, file_format: str) -> pd.DataFrame:
 @pytest.mark.parametrize(
     "file_format",
     [
-        pytest.param("parquet", marks=[pytest.mark.every_line, pytest.mark.java_independent]),
+        "parquet",
         pytest.param("csv", marks=pytest.mark.extended),
     ],
 )
+@pytest.mark.processes
 def test_a_write_killed_mid_batch_and_rerun_leaves_exactly_n_rows_for_readers_other_than_spark(
     file_format: str, tmp_path: Path
 ) -> None:
