@@ -27,23 +27,38 @@ object SparkLineProjects extends AutoPlugin {
   val scalatestVersion = "3.2.19"
 
   /**
-   * The suites of logic that no Spark line changes: drawing characters, rows, rate profiles and
-   * Nexmark's events from (seed, offset), and offset arithmetic. They touch none of the versioned
-   * sources and start no Spark session, and the every-line end-to-end tests check each line's
-   * rows against the Python twin; so they run where `SparkLine.Lines.runsLineIndependentSuites`
-   * says (the default line, once per other Scala version, and every Java that `make test-java`
-   * runs those builds on), not on every line.
+   * The suites whose subject can differ by Spark line: the V1 contract and restart of each source
+   * (micro-batch, AvailableNow, a checkpoint resumed), the versioned sources (real-time mode's
+   * readers and its refusal, under jvm/src/test/versioned), and the Spark APIs the jar implements
+   * beside them (the session extensions, the latency sink, the write's commit protocol, a
+   * checkpoint on HDFS, load()'s refusals). Every other suite is of logic that no line changes
+   * (drawing characters, rows, typed cells, rate profiles, change lifecycles and Nexmark's events
+   * from (seed, offset), options, offsets): those run where `SparkLine.Lines.runsLineIndependentSuites`
+   * says (the default line, and once per other Scala version), and the rows each line's jar makes
+   * are proven equal by the digest run of every line (tests/test_line_digests.py). A new suite
+   * runs once unless it is named here or lives under jvm/src/test/versioned.
    */
-  val lineIndependentSuites: Set[String] = Set(
-    "io.github.sparkrandomstrings.nexmark.NexmarkGeneratorSuite",
-    "io.github.sparkrandomstrings.nexmark.queries.TopBidsSuite",
-    "io.github.sparkrandomstrings.offsets.InterleavedOffsetSuite",
-    "io.github.sparkrandomstrings.offsets.OffsetArithmeticSuite",
-    "io.github.sparkrandomstrings.rows.RowGeneratorSuite",
-    "io.github.sparkrandomstrings.rows.ShapedRowsSuite",
-    "io.github.sparkrandomstrings.strings.ReleasedStreamsSuite",
-    "io.github.sparkrandomstrings.text.CharacterSetSuite",
-    "io.github.sparkrandomstrings.time.RateProfileSuite")
+  val perLineSuites: Set[String] = Set(
+    "io.github.sparkrandomstrings.LatencySinkSuite",
+    "io.github.sparkrandomstrings.QueryLifecycleSuite",
+    "io.github.sparkrandomstrings.RandomStringsExtensionsSuite",
+    "io.github.sparkrandomstrings.RandomStringsStreamSuite",
+    "io.github.sparkrandomstrings.changes.ChangesSourceSuite",
+    "io.github.sparkrandomstrings.nexmark.NexmarkSourceSuite",
+    "io.github.sparkrandomstrings.realtime.InterleavedReaderSuite",
+    "io.github.sparkrandomstrings.strings.HdfsCheckpointSuite",
+    "io.github.sparkrandomstrings.strings.InvalidInputSuite",
+    "io.github.sparkrandomstrings.strings.RandomStringsSourceSuite",
+    "io.github.sparkrandomstrings.write.RecordedFilesCommitProtocolSuite")
+
+  /**
+   * On another Java (`make test-java`, TEST_JAVA_HOME set), what a Java can change: the restart
+   * of each source and real-time mode; its rows are the digest run's, which that run makes too.
+   */
+  val javaRunSuites: Set[String] = Set(
+    "io.github.sparkrandomstrings.RandomStringsStreamSuite",
+    "io.github.sparkrandomstrings.changes.ChangesSourceSuite",
+    "io.github.sparkrandomstrings.nexmark.NexmarkSourceSuite")
 
   /**
    * Apache Beam's Nexmark generator, the reference the `nexmark` source's events must equal
@@ -183,9 +198,17 @@ object SparkLineProjects extends AutoPlugin {
           file
         },
         Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD"),
-        Test / testOptions ++=
-          (if (sparkLines.runsLineIndependentSuites(line)) Nil
-           else Seq(Tests.Filter(suite => !lineIndependentSuites(suite)))),
+        Test / testOptions ++= {
+          val versioned = (sharedTest.value / "versioned").toPath
+          // The suites compiled from a version folder: real-time mode's, on each line that has it.
+          val versionedFiles =
+            (Test / unmanagedSources).value.filter(_.toPath.startsWith(versioned)).map(_.getName).toSet
+          val versionedSuites = (Test / definedTestNames).value.toSet
+            .filter(name => versionedFiles(name.split('.').last + ".scala"))
+          if (testJavaHome.isDefined) Seq(Tests.Filter(suite => javaRunSuites(suite) || versionedSuites(suite)))
+          else if (sparkLines.runsLineIndependentSuites(line)) Nil
+          else Seq(Tests.Filter(suite => perLineSuites(suite) || versionedSuites(suite)))
+        },
         Compile / packageBin / packageOptions += Package.ManifestAttributes(
           "Spark-Version" -> line.spark,
           "Scala-Version" -> line.scalaBinary))
