@@ -336,34 +336,23 @@ format: bootstrap
 	$(PY) -m ruff check --fix python tests bench examples
 	$(SBT_ENV) $(SBT) scalafmtAll scalafmtSbt
 
-# Every other line, a stage each: what can differ there, and nothing else (docs/development.md,
-# "What runs where"). First what the stages need: sbt publishes every line's artifacts (which
-# test_maven.py reads) and compiles every build's suites while pip makes the lines' environments
-# (make -j2: pip mostly downloads and unpacks); the package then holds every line's jar, and the
-# wheel is made of them (make test's holds the default line's alone). Then, on the default line,
-# the tests of every line's jar and artifacts, the other lines' checkpoints finished here and the
-# benchmark's smoke runs (default-line-extras); then each other line's stage (line-stage), which
-# prints its wall time.
+# Every other line: what can differ there, and nothing else (docs/development.md, "What runs
+# where"). sbt builds and publishes every line's artifacts (which test_maven.py reads) while pip
+# makes the lines' environments (make -j2: pip mostly downloads and unpacks); the package then
+# holds every line's jar, and the wheel is made of them (make test's holds the default line's
+# alone). Then the other builds' suites, in one sbt in the background (two test JVMs at a time),
+# beside, on the default line, the tests of every line's jar and artifacts, the other lines'
+# checkpoints finished here and the benchmark's smoke runs (default-line-extras), then each other
+# line's tests (line-tests), each with its wall time.
 test-compat: $(SBT_LAUNCHER)
-	@$(MAKE) --no-print-directory -j2 published-and-compiled line-venvs
+	@$(MAKE) --no-print-directory -j2 $(MAVEN_PUBLISHED) line-venvs
 	@$(MAKE) --no-print-directory $(NEXMARK_CLASSPATH)
 	@$(MAKE) --no-print-directory copy-jar
 	@$(MAKE) --no-print-directory wheel
-	@$(MAKE) --no-print-directory default-line-extras
-	@for line in $(OTHER_LINES); do \
-	  $(MAKE) --no-print-directory line-stage LINE=$$line || exit 1; \
-	done
+	@$(call beside,scalatest ($(strip $(OTHER_BUILDS))),$(SBT_ENV) $(SBT) "all $(addsuffix /test,$(OTHER_BUILDS))",\
+		$(MAKE) --no-print-directory default-line-extras other-lines-tests)
 
-# The Spark lines of the other builds, in the lines file's order.
-OTHER_LINES := $(shell awk '/^[a-z]/ && NF == 8 { split($$2, s, "."); l = s[1] "." s[2]; \
-	if (l != "$(DEFAULT_LINE)" && !(l in seen)) { seen[l]; print l } }' $(LINES_FILE))
-
-.PHONY: line-venvs published-and-compiled default-line-extras line-stage upgrades
-# Every line's artifacts published (as publish-local) and every build's suites compiled, in one sbt.
-published-and-compiled: | bootstrap
-	$(SBT_ENV) $(SBT) publish "all $(addsuffix /Test/compile,$(BUILDS))"
-	@touch $(MAVEN_PUBLISHED)
-
+.PHONY: line-venvs default-line-extras other-lines-tests line-tests upgrades
 # On the default line, in one pytest run: every line's jar and artifacts (every_jar), a checkpoint
 # of each other line finished here (upgrade) and the variants of make test's slow tests
 # (extended). Then the benchmark's smoke runs, in a run of their own: Spark gives a Python worker
@@ -378,18 +367,19 @@ default-line-extras:
 	@echo "=== Spark $(DEFAULT_LINE): the benchmark's smoke runs ==="
 	$(PYTEST) -m bench_smoke
 
-# One other line's stage: its builds' suites (those that touch versioned code or Spark's APIs, or
-# every suite on a build of a Scala the default line has not: project/SparkLineProjects.scala)
-# beside, where the line has a pyspark, its tests marked every_line, the digests of every
-# definition's rows first among them. Its wall time last.
-LINE_BUILDS = $(call builds_of_line,$(LINE))
-line-stage:
+other-lines-tests:
+	@for line in $(OTHER_PYSPARK_LINES); do \
+	  $(MAKE) --no-print-directory line-tests LINE=$$line || exit 1; \
+	done
+
+# One other line's tests marked every_line, the digests of every definition's rows first among
+# them, with its wall time last.
+line-tests:
 	@start=$$(date +%s); \
-	echo "=== Spark $(LINE): the suites of $(strip $(LINE_BUILDS))$(if $(LINE_SPARK), beside the tests marked every_line on pyspark $(LINE_SPARK)) ==="; \
-	$(call beside,scalatest ($(strip $(LINE_BUILDS))),$(SBT_ENV) $(SBT) "all $(addsuffix /test,$(LINE_BUILDS))",\
-		$(if $(LINE_SPARK),$(MAKE) --no-print-directory every-line-tests LINE=$(LINE),true)) \
+	echo "=== Spark $(LINE): the tests marked every_line, on pyspark $(LINE_SPARK) ==="; \
+	$(MAKE) --no-print-directory every-line-tests LINE=$(LINE) \
 	  || { echo "=== Spark $(LINE): failed after $$(( $$(date +%s) - start )) s ==="; exit 1; }; \
-	echo "=== Spark $(LINE): stage passed in $$(( $$(date +%s) - start )) s ==="
+	echo "=== Spark $(LINE): passed in $$(( $$(date +%s) - start )) s ==="
 
 # The Pythons of the environments of the lines $(1), separated by colons: the lines whose
 # checkpoints tests/test_checkpoint_upgrade.py finishes on the default line.

@@ -143,8 +143,8 @@ def test_spark_submit_packages_fetches_only_our_jar_and_runs_the_python_example(
     assert fetched_jars(ivy) == [f"{GROUP_ID}_{BUILD.jar_name(VERSION)}"]
 
 
+# The same resolution through a session builder's spark.jars.packages: once, on the default line.
 @pytest.mark.slow
-@pytest.mark.every_line
 @pytest.mark.processes
 def test_spark_jars_packages_on_a_session_builder_runs_the_same_example(
     expected_lines: list[str], tmp_path: Path

@@ -6,14 +6,14 @@ the definition), a declared schema where it has one, and how many rows (events, 
 takes from offset 0. ``tests/digests/expected.json`` holds the digest of each, made on the
 default line: the row count, a SHA-256 of the rows, and a short hash of each row.
 
-A read is one query over every definition at once (the rows as Spark's JSON of each, so that
-streams of any schemas union; ``helpers.typed_rows.json_row``), in one of several ways
-(``VARIANTS``): under ``Trigger.AvailableNow`` in one partition and one batch, or as a
-micro-batch query in three partitions and batches of a few rows. A definition's rows are put in
-one order before they are hashed (a plain stream's ``offset``, then the JSON text),
-so that neither the partitioning nor the batches can change a digest; a line, an engine or a way
-of reading that makes other rows makes another digest, and the comparison names the definition
-and its first differing row.
+A read is one query over every definition at once (the rows as Spark's JSON of each, so that streams
+of any schemas union; ``helpers.typed_rows.json_row``), in one of several ways (``VARIANTS``): under
+``Trigger.AvailableNow`` in one partition and one batch, or as a micro-batch query in three
+partitions, each definition cut into at least four batches. A definition's rows are put in one order
+before they are hashed (a plain stream's ``offset``, then the JSON text), so that neither the
+partitioning nor the batches can change a digest; a line, an engine or a way of reading that makes
+other rows makes another digest, and the comparison names the definition and its first differing
+row.
 
 Run as a module (``cd tests && python -m helpers.digests --write``) on the default line, it
 writes ``expected.json`` anew: ``make digests`` does, after a change that adds definitions.
@@ -74,24 +74,28 @@ RUNNER_OPTIONS = frozenset(
 
 @dataclass(frozen=True)
 class Variant:
-    """One way of reading every definition: the trigger, the partitions and the rows a batch."""
+    """One way of reading every definition: the trigger, the partitions, and into how many batches
+    (at least) each definition's rows are cut: its cap a batch is its rows over ``batches``, so
+    that a query runs as many batches as that, not as many as its longest definition needs."""
 
     name: str
     available_now: bool
     partitions: int
-    batch_rows: int | None
+    batches: int = 1
+
+    def cap(self, rows: int) -> int | None:
+        """A definition's rows a batch, or None for no cap."""
+        return None if self.batches == 1 else max(1, -(-rows // self.batches))
 
 
 VARIANTS = (
-    Variant("availableNow-1-partition", available_now=True, partitions=1, batch_rows=None),
-    Variant("micro-batch-3-partitions", available_now=False, partitions=3, batch_rows=37),
+    Variant("availableNow-1-partition", available_now=True, partitions=1),
+    Variant("micro-batch-3-partitions-4-batches", available_now=False, partitions=3, batches=4),
 )
-#: How the Python engine reads them: a micro-batch query (Python readers have Trigger.AvailableNow
-#: only from 4.2 on) in two partitions and one batch, each of whose sources Spark plans in a Python
-#: process of its own: in batches of 37 rows, the read took three minutes.
-PYTHON_VARIANT = Variant(
-    "python-micro-batch-2-partitions", available_now=False, partitions=2, batch_rows=None
-)
+#: How the Python engine reads its definitions: a micro-batch query (Python readers have
+#: Trigger.AvailableNow only from 4.2 on) in two partitions and one batch: Spark plans each Python
+#: source in a Python process of its own, every batch.
+PYTHON_VARIANT = Variant("python-micro-batch-2-partitions", available_now=False, partitions=2)
 
 
 @dataclass(frozen=True)
@@ -158,8 +162,9 @@ def _reader(
         batch = spark.read.format(definition.format).options(**options)
         return (batch if definition.schema is None else batch.schema(definition.schema)).load()
     options[source.bound] = str(definition.rows)
-    if variant.batch_rows is not None:
-        options[source.cap] = str(variant.batch_rows)
+    cap = variant.cap(definition.rows)
+    if cap is not None:
+        options[source.cap] = str(cap)
     if python:
         return _python_stream(spark, definition.format, options, definition.schema)
     reader = spark.readStream.format(definition.format).options(**options)
