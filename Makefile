@@ -337,22 +337,32 @@ format: bootstrap
 	$(SBT_ENV) $(SBT) scalafmtAll scalafmtSbt
 
 # Every other line: what can differ there, and nothing else (docs/development.md, "What runs
-# where"). sbt builds and publishes every line's artifacts (which test_maven.py reads) while pip
-# makes the lines' environments (make -j2: pip mostly downloads and unpacks); the package then
+# where"). sbt builds and publishes the other lines' artifacts (which test_maven.py reads) while
+# pip makes their environments (make -j2: pip mostly downloads and unpacks), both in the background
+# beside the default line's tests of child processes (test-processes, which wait on their children
+# a good part of their time, and read only the default line's jar and artifact); the package then
 # holds every line's jar, and the wheel is made of them (make test's holds the default line's
 # alone). Then the other builds' suites, in one sbt in the background (two test JVMs at a time),
 # beside, on the default line, the tests of every line's jar and artifacts, the other lines'
 # checkpoints finished here and the benchmark's smoke runs (default-line-extras), then each other
 # line's tests (line-tests), each with its wall time.
 test-compat: $(SBT_LAUNCHER)
-	@$(MAKE) --no-print-directory -j2 $(MAVEN_PUBLISHED) line-venvs
+	@# The default line's build first, if a source changed since make test: one sbt at a time.
+	@$(MAKE) --no-print-directory $(DEFAULT_LINE_PUBLISHED)
+	@$(call beside,the other lines' artifacts and environments,$(MAKE) --no-print-directory -j2 other-lines-published line-venvs,\
+		$(MAKE) --no-print-directory test-processes)
+	@touch $(MAVEN_PUBLISHED)
 	@$(MAKE) --no-print-directory $(NEXMARK_CLASSPATH)
 	@$(MAKE) --no-print-directory copy-jar
 	@$(MAKE) --no-print-directory wheel
 	@$(call beside,scalatest ($(strip $(OTHER_BUILDS))),$(SBT_ENV) $(SBT) "all $(addsuffix /test,$(OTHER_BUILDS))",\
 		$(MAKE) --no-print-directory default-line-extras other-lines-tests)
 
-.PHONY: line-venvs default-line-extras other-lines-tests line-tests upgrades
+.PHONY: line-venvs other-lines-published default-line-extras other-lines-tests line-tests upgrades
+# The other builds' artifacts; make test published the default line's.
+other-lines-published: | bootstrap
+	$(SBT_ENV) $(SBT) "all $(addsuffix /publish,$(OTHER_BUILDS))"
+
 # On the default line, in one pytest run: every line's jar and artifacts (every_jar), a checkpoint
 # of each other line finished here (upgrade) and the variants of make test's slow tests
 # (extended). Then the benchmark's smoke runs, in a run of their own: Spark gives a Python worker

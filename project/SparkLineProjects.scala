@@ -52,6 +52,17 @@ object SparkLineProjects extends AutoPlugin {
     "io.github.sparkrandomstrings.write.RecordedFilesCommitProtocolSuite")
 
   /**
+   * Suites of rows a session makes from declared columns and the time options: the digests check
+   * those rows on every line, so they run on the default line's build alone, not again on the
+   * first build of another Scala version, which runs the rest of the line-independent suites
+   * (logic another compiler's collections and numbers could change).
+   */
+  val defaultLineOnlySuites: Set[String] = Set(
+    "io.github.sparkrandomstrings.strings.TimeOptionsStreamSuite",
+    "io.github.sparkrandomstrings.strings.TypedColumnsStreamSuite",
+    "io.github.sparkrandomstrings.strings.TypedColumnsSuite")
+
+  /**
    * On another Java (`make test-java`, TEST_JAVA_HOME set), what a Java can change: the restart
    * of each source and real-time mode; its rows are the digest run's, which that run makes too.
    */
@@ -206,7 +217,8 @@ object SparkLineProjects extends AutoPlugin {
           val versionedSuites = (Test / definedTestNames).value.toSet
             .filter(name => versionedFiles(name.split('.').last + ".scala"))
           if (testJavaHome.isDefined) Seq(Tests.Filter(suite => javaRunSuites(suite) || versionedSuites(suite)))
-          else if (sparkLines.runsLineIndependentSuites(line)) Nil
+          else if (line.line == sparkLines.default) Nil
+          else if (sparkLines.runsLineIndependentSuites(line)) Seq(Tests.Filter(suite => !defaultLineOnlySuites(suite)))
           else Seq(Tests.Filter(suite => perLineSuites(suite) || versionedSuites(suite)))
         },
         Compile / packageBin / packageOptions += Package.ManifestAttributes(
