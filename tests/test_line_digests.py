@@ -24,6 +24,7 @@ from helpers.digests import (
     Variant,
     definitions,
     differences,
+    digest,
     line_definitions,
     read_rows,
 )
@@ -119,6 +120,22 @@ def test_the_python_engine_makes_every_definitions_committed_rows(spark: SparkSe
     chosen = [d for d in line_definitions() if d.python]
     made = read_rows(spark, chosen, PYTHON_VARIANT, python=True)
     assert differences(made, committed(), f"python engine, {PYTHON_VARIANT.name}") == []
+
+
+def test_a_differing_digest_names_its_definition_and_first_differing_row() -> None:
+    rows = ['{"offset":0}', '{"offset":1}', '{"offset":2}', '{"offset":3}']
+    expected = {"d": digest(rows)}
+    assert differences({"d": rows}, expected, "jar") == []
+    changed = [*rows[:2], '{"offset":2,"x":1}', rows[3]]
+    assert differences({"d": changed}, expected, "jar") == [
+        'd (jar): 4 rows, 4 committed; row 2 differs first: {"offset":2,"x":1}'
+    ]
+    assert differences({"d": rows[:3]}, expected, "jar") == [
+        "d (jar): 3 rows, 4 committed; row 3 differs first: (none: the read ended there)"
+    ]
+    assert differences({"e": rows}, expected, "jar") == [
+        "e (jar): no committed digest; run `make digests` on the default line"
+    ]
 
 
 def test_each_source_of_the_table_is_one_the_runner_reads() -> None:
