@@ -29,11 +29,10 @@ from helpers.digests import (
     read_rows,
 )
 from helpers.spark_lines import on_default_line
-from helpers.support import REPO
 from helpers.typed_draws import ATOMS
 from spark_random_strings.engine.choice import pyspark_line
-
-TABLE = json.loads((REPO / "python" / "src" / "spark_random_strings" / "options" / "table.json").read_text())
+from spark_random_strings.options.table import FIELDS
+from spark_random_strings.options.table import SOURCES as OPTION_SOURCES
 
 
 def committed() -> dict[str, Any]:
@@ -41,41 +40,34 @@ def committed() -> dict[str, Any]:
 
 
 def test_the_digest_table_sets_every_option_and_every_choice_of_each_source() -> None:
-    for source, entry in TABLE["sources"].items():
+    for source, table in OPTION_SOURCES.items():
         written = [d for d in definitions() if d.format == source]
         assert written, f"no definition of {source}"
         names = {name.lower() for d in written for name in d.options}
-        for option in entry["options"]:
-            if option["name"] in RUNNER_OPTIONS:  # the runner sets these on every read
+        for option in table.rows:
+            if option.name in RUNNER_OPTIONS:  # the runner sets these on every read
                 continue
-            assert option["name"].lower() in names, f"{source}: no definition sets {option['name']}"
-            if option["kind"] == "choice":
-                values = {
-                    v.lower()
-                    for d in written
-                    for n, v in d.options.items()
-                    if n.lower() == option["name"].lower()
-                }
-                missing = {v.lower() for v in option["values"]} - values
-                # A choice's default is read where a definition leaves it unset.
-                assert missing <= {str(option["default"]).lower()}, (
-                    f"{source}: {option['name']} never {missing}"
-                )
+            assert option.name.lower() in names, f"{source}: no definition sets {option.name}"
+            values = {
+                v.lower() for d in written for n, v in d.options.items() if n.lower() == option.name.lower()
+            }
+            missing = {v.lower() for v in option.values} - values
+            # A choice's default is read where a definition leaves it unset.
+            assert missing <= {option.default.lower()}, f"{source}: {option.name} never {missing}"
 
 
 def test_the_digest_table_sets_every_property_of_a_declared_column() -> None:
     written = {
         name.rsplit(".", 1)[1].lower() for d in definitions() if d.schema for name in d.options if "." in name
     }
-    properties = {p["name"].lower() for p in TABLE["fields"]["properties"]}
-    properties |= {p.lower() for p in TABLE["fields"]["stringProperties"]}
+    properties = {p.name.lower() for p in FIELDS.rows} | {p.lower() for p in FIELDS.string_properties}
     assert properties - written == set()
-    for choice in (p for p in TABLE["fields"]["properties"] if p.get("kind") == "choice"):
-        suffix = "." + choice["name"].lower()
+    for choice in (p for p in FIELDS.rows if p.values):
+        suffix = "." + choice.name.lower()
         values = {
             v.lower() for d in definitions() for n, v in d.options.items() if n.lower().endswith(suffix)
         }
-        assert {v.lower() for v in choice["values"]} - values == set(), choice["name"]
+        assert {v.lower() for v in choice.values} - values == set(), choice.name
 
 
 def test_the_digest_table_declares_every_type_and_the_python_engine_reads_each() -> None:
@@ -139,4 +131,4 @@ def test_a_differing_digest_names_its_definition_and_first_differing_row() -> No
 
 
 def test_each_source_of_the_table_is_one_the_runner_reads() -> None:
-    assert set(TABLE["sources"]) == set(SOURCES)
+    assert set(OPTION_SOURCES) == set(SOURCES)

@@ -36,6 +36,7 @@ from pyspark.sql.functions import col, lit
 from pyspark.sql.types import LongType
 
 from helpers.stepped import SteppedClock
+from helpers.support import available_now
 from helpers.typed_rows import json_row
 from spark_random_strings.changes.keywords import CHANGES_FORMAT
 from spark_random_strings.engine.choice import pyspark_line
@@ -230,25 +231,29 @@ def _read_rows(
         union = union.union(stream)
     name = f"digests_{'python' if python else 'jvm'}_{variant.name.replace('-', '_')}"
     with tempfile.TemporaryDirectory(prefix="digests-") as checkpoint:
-        writer = union.coalesce(2).writeStream.format("memory").queryName(name)
-        writer = writer.option("checkpointLocation", checkpoint)
-        query = (writer.trigger(availableNow=True) if variant.available_now else writer).start()
-        try:
-            if clock is None:
-                query.awaitTermination(600)
-            else:
-                query.processAllAvailable()  # the streams have started, with no row yet
-                clock.advance(CLOCK_STEP_MS)
-                query.processAllAvailable()
-            failure = query.exception()
-        finally:
-            query.stop()
-        if failure is not None:
-            raise AssertionError(f"the digest query ({variant.name}) failed: {failure}")
+        if clock is None:
+            available_now(union.coalesce(2), name, Path(checkpoint))
+        else:
+            _stepped_to_the_end(union.coalesce(2), name, checkpoint, clock)
         for row in spark.table(name).orderBy("definition", "order", "row").collect():
             made[chosen[row.definition].name].append(row.row)
         spark.catalog.dropTempView(name)
     return made
+
+
+def _stepped_to_the_end(df: DataFrame, name: str, checkpoint: str, clock: SteppedClock) -> None:
+    """Run ``df`` into the memory sink ``name`` with the default trigger: its streams start, with
+    no row, then one step of the clock makes every row exist, read in the batches the caps allow."""
+    writer = df.writeStream.format("memory").queryName(name).option("checkpointLocation", checkpoint)
+    query = writer.start()
+    try:
+        query.processAllAvailable()
+        clock.advance(CLOCK_STEP_MS)
+        query.processAllAvailable()
+        failure = query.exception()
+    finally:
+        query.stop()
+    assert failure is None, f"the digest query {name} failed: {failure}"
 
 
 def digest(rows: Iterable[str]) -> dict[str, Any]:
