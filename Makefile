@@ -344,8 +344,9 @@ format: bootstrap
 # holds every line's jar, and the wheel is made of them (make test's holds the default line's
 # alone). Then the other builds' suites, in one sbt in the background (two test JVMs at a time),
 # beside, on the default line, the tests of every line's jar and artifacts, the other lines'
-# checkpoints finished here and the benchmark's smoke runs (default-line-extras), then each other
-# line's tests (line-tests), each with its wall time.
+# checkpoints finished here and the benchmark's smoke runs (default-line-extras). Last, each other
+# line's tests (line-tests), one line at a time with nothing beside it, so that the wall time each
+# prints is that line's own.
 test-compat: $(SBT_LAUNCHER)
 	@# The default line's build first, if a source changed since make test: one sbt at a time.
 	@$(MAKE) --no-print-directory $(DEFAULT_LINE_PUBLISHED)
@@ -356,7 +357,8 @@ test-compat: $(SBT_LAUNCHER)
 	@$(MAKE) --no-print-directory copy-jar
 	@$(MAKE) --no-print-directory wheel
 	@$(call beside,scalatest ($(strip $(OTHER_BUILDS))),$(SBT_ENV) $(SBT) "all $(addsuffix /test,$(OTHER_BUILDS))",\
-		$(MAKE) --no-print-directory default-line-extras other-lines-tests)
+		$(MAKE) --no-print-directory default-line-extras)
+	@$(MAKE) --no-print-directory other-lines-tests
 
 .PHONY: line-venvs other-lines-published default-line-extras other-lines-tests line-tests upgrades
 # The other builds' artifacts; make test published the default line's.

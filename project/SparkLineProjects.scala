@@ -36,7 +36,8 @@ object SparkLineProjects extends AutoPlugin {
    * from (seed, offset), options, offsets): those run where `SparkLine.Lines.runsLineIndependentSuites`
    * says (the default line, and once per other Scala version), and the rows each line's jar makes
    * are proven equal by the digest run of every line (tests/test_line_digests.py). A new suite
-   * runs once unless it is named here or lives under jvm/src/test/versioned.
+   * runs once unless it is named here or lives under jvm/src/test/versioned. Within these suites, a
+   * test of rows alone is tagged `testing.DigestedRows` and runs on the default line's build only.
    */
   val perLineSuites: Set[String] = Set(
     "io.github.sparkrandomstrings.LatencySinkSuite",
@@ -61,6 +62,9 @@ object SparkLineProjects extends AutoPlugin {
     "io.github.sparkrandomstrings.strings.TimeOptionsStreamSuite",
     "io.github.sparkrandomstrings.strings.TypedColumnsStreamSuite",
     "io.github.sparkrandomstrings.strings.TypedColumnsSuite")
+
+  /** The ScalaTest tag of tests whose subject is rows alone (`testing.DigestedRows`). */
+  val digestedRowsTag = "io.github.sparkrandomstrings.DigestedRows"
 
   /**
    * On another Java (`make test-java`, TEST_JAVA_HOME set), what a Java can change: the restart
@@ -209,6 +213,12 @@ object SparkLineProjects extends AutoPlugin {
           file
         },
         Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD"),
+        // Tests of rows alone (tagged DigestedRows) run on the default line's build on the machine's
+        // Java: every other build and Java proves its rows by the digest run.
+        Test / testOptions ++= {
+          if (line.line == sparkLines.default && testJavaHome.isEmpty) Nil
+          else Seq(Tests.Argument(TestFrameworks.ScalaTest, "-l", digestedRowsTag))
+        },
         Test / testOptions ++= {
           val versioned = (sharedTest.value / "versioned").toPath
           // The suites compiled from a version folder: real-time mode's, on each line that has it.

@@ -11,7 +11,7 @@ import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.rows.RowGenerator
 import io.github.sparkrandomstrings.strings.DefinitionStore
-import io.github.sparkrandomstrings.testing.SparkSessionSuite
+import io.github.sparkrandomstrings.testing.{DigestedRows, SparkSessionSuite}
 import io.github.sparkrandomstrings.time.ManualClock
 
 /** The source end to end, through `spark.readStream` and real streaming queries. */
@@ -147,7 +147,7 @@ class RandomStringsStreamSuite extends SparkSessionSuite {
     }
   }
 
-  test("a shaped stream is the generator's rows whatever the partitioning, batch sizes and restarts") {
+  test("a shaped stream is the generator's rows whatever the partitioning, batch sizes and restarts", DigestedRows) {
     withTempDir { dir =>
       val shaped = Seq(
         "seed" -> "5",

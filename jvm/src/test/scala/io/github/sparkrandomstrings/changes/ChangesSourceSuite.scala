@@ -8,7 +8,7 @@ import org.apache.spark.sql.Row
 import org.apache.spark.sql.types.StructType
 
 import io.github.sparkrandomstrings.changes.ChangeLifecycle.{Delete, Insert}
-import io.github.sparkrandomstrings.testing.{AvailableNowQueries, SparkSessionSuite}
+import io.github.sparkrandomstrings.testing.{AvailableNowQueries, DigestedRows, SparkSessionSuite}
 
 /** The `changes` source through Spark: its rows against the change model and the typed columns, its checkpoint and its refusals. */
 class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
@@ -31,7 +31,9 @@ class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
   private def messages(error: Throwable): String =
     Iterator.iterate[Throwable](error)(_.getCause).takeWhile(_ != null).map(_.getMessage).mkString(" | ")
 
-  test("an AvailableNow run reads each change once: the model's key and op, the typed columns' cells at its image") {
+  test(
+    "an AvailableNow run reads each change once: the model's key and op, the typed columns' cells at its image",
+    DigestedRows) {
     withTempDir { dir =>
       val options = Rows ++ Fields ++ Map(
         "keys" -> "50",
@@ -72,7 +74,7 @@ class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
     }
   }
 
-  test("a STRING key holds the key's decimal text, and the default schema is id BIGINT and a string") {
+  test("a STRING key holds the key's decimal text, and the default schema is id BIGINT and a string", DigestedRows) {
     withTempDir { dir =>
       val text = collectAvailableNow(
         changes(Rows ++ Map("key" -> "k", "keys" -> "20", "totalRows" -> "40"), "k STRING NOT NULL, v INT"),
@@ -134,7 +136,8 @@ class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
   }
 
   test(
-    "each envelope carries the flat rows' changes: Debezium's before and after, Delta's and Flink's two rows an update") {
+    "each envelope carries the flat rows' changes: Debezium's before and after, Delta's and Flink's two rows an update",
+    DigestedRows) {
     withTempDir { dir =>
       val options =
         Rows ++ Fields ++ Map("keys" -> "20", "deleteFraction" -> "0.3", "totalRows" -> "300", "numPartitions" -> "2")
@@ -192,7 +195,8 @@ class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
   }
 
   test(
-    "a snapshot inserts every key in key order first, as Debezium's snapshot reads; hot keys take their share after it") {
+    "a snapshot inserts every key in key order first, as Debezium's snapshot reads; hot keys take their share after it",
+    DigestedRows) {
     withTempDir { dir =>
       val options = Rows ++ Map(
         "keys" -> "50",
@@ -222,7 +226,8 @@ class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
   }
 
   test(
-    "a batch read with asOf is the stream's changes applied in _seq order, and with history every version of every key") {
+    "a batch read with asOf is the stream's changes applied in _seq order, and with history every version of every key",
+    DigestedRows) {
     withTempDir { dir =>
       val options = Rows ++ Fields ++ Map(
         "keys" -> "40",

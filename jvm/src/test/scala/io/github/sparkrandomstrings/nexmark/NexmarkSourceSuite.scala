@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.catalyst.encoders.ExpressionEncoder
 
-import io.github.sparkrandomstrings.testing.{AvailableNowQueries, SparkSessionSuite}
+import io.github.sparkrandomstrings.testing.{AvailableNowQueries, DigestedRows, SparkSessionSuite}
 import io.github.sparkrandomstrings.time.ManualClock
 
 /** The `nexmark` source through Spark: its rows, its clock, its checkpoint and its refusals. */
@@ -27,7 +27,9 @@ class NexmarkSourceSuite extends SparkSessionSuite with AvailableNowQueries {
   private def messages(error: Throwable): String =
     Iterator.iterate[Throwable](error)(_.getCause).takeWhile(_ != null).map(_.getMessage).mkString(" | ")
 
-  test("an AvailableNow run reads every event of numEvents exactly once, each the generator's, over 3 partitions") {
+  test(
+    "an AvailableNow run reads every event of numEvents exactly once, each the generator's, over 3 partitions",
+    DigestedRows) {
     withTempDir { dir =>
       val options = Map(
         "numEvents" -> "5000",

@@ -9,7 +9,7 @@ import org.apache.spark.sql.execution.LogicalRDD
 
 import io.github.sparkrandomstrings.offsets.SparkOffsets.{LongOffset, SerializedOffset}
 import io.github.sparkrandomstrings.options.RandomStrings
-import io.github.sparkrandomstrings.testing.SparkSessionSuite
+import io.github.sparkrandomstrings.testing.{DigestedRows, SparkSessionSuite}
 import io.github.sparkrandomstrings.time.ManualClock
 
 /** The `Source` contract, called directly with a stepped clock (a [[time.ManualClock]]). */
@@ -121,7 +121,7 @@ class RandomStringsSourceSuite extends SparkSessionSuite {
     assert(partitionsOf(source(numPartitions = 4).getBatch(Some(LongOffset(1L)), LongOffset(1L))) == 0)
   }
 
-  test("rows are identical across numPartitions 1 to 4 and any batch boundaries") {
+  test("rows are identical across numPartitions 1 to 4 and any batch boundaries", DigestedRows) {
     val options = Map("maxLength" -> "12", "charset" -> "unicode")
     val reference = rowsOf(source(options, numPartitions = 1).getBatch(None, LongOffset(199L)))
     assert(reference.map(_._3) == (0L to 199L))
