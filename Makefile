@@ -279,7 +279,7 @@ $(DEFAULT_LINE_PUBLISHED): $(JAR_INPUTS) | $(VENV_PYSPARK) $(SBT_LAUNCHER)
 # make test's foreground, beside scalatest: the wheel of the default line's jar, its check and
 # the site while the class archive of the tests' JVMs is made (one JVM, which leaves scalatest a
 # core), then every pytest suite but the every_jar tests, the benchmark's smoke runs (bench_smoke:
-# 190 s of one worker's 12 minutes), the other lines' checkpoints (upgrade) and the variants of
+# 190 s of one worker's 12 minutes), the tests in the other lines' environments (other_lines) and the variants of
 # slow end-to-end tests that a test here checks already (extended: killed writes of other engines,
 # formats and seeds, the Python engine's demo, the command line's CSV write and declared real-time
 # stream, the Python engine's Debezium changes: about 300 s of the workers' time), which make
@@ -291,9 +291,9 @@ pytest-prepared:
 	$(PYTEST) -m "not ($(OUTSIDE_MAKE_TEST))"
 
 # What make test leaves to the later stages: the tests of child processes (test-processes), every
-# line's jar (every_jar), the other lines' checkpoints (upgrade), the variants of slow tests
+# line's jar (every_jar), the tests in the other lines' environments (other_lines), the variants of slow tests
 # (extended) and the benchmark's smoke runs (bench_smoke), which test-compat runs.
-OUTSIDE_MAKE_TEST := processes or every_jar or bench_smoke or upgrade or extended
+OUTSIDE_MAKE_TEST := processes or every_jar or bench_smoke or other_lines or extended
 
 # The tests whose subject is a child process, on the default line (the command line killed and
 # resumed, spark-submit, spark-shell, a fresh pip environment, a cluster, a Connect server), with
@@ -301,7 +301,7 @@ OUTSIDE_MAKE_TEST := processes or every_jar or bench_smoke or upgrade or extende
 # (marked every_line) run on each other line in test-compat too.
 test-processes: $(DEFAULT_LINE_PUBLISHED)
 	@test -f $(WHEEL) || $(MAKE) --no-print-directory copy-default-jar wheel-of-bundled-jars
-	$(PYTEST) -m "processes and not (every_jar or bench_smoke or upgrade or extended)"
+	$(PYTEST) -m "processes and not (every_jar or bench_smoke or other_lines or extended)"
 
 # The committed digests of every definition's rows (tests/digests/expected.json), made anew on the
 # default line: after adding definitions to tests/digests/definitions.json (docs/development.md).
@@ -366,7 +366,8 @@ other-lines-published: | bootstrap
 	$(SBT_ENV) $(SBT) "all $(addsuffix /publish,$(OTHER_BUILDS))"
 
 # On the default line, in one pytest run: every line's jar and artifacts (every_jar), a checkpoint
-# of each other line finished here (upgrade) and the variants of make test's slow tests
+# of each other line finished here and the Delta recipe in the lines with a Delta release, each run in
+# that line's environment (other_lines), and the variants of make test's slow tests
 # (extended). Then the benchmark's smoke runs, in a run of their own: Spark gives a Python worker
 # 10 s to connect back, a limit no option moves, and the benchmark's Python reader missed it beside
 # the Python engine's killed writes (a fresh-clone run) and beside the upgrades' JVMs (another).
@@ -374,8 +375,8 @@ default-line-extras:
 	@echo "=== Spark $(DEFAULT_LINE): every line's jar and artifacts, a checkpoint of each of \
 	Spark $(OTHER_PYSPARK_LINES) killed mid-batch and finished, and the other engines, formats and seeds of \
 	slow end-to-end tests ==="
-	SPARK_RANDOM_STRINGS_UPGRADE_FROM="$(call upgrade_from,$(OTHER_PYSPARK_LINES))" \
-		$(PYTEST) -m "every_jar or upgrade or extended"
+	SPARK_RANDOM_STRINGS_OTHER_LINES="$(call line_pythons,$(OTHER_PYSPARK_LINES))" \
+		$(PYTEST) -m "every_jar or other_lines or extended"
 	@echo "=== Spark $(DEFAULT_LINE): the benchmark's smoke runs ==="
 	$(PYTEST) -m bench_smoke
 
@@ -393,15 +394,16 @@ line-tests:
 	  || { echo "=== Spark $(LINE): failed after $$(( $$(date +%s) - start )) s ==="; exit 1; }; \
 	echo "=== Spark $(LINE): passed in $$(( $$(date +%s) - start )) s ==="
 
-# The Pythons of the environments of the lines $(1), separated by colons: the lines whose
-# checkpoints tests/test_checkpoint_upgrade.py finishes on the default line.
-upgrade_from = $(subst $(eval) ,:,$(strip $(foreach l,$(1),$(abspath $(call line_venv,$(l)))/bin/python)))
+# The Pythons of the environments of the lines $(1), separated by colons: the lines in whose
+# environments the default line's tests marked other_lines run something (a checkpoint killed there
+# and finished here, tests/test_checkpoint_upgrade.py; the Delta recipe, tests/test_change_recipes.py).
+line_pythons = $(subst $(eval) ,:,$(strip $(foreach l,$(1),$(abspath $(call line_venv,$(l)))/bin/python)))
 
 # A checkpoint of each of LINES, killed mid-batch, finished on the default line: one pytest run,
 # a test for each line, on the workers side by side.
 upgrades:
 	@echo "=== a checkpoint of each of Spark $(LINES), killed mid-batch, finished on $(DEFAULT_LINE) ==="
-	SPARK_RANDOM_STRINGS_UPGRADE_FROM="$(call upgrade_from,$(LINES))" \
+	SPARK_RANDOM_STRINGS_OTHER_LINES="$(call line_pythons,$(LINES))" \
 		$(PY) -m pytest tests/test_checkpoint_upgrade.py $(PYTEST_ARGS)
 
 # One after the other: each installs this package (editable) from the same folder.

@@ -1,18 +1,16 @@
 """A checkpoint written on an older Spark line restarts on this one and continues exactly-once.
 
 The older line's write (``spark-random-strings write`` in a virtual environment that
-SPARK_RANDOM_STRINGS_UPGRADE_FROM names, with that line's pyspark and jar; a test for each of the
+SPARK_RANDOM_STRINGS_OTHER_LINES names, with that line's pyspark and jar; a test for each of the
 interpreters it lists, separated by colons) is killed with SIGKILL
 while a batch is planned but not yet committed. This test run's Spark then restarts the same
 checkpoint: it replays the planned batch from the older line's offset log and goes on to the
 end. ``make test-compat`` runs this for every older line it tests, against the default line, in
-the pytest run of its every_jar and bench_smoke tests (marker ``upgrade``).
+the pytest run of its every_jar tests (marker ``other_lines``).
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import pyspark
@@ -30,29 +28,20 @@ from helpers.checkpointed_writes import (
     stored_definition,
     write_command,
 )
+from helpers.support import OTHER_LINE_PYTHONS, pyspark_of
 from spark_random_strings import installed_spark
 
 #: The older lines' interpreters, each the Python of a virtual environment (.venvs/spark-<line>).
-OLDER_PYTHONS = [p for p in os.environ.get("SPARK_RANDOM_STRINGS_UPGRADE_FROM", "").split(os.pathsep) if p]
+OLDER_PYTHONS = OTHER_LINE_PYTHONS
 SEED = 23
 
 pytestmark = [
-    pytest.mark.upgrade,
+    pytest.mark.other_lines,
     pytest.mark.skipif(
         not OLDER_PYTHONS,
-        reason="SPARK_RANDOM_STRINGS_UPGRADE_FROM names no older line's Python; make test-compat sets it",
+        reason="SPARK_RANDOM_STRINGS_OTHER_LINES names no older line's Python; make test-compat sets it",
     ),
 ]
-
-
-def spark_of(python: str) -> str:
-    """The pyspark version an interpreter runs."""
-    return subprocess.run(
-        [python, "-c", "import pyspark; print(pyspark.__version__)"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
 
 
 def in_flight(output: Path) -> bool:
@@ -66,7 +55,7 @@ def in_flight(output: Path) -> bool:
 def test_a_checkpoint_killed_mid_batch_on_an_older_spark_line_finishes_exactly_once_on_this_one(
     spark: SparkSession, tmp_path: Path, older_python: str
 ) -> None:
-    older = spark_of(older_python)
+    older = pyspark_of(older_python)
     assert older.split(".")[:2] != pyspark.__version__.split(".")[:2], "the lines must differ"
     print(
         f"checkpoint written by pyspark {older}, finished by pyspark {pyspark.__version__} "

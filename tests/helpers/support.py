@@ -29,6 +29,24 @@ EXAMPLES = REPO / "examples"
 
 #: The command-line tool, run by this interpreter.
 CLI = [sys.executable, "-m", "spark_random_strings"]
+#: The Pythons of the other lines' environments (``.venvs/spark-<line>/bin/python``), which
+#: SPARK_RANDOM_STRINGS_OTHER_LINES names, separated by colons: ``make test-compat`` sets it for
+#: the default line's tests marked ``other_lines``, which run something in each of them.
+OTHER_LINE_PYTHONS = [
+    p for p in os.environ.get("SPARK_RANDOM_STRINGS_OTHER_LINES", "").split(os.pathsep) if p
+]
+
+
+def pyspark_of(python: str) -> str:
+    """The pyspark release (``4.2.0``) an interpreter runs."""
+    return subprocess.run(
+        [python, "-c", "import pyspark; print(pyspark.__version__)"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+
+
 #: The ``in_process`` fixture (conftest.py): the command's main function run in the test's process.
 RunInProcess = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -131,14 +149,19 @@ def child_env(python: str = sys.executable, **extra: str) -> dict[str, str]:
 
 
 def run_child(
-    command: Sequence[str], cwd: Path | None = None, typed: str | None = None, **env: str
+    command: Sequence[str],
+    cwd: Path | None = None,
+    typed: str | None = None,
+    python: str = sys.executable,
+    **env: str,
 ) -> subprocess.CompletedProcess[str]:
-    """Run a command to its end, as a user would from a shell, and capture it; ``typed`` is what
-    the user types into it (none by default)."""
+    """Run a command to its end, as a user would from a shell, with ``python``'s pyspark (this
+    interpreter's by default), and capture it; ``typed`` is what the user types into it (none by
+    default)."""
     return subprocess.run(
         list(command),
         cwd=cwd,
-        env=child_env(**env),
+        env=child_env(python, **env),
         capture_output=True,
         text=True,
         timeout=600,
