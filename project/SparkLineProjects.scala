@@ -214,10 +214,11 @@ object SparkLineProjects extends AutoPlugin {
         },
         Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD"),
         // Tests of rows alone (tagged DigestedRows) run on the default line's build on the machine's
-        // Java: every other build and Java proves its rows by the digest run.
+        // Java, and on a build with no pyspark (3.5's Scala 2.13 one), whose jar no digest run
+        // reads: every other build and Java proves its rows by the digest run.
         Test / testOptions ++= {
-          if (line.line == sparkLines.default && testJavaHome.isEmpty) Nil
-          else Seq(Tests.Argument(TestFrameworks.ScalaTest, "-l", digestedRowsTag))
+          val digested = line.pyspark.isDefined && (line.line != sparkLines.default || testJavaHome.isDefined)
+          if (digested) Seq(Tests.Argument(TestFrameworks.ScalaTest, "-l", digestedRowsTag)) else Nil
         },
         Test / testOptions ++= {
           val versioned = (sharedTest.value / "versioned").toPath
