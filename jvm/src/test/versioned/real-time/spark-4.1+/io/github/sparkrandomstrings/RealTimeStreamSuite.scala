@@ -292,8 +292,12 @@ class RealTimeStreamSuite extends SparkSessionSuite {
       val query = reader("realTime" -> "true", "seed" -> "8", "rowsPerSecond" -> "500", "numPartitions" -> "2").load()
         .writeStream.foreach(new LatencySink("probe", checkpoint)).outputMode(OutputMode.Update())
         .trigger(Trigger.RealTime("500 milliseconds")).option("checkpointLocation", checkpoint).start()
+      // Until 400 rows and rows of two batches have reached it: on a loaded machine the first batch
+      // may hold every row that came to exist while the query started, and a batch may end with
+      // none (two progress reports alone do not make a gap between two batches' rows).
+      def seen(key: String): Long = LatencySink.summary("probe").get(key).toLong
       val deadline = System.currentTimeMillis() + 60000L
-      while ((LatencySink.summary("probe").get("count").toLong < 400L || query.recentProgress.length < 2) &&
+      while ((seen("count") < 400L || seen("gapCount") < 1L || query.recentProgress.length < 2) &&
         System.currentTimeMillis() < deadline) {
         Thread.sleep(50L)
       }
