@@ -171,6 +171,24 @@ object SparkLineProjects extends AutoPlugin {
         }.taskValue,
         // The suites of an API that moved have version folders too (jvm/src/test/versioned/<api>).
         Test / unmanagedSourceDirectories := sourceFolders(line, sharedTest.value),
+        // A build that runs only the per-line suites compiles only those of the shared tree, beside
+        // every file that holds no suite: the helpers (the `testing` package, and any file whose
+        // name does not end in Suite). The others would be compiled for nothing.
+        Test / unmanagedSources := {
+          val all = (Test / unmanagedSources).value
+          val shared = (sharedTest.value / "scala").toPath
+          val helpers = shared.resolve("io/github/sparkrandomstrings/testing")
+          if (sparkLines.runsLineIndependentSuites(line)) all
+          else {
+            all.filter { file =>
+              val path = file.toPath
+              def suite =
+                shared.relativize(path).toString.stripSuffix(".scala").replace(java.io.File.separatorChar, '.')
+              !path.startsWith(shared) || path.startsWith(helpers) || !file.getName.endsWith("Suite.scala") ||
+              perLineSuites(suite)
+            }
+          }
+        },
         formatOnce(Compile, line, sharedMain),
         formatOnce(Test, line, sharedTest),
         // The table of invalid inputs, shared with the Python tests.
