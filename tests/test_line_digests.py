@@ -90,10 +90,16 @@ def test_the_committed_digests_are_of_every_definition_and_no_other() -> None:
     assert sorted(committed()) == sorted(d.name for d in definitions())
 
 
+# On another Java only the first way of reading (AvailableNow, one partition): what a Java can
+# change is a row's value (strings, numbers, time), which every way of reading makes alike; the
+# partitions and batches around them are Spark's, checked on each line.
 @pytest.mark.slow
 @pytest.mark.every_line
-@pytest.mark.every_java
-@pytest.mark.parametrize("variant", VARIANTS, ids=[v.name for v in VARIANTS])
+@pytest.mark.parametrize(
+    "variant",
+    [pytest.param(VARIANTS[0], id=VARIANTS[0].name, marks=pytest.mark.every_java)]
+    + [pytest.param(variant, id=variant.name) for variant in VARIANTS[1:]],
+)
 def test_the_jar_makes_every_definitions_committed_rows(spark: SparkSession, variant: Variant) -> None:
     made = read_rows(spark, line_definitions(), variant)
     assert differences(made, committed(), f"jar, {variant.name}") == []
