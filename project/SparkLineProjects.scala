@@ -36,8 +36,9 @@ object SparkLineProjects extends AutoPlugin {
    * from (seed, offset), options, offsets): those run where `SparkLine.Lines.runsLineIndependentSuites`
    * says (the default line, and once per other Scala version), and the rows each line's jar makes
    * are proven equal by the digest run of every line (tests/test_line_digests.py). A new suite
-   * runs once unless it is named here or lives under jvm/src/test/versioned. Within these suites, a
-   * test of rows alone is tagged `testing.DigestedRows` and runs on the default line's build only.
+   * runs once unless it is named here or lives under jvm/src/test/versioned (and the builds that run
+   * only these compile only these, beside the helpers). Within these suites, a test of rows alone
+   * is tagged `testing.DigestedRows` and runs only where no digest run proves the build's rows.
    */
   val perLineSuites: Set[String] = Set(
     "io.github.sparkrandomstrings.LatencySinkSuite",
