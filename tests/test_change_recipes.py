@@ -18,6 +18,7 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
+from helpers.spark_lines import line_of
 from helpers.support import OTHER_LINE_PYTHONS, example_module, pyspark_of, recipe_of_example, run_child
 from spark_random_strings import expected_history, expected_table
 
@@ -52,7 +53,7 @@ def _cells(table: pa.Table) -> list[list[Any]]:
 
 def delta_pythons() -> list[Any]:
     """The other lines' Pythons whose line is one of TESTED_LINES, each with its line as its id."""
-    lines = {python: ".".join(pyspark_of(python).split(".")[:2]) for python in OTHER_LINE_PYTHONS}
+    lines = {python: line_of(pyspark_of(python)) for python in OTHER_LINE_PYTHONS}
     return [pytest.param(python, id=line) for python, line in lines.items() if line in TESTED_LINES]
 
 

@@ -28,17 +28,16 @@ from helpers.checkpointed_writes import (
     stored_definition,
     write_command,
 )
+from helpers.spark_lines import line_of
 from helpers.support import OTHER_LINE_PYTHONS, pyspark_of
 from spark_random_strings import installed_spark
 
-#: The older lines' interpreters, each the Python of a virtual environment (.venvs/spark-<line>).
-OLDER_PYTHONS = OTHER_LINE_PYTHONS
 SEED = 23
 
 pytestmark = [
     pytest.mark.other_lines,
     pytest.mark.skipif(
-        not OLDER_PYTHONS,
+        not OTHER_LINE_PYTHONS,
         reason="SPARK_RANDOM_STRINGS_OTHER_LINES names no older line's Python; make test-compat sets it",
     ),
 ]
@@ -51,12 +50,12 @@ def in_flight(output: Path) -> bool:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("older_python", OLDER_PYTHONS, ids=lambda python: Path(python).parents[1].name)
+@pytest.mark.parametrize("older_python", OTHER_LINE_PYTHONS, ids=lambda python: Path(python).parents[1].name)
 def test_a_checkpoint_killed_mid_batch_on_an_older_spark_line_finishes_exactly_once_on_this_one(
     spark: SparkSession, tmp_path: Path, older_python: str
 ) -> None:
     older = pyspark_of(older_python)
-    assert older.split(".")[:2] != pyspark.__version__.split(".")[:2], "the lines must differ"
+    assert line_of(older) != line_of(pyspark.__version__), "the lines must differ"
     print(
         f"checkpoint written by pyspark {older}, finished by pyspark {pyspark.__version__} "
         f"({installed_spark()})"

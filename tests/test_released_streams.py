@@ -43,27 +43,34 @@ def test_there_are_fixtures_of_the_first_release() -> None:
     assert [release.name for release in RELEASES][:1] == ["0.1.0"]
 
 
+def kind(stream: dict[str, Any]) -> str:
+    """What a fixture's stream is: a ``nexmark`` one (0.6.0 on), a ``changes`` one (0.7.0 on), a
+    random strings one of a declared schema (``typed``, 0.5.0 on) or of the plain columns."""
+    if "format" in stream:
+        return str(stream["format"])
+    return "typed" if "schema" in stream else "plain"
+
+
 def stored_files(stream: dict[str, Any]) -> dict[str, str]:
     """The files the release's checkpoint held in a stream's source folder, by name: the
-    definition (a ``nexmark`` stream's events, 0.6.0 on), and a ``changes`` stream's change
-    options beside it (0.7.0 on)."""
-    if stream.get("format") == "nexmark":
+    definition (a ``nexmark`` stream's events), and a ``changes`` stream's change options beside it."""
+    if kind(stream) == "nexmark":
         return {"nexmark-source.json": stream["definition"]}
     files = {DEFINITION_FILE: stream["definition"]}
-    if stream.get("format") == "changes":
+    if kind(stream) == "changes":
         files["changes-source.json"] = stream["changes"]
     return files
 
 
 def released_read(spark: SparkSession, stream: dict[str, Any]) -> DataFrame:
     """The stream as the release's fixture read it: its options, its schema, its rows' count."""
-    if stream.get("format") == "nexmark":
+    if kind(stream) == "nexmark":
         reader = spark.readStream.format("nexmark").options(**stream["options"])
         return reader.option("numEvents", len(stream["rows"])).load()
-    if stream.get("format") == "changes":  # its options hold totalRows and numPartitions = 1
+    if kind(stream) == "changes":  # its options hold totalRows and numPartitions = 1
         return spark.readStream.format("changes").schema(stream["schema"]).options(**stream["options"]).load()
     reader = spark.readStream.format("InMemoryRandomStrings")
-    if "schema" in stream:
+    if kind(stream) == "typed":
         reader = reader.schema(stream["schema"])
     return reader.options(**stream["options"], totalRows=str(len(stream["rows"]))).load()
 
@@ -71,7 +78,7 @@ def released_read(spark: SparkSession, stream: dict[str, Any]) -> DataFrame:
 def as_released(stream: dict[str, Any], rows: list[str]) -> list[Any]:
     """A stream's rows (Spark's JSON of each) as its release's fixture keeps them: a plain
     stream's as its value, ts, offset and length; any other's as that JSON."""
-    if stream.get("format") in ("nexmark", "changes") or "schema" in stream:
+    if kind(stream) != "plain":
         return rows
     return [list(json.loads(row).values())[:4] for row in rows]
 
@@ -80,9 +87,9 @@ def in_order(stream: dict[str, Any], rows: list[Any]) -> list[Any]:
     """Rows in the order a comparison takes them: a ``changes`` stream's as read (its fixture's
     order); a plain stream's by offset; any other's sorted (a fixture of a declared schema is
     ordered by its first column, of the ``nexmark`` source by its JSON)."""
-    if stream.get("format") == "changes":
+    if kind(stream) == "changes":
         return rows
-    if stream.get("format") != "nexmark" and "schema" not in stream:
+    if kind(stream) == "plain":
         return sorted(rows, key=lambda row: row[2])
     return sorted(rows)
 

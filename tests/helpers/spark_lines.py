@@ -26,7 +26,7 @@ class Build(NamedTuple):
 
     @property
     def line(self) -> str:
-        return ".".join(self.spark.split(".")[:2])
+        return line_of(self.spark)
 
     @property
     def scala_binary(self) -> str:
@@ -72,6 +72,11 @@ def read_lines() -> tuple[str, list[Build]]:
     return default, builds
 
 
+def line_of(version: str) -> str:
+    """The Spark line of a release: ``4.2`` of ``4.2.0``."""
+    return ".".join(version.split(".")[:2])
+
+
 DEFAULT_LINE, BUILDS = read_lines()
 
 
@@ -84,7 +89,7 @@ def on_default_line() -> bool:
     """
     import pyspark
 
-    return ".".join(pyspark.__version__.split(".")[:2]) == DEFAULT_LINE
+    return line_of(pyspark.__version__) == DEFAULT_LINE
 
 
 def scalas_by_line(builds: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
