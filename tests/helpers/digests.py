@@ -177,16 +177,14 @@ def _python_stream(
 ) -> DataFrame:
     """The Python engine's stream of a definition, as each source's reader makes it."""
     from spark_random_strings.changes import read as changes_read
-    from spark_random_strings.engine.choice import python_stream
     from spark_random_strings.nexmark import read as nexmark_read
-    from spark_random_strings.nexmark.options import parse_nexmark_options
     from spark_random_strings.strings import read as strings_read
 
     if format_name == FORMAT:
         return strings_read._python_stream(spark, options, schema)
     if format_name == CHANGES_FORMAT:
         return changes_read._python_stream(spark, options, schema)
-    return python_stream(spark, nexmark_read.data_source, options, lambda: parse_nexmark_options(options))
+    return nexmark_read._python_stream(spark, options)
 
 
 def read_rows(

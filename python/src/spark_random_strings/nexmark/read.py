@@ -64,15 +64,9 @@ def read_nexmark(
     """
     from pyspark.errors import IllegalArgumentException
 
-    from spark_random_strings.engine.choice import engine_stream, jar_stream, python_stream
-    from spark_random_strings.nexmark.options import parse_nexmark_options, python_real_time_error
+    from spark_random_strings.engine.choice import engine_stream, jar_stream
 
     given = NEXMARK_OPTIONS.options(options, "read_nexmark")
-
-    def check() -> None:
-        if parse_nexmark_options(given).real_time:
-            raise python_real_time_error()
-
     try:
         return engine_stream(
             spark,
@@ -81,7 +75,7 @@ def read_nexmark(
             jar=lambda: jar_stream(
                 spark, NEXMARK_FORMAT, given, otherwise="; or read the Python data source (engine='python')"
             ),
-            python=lambda: python_stream(spark, data_source, given, check),
+            python=lambda: _python_stream(spark, given),
             fallback=f"This Spark session has no {NEXMARK_FORMAT} jar, so read_nexmark reads the Python data "
             "source, which makes the same events",
         )
@@ -90,6 +84,18 @@ def read_nexmark(
         raise IllegalArgumentException(
             message=NEXMARK_OPTIONS.renamed(str(error), lambda row: row.keyword)
         ) from None
+
+
+def _python_stream(spark: SparkSession, given: dict[str, str]) -> DataFrame:
+    """The Python data source's stream of the source's options ``given``, which refuses realTime."""
+    from spark_random_strings.engine.choice import python_stream
+    from spark_random_strings.nexmark.options import parse_nexmark_options, python_real_time_error
+
+    def check() -> None:
+        if parse_nexmark_options(given).real_time:
+            raise python_real_time_error()
+
+    return python_stream(spark, data_source, given, check)
 
 
 def data_source() -> type[TravellingDataSource]:
