@@ -373,8 +373,8 @@ other-lines-published: | bootstrap
 # the Python engine's killed writes (a fresh-clone run) and beside the upgrades' JVMs (another).
 default-line-extras:
 	@echo "=== Spark $(DEFAULT_LINE): every line's jar and artifacts, a checkpoint of each of \
-	Spark $(OTHER_PYSPARK_LINES) killed mid-batch and finished, and the other engines, formats and seeds of \
-	slow end-to-end tests ==="
+	Spark $(OTHER_PYSPARK_LINES) killed mid-batch and finished, the Delta recipe in the lines with Delta's \
+	releases, and the other engines, formats and seeds of slow end-to-end tests ==="
 	SPARK_RANDOM_STRINGS_OTHER_LINES="$(call line_pythons,$(OTHER_PYSPARK_LINES))" \
 		$(PYTEST) -m "every_jar or other_lines or extended"
 	@echo "=== Spark $(DEFAULT_LINE): the benchmark's smoke runs ==="
