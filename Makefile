@@ -82,11 +82,14 @@ SPARK_JARS_DIR = $$($(PY) -c 'import os, pyspark; print(os.path.join(os.path.dir
 # Spark comes from Maven Central need, so they build before .venv exists), and those jars.
 SBT_MAVEN_ENV = MAVEN_REPO="$(abspath $(MAVEN_REPO))"
 SBT_ENV = SPARK_JARS_DIR="$(SPARK_JARS_DIR)" $(SBT_MAVEN_ENV)
-# pytest on three workers for two cores: an end-to-end test waits for a child JVM or a trigger
-# part of its time (with two, 19% of the CPU time stayed idle; with three, 3%: 5:48 against 6:35).
+# pytest on two workers for two cores. A third once filled the time an end-to-end test waits
+# for a child JVM (5:48 against 6:35, when make test ran the child processes' tests); now that
+# every stage runs pytest beside another JVM's work or without those tests, a third worker's
+# session JVM only adds CPU time: make test 7:07 on two, 7:43 on three (813 and 898 CPU-seconds);
+# Spark 4.0's line 158 s against 198 s; make test-processes alone 5:48 with 12% idle.
 # Tests go to whichever worker is free, but those of one xdist_group (a module whose tests share
 # a module-scoped fixture, such as a Spark Connect server) run on one worker.
-PYTEST_ARGS := -n 3 --dist loadgroup -ra --durations=15
+PYTEST_ARGS := -n 2 --dist loadgroup -ra --durations=15
 
 .PHONY: help bootstrap jar wheel dist publish-local docs test test-processes digests test-scala test-python test-compat test-java lint format \
 	bench soak demo clean

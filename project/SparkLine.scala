@@ -83,14 +83,10 @@ object SparkLine {
 
     /**
      * Whether `line`'s build runs the suites of line-independent logic: the default line's builds
-     * do, and the first build of each other Scala version (its collections and numbers are
-     * another compiler's); the rest run only what can differ by line.
+     * alone. Every other build runs only what can differ by line; its rows, another compiler's
+     * collections and numbers included, are proven by the digest run of its line.
      */
-    def runsLineIndependentSuites(line: SparkLine): Boolean =
-      line.line == default || {
-        val sameScala = all.filter(_.scalaBinary == line.scalaBinary)
-        !sameScala.exists(_.line == default) && sameScala.headOption.contains(line)
-      }
+    def runsLineIndependentSuites(line: SparkLine): Boolean = line.line == default
   }
 
   def read(file: File): Lines = {

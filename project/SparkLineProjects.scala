@@ -33,9 +33,9 @@ object SparkLineProjects extends AutoPlugin {
    * beside them (the session extensions, the latency sink, the write's commit protocol, a
    * checkpoint on HDFS, load()'s refusals). Every other suite is of logic that no line changes
    * (drawing characters, rows, typed cells, rate profiles, change lifecycles and Nexmark's events
-   * from (seed, offset), options, offsets): those run where `SparkLine.Lines.runsLineIndependentSuites`
-   * says (the default line, and once per other Scala version), and the rows each line's jar makes
-   * are proven equal by the digest run of every line (tests/test_line_digests.py). A new suite
+   * from (seed, offset), options, offsets): those run once, on the default line's builds
+   * (`SparkLine.Lines.runsLineIndependentSuites`), and the rows each line's jar makes are proven
+   * equal by the digest run of every line (tests/test_line_digests.py). A new suite
    * runs once unless it is named here or lives under jvm/src/test/versioned (and the builds that run
    * only these compile only these, beside the helpers). Within these suites, a test of rows alone
    * is tagged `testing.DigestedRows` and runs only where no digest run proves the build's rows.
@@ -52,17 +52,6 @@ object SparkLineProjects extends AutoPlugin {
     "io.github.sparkrandomstrings.strings.InvalidInputSuite",
     "io.github.sparkrandomstrings.strings.RandomStringsSourceSuite",
     "io.github.sparkrandomstrings.write.RecordedFilesCommitProtocolSuite")
-
-  /**
-   * Suites of rows a session makes from declared columns and the time options: the digests check
-   * those rows on every line, so they run on the default line's build alone, not again on the
-   * first build of another Scala version, which runs the rest of the line-independent suites
-   * (logic another compiler's collections and numbers could change).
-   */
-  val defaultLineOnlySuites: Set[String] = Set(
-    "io.github.sparkrandomstrings.strings.TimeOptionsStreamSuite",
-    "io.github.sparkrandomstrings.strings.TypedColumnsStreamSuite",
-    "io.github.sparkrandomstrings.strings.TypedColumnsSuite")
 
   /** The ScalaTest tag of tests whose subject is rows alone (`testing.DigestedRows`). */
   val digestedRowsTag = "io.github.sparkrandomstrings.DigestedRows"
@@ -248,7 +237,6 @@ object SparkLineProjects extends AutoPlugin {
             .filter(name => versionedFiles(name.split('.').last + ".scala"))
           if (testJavaHome.isDefined) Seq(Tests.Filter(suite => javaRunSuites(suite) || versionedSuites(suite)))
           else if (line.line == sparkLines.default) Nil
-          else if (sparkLines.runsLineIndependentSuites(line)) Seq(Tests.Filter(suite => !defaultLineOnlySuites(suite)))
           else Seq(Tests.Filter(suite => perLineSuites(suite) || versionedSuites(suite)))
         },
         Compile / packageBin / packageOptions += Package.ManifestAttributes(
