@@ -311,11 +311,14 @@ def test_on_spark_3_5_the_python_engine_fails_saying_it_needs_spark_4(spark: Spa
 def bare_python(tmp_path_factory: pytest.TempPathFactory) -> str:
     """A Python whose packages are numpy and pyarrow only, at this line's pinned versions."""
     folder = tmp_path_factory.mktemp("bare") / "venv"
-    venv.create(folder, with_pip=True)
+    # Without pip of its own: this run's pip installs into it (``--python``).
+    venv.create(folder, with_pip=False)
     python = str(folder / "bin" / "python")
     pins = REPO / "python" / "constraints-numpy2.txt"
     subprocess.run(
-        [python, "-m", "pip", "install", "-q", "--no-compile", "-r", str(pins)], check=True, timeout=600
+        [sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-compile", "-r", str(pins)],
+        check=True,
+        timeout=600,
     )
     return python
 

@@ -103,7 +103,9 @@ def fresh_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     the pyspark, numpy and pyarrow of this test run, linked there, so that the wheel is tried with
     the Spark line under test and the versions pinned for it)."""
     home = tmp_path_factory.mktemp("fresh")
-    subprocess.run([sys.executable, "-m", "venv", str(home / "venv")], check=True)
+    # Without pip of its own (its install costs seconds of a worker's time on every line): this
+    # run's pip installs into it (``--python``).
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(home / "venv")], check=True)
     python = home / "venv" / "bin" / "python"
     site_packages = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
@@ -114,9 +116,11 @@ def fresh_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     link_distributions(Path(site_packages), LINKED)
     subprocess.run(
         [
-            str(python),
+            sys.executable,
             "-m",
             "pip",
+            "--python",
+            str(python),
             "install",
             "-q",
             # Byte-compiling every module of the wheel's other dependencies costs what their
