@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import venv
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,7 +31,15 @@ from pyspark.errors import IllegalArgumentException, StreamingQueryException
 from pyspark.sql import DataFrame, SparkSession
 
 from helpers.stepped import SteppedClock, stepped_stream
-from helpers.support import EXAMPLES, REPO, connect_server, run_available_now, run_child
+from helpers.support import (
+    EXAMPLES,
+    REPO,
+    connect_server,
+    new_environment,
+    pip_into,
+    run_available_now,
+    run_child,
+)
 from spark_random_strings import (
     PYTHON_FORMAT,
     UnsupportedSparkError,
@@ -278,9 +285,8 @@ except Exception as error:
 def test_workers_whose_python_lacks_numpy_and_pyarrow_fail_at_load_naming_that_python(
     tmp_path: Path,
 ) -> None:
-    bare = tmp_path / "bare"
-    venv.create(bare, with_pip=False)  # a Python with nothing installed, as a fresh system's
-    bare_python = str(bare / "bin" / "python")
+    # A Python with nothing installed, as a fresh system's.
+    bare_python = str(new_environment(tmp_path / "bare"))
     worker_executable = subprocess.run(
         [bare_python, "-c", "import sys; print(sys.executable)"], capture_output=True, text=True, check=True
     ).stdout.strip()
@@ -310,17 +316,10 @@ def test_on_spark_3_5_the_python_engine_fails_saying_it_needs_spark_4(spark: Spa
 @pytest.fixture(scope="module")
 def bare_python(tmp_path_factory: pytest.TempPathFactory) -> str:
     """A Python whose packages are numpy and pyarrow only, at this line's pinned versions."""
-    folder = tmp_path_factory.mktemp("bare") / "venv"
-    # Without pip of its own: this run's pip installs into it (``--python``).
-    venv.create(folder, with_pip=False)
-    python = str(folder / "bin" / "python")
+    python = new_environment(tmp_path_factory.mktemp("bare") / "venv")
     pins = REPO / "python" / "constraints-numpy2.txt"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-compile", "-r", str(pins)],
-        check=True,
-        timeout=600,
-    )
-    return python
+    subprocess.run(pip_into(python, "-r", str(pins)), check=True, timeout=600)
+    return str(python)
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ import pyspark
 import pytest
 
 from helpers.spark_lines import BUILDS, pyspark_bounds, scalas_by_line
-from helpers.support import EXAMPLES, REPO, child_env, run_child
+from helpers.support import EXAMPLES, REPO, child_env, new_environment, pip_into, run_child
 from spark_random_strings import expected_rows
 
 VERSION = (REPO / "VERSION").read_text().strip()
@@ -103,10 +103,7 @@ def fresh_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     the pyspark, numpy and pyarrow of this test run, linked there, so that the wheel is tried with
     the Spark line under test and the versions pinned for it)."""
     home = tmp_path_factory.mktemp("fresh")
-    # Without pip of its own (its install costs seconds of a worker's time on every line): this
-    # run's pip installs into it (``--python``).
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(home / "venv")], check=True)
-    python = home / "venv" / "bin" / "python"
+    python = new_environment(home / "venv")
     site_packages = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
         check=True,
@@ -115,23 +112,13 @@ def fresh_python(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     ).stdout.strip()
     link_distributions(Path(site_packages), LINKED)
     subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "--python",
-            str(python),
-            "install",
-            "-q",
-            # Byte-compiling every module of the wheel's other dependencies costs what their
-            # imports below would compile anyway.
-            "--no-compile",
-            "--disable-pip-version-check",
+        pip_into(
+            python,
             str(wheel),
             f"pyspark=={pyspark.__version__}",
             f"numpy=={numpy.__version__}",
             f"pyarrow=={pyarrow.__version__}",
-        ],
+        ),
         check=True,
         cwd=home,
         env=child_env(),

@@ -132,6 +132,25 @@ def pyspark_bin(command: str) -> Path:
     return Path(pyspark.__file__).parent / "bin" / command
 
 
+def new_environment(folder: Path) -> Path:
+    """A new virtual environment in ``folder``, and its Python: without pip of its own (ensurepip
+    costs seconds of a worker's time), since ``pip_into`` installs into it with this run's pip."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
+    return folder / "bin" / "python"
+
+
+def pip_into(python: Path, *arguments: str) -> list[str]:
+    """The command with which this run's pip installs ``arguments`` into ``python``'s environment,
+    quietly. Without byte-compiling what it installs: that costs what the imports of it would
+    compile anyway."""
+    return [
+        sys.executable,
+        *("-m", "pip", "--python", str(python), "install"),
+        *("-q", "--no-compile", "--disable-pip-version-check"),
+        *arguments,
+    ]
+
+
 def child_env(python: str = sys.executable, **extra: str) -> dict[str, str]:
     """The environment for a child Spark process: ``python``'s pyspark (this interpreter's by
     default), loopback only.
