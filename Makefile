@@ -340,16 +340,17 @@ format: bootstrap
 	$(SBT_ENV) $(SBT) scalafmtAll scalafmtSbt
 
 # Every other line: what can differ there, and nothing else (docs/development.md, "What runs
-# where"). sbt builds and publishes the other lines' artifacts (which test_maven.py reads) while
-# pip makes their environments (make -j2: pip mostly downloads and unpacks), both in the background
-# beside the default line's tests of child processes (test-processes, which wait on their children
-# a good part of their time, and read only the default line's jar and artifact); the package then
+# where"). sbt builds and publishes the other lines' artifacts (which test_maven.py reads) while pip
+# makes their environments (make -j2: pip mostly downloads and unpacks), both in the background
+# beside the default line's tests of child processes (test-processes, which wait on their children a
+# good part of their time, and read only the default line's jar and artifact); the package then
 # holds every line's jar, and the wheel is made of them (make test's holds the default line's
-# alone). Then the other builds' suites, in one sbt in the background (two test JVMs at a time),
-# beside, on the default line, the tests of every line's jar and artifacts, the other lines'
-# checkpoints finished here and the benchmark's smoke runs (default-line-extras). Last, each other
-# line's tests (line-tests), one line at a time with nothing beside it, so that the wall time each
-# prints is that line's own.
+# alone). Then the other builds' suites, in one sbt in the background (one test JVM at a time, sbt's
+# default: five builds one after another took about 750 s beside them, against 654 s), beside, on
+# the default line, the tests of every line's jar and artifacts, the other lines' checkpoints
+# finished here and the benchmark's smoke runs (default-line-extras). Last, each other line's tests
+# (line-tests), one line at a time with nothing beside it, so that the wall time each prints is that
+# line's own.
 test-compat: $(SBT_LAUNCHER)
 	@# The default line's build first, if a source changed since make test: one sbt at a time.
 	@$(MAKE) --no-print-directory $(DEFAULT_LINE_PUBLISHED)

@@ -17,7 +17,3 @@ ThisBuild / scalaVersion := sparkLines.defaultBuilds.head.scala
 lazy val root = (project in file("."))
   .aggregate(sparkLines.all.map(line => LocalProject(line.build): ProjectReference): _*)
   .settings(publish / skip := true)
-
-// `make test-compat` runs the suites of several builds in one sbt: two forked test JVMs at a
-// time, one per core of the machine CI runs on.
-Global / concurrentRestrictions += Tags.limit(Tags.ForkedTestGroup, 2)

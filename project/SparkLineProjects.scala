@@ -35,10 +35,10 @@ object SparkLineProjects extends AutoPlugin {
    * (drawing characters, rows, typed cells, rate profiles, change lifecycles and Nexmark's events
    * from (seed, offset), options, offsets): those run once, on the default line's builds
    * (`SparkLine.Lines.runsLineIndependentSuites`), and the rows each line's jar makes are proven
-   * equal by the digest run of every line (tests/test_line_digests.py). A new suite
-   * runs once unless it is named here or lives under jvm/src/test/versioned (and the builds that run
-   * only these compile only these, beside the helpers). Within these suites, a test of rows alone
-   * is tagged `testing.DigestedRows` and runs only where no digest run proves the build's rows.
+   * equal by the digest run of every line (tests/test_line_digests.py). A new suite runs once
+   * unless it is named here or lives under jvm/src/test/versioned (and the builds that run only
+   * these compile only these, beside the helpers). Within these suites, a test of rows alone is
+   * tagged `testing.DigestedRows` and runs only where no digest run proves the build's rows.
    */
   val perLineSuites: Set[String] = Set(
     "io.github.sparkrandomstrings.LatencySinkSuite",
@@ -209,7 +209,8 @@ object SparkLineProjects extends AutoPlugin {
           (if (testJavaHasVectorModule) Seq(s"--add-modules=$vectorModule") else Nil) ++
           Seq("-Xmx4g", "-Dfile.encoding=UTF-8", "-Dspark.ui.enabled=false") ++
           // The suites' queries are short: C1 alone runs them with a quarter less CPU time than
-          // with the optimising JIT, which `make test-compat` (two test JVMs on two cores) waits for.
+          // with the optimising JIT, which `make test-compat` (a test JVM beside pytest on two
+          // cores) waits for.
           Seq("-XX:TieredStopAtLevel=1") :+
           // What released versions made, which ReleasedStreamsSuite replays.
           s"-Dspark-random-strings.fixtures=${(ThisBuild / baseDirectory).value / "tests" / "fixtures"}",
@@ -236,7 +237,7 @@ object SparkLineProjects extends AutoPlugin {
           val versionedSuites = (Test / definedTestNames).value.toSet
             .filter(name => versionedFiles(name.split('.').last + ".scala"))
           if (testJavaHome.isDefined) Seq(Tests.Filter(suite => javaRunSuites(suite) || versionedSuites(suite)))
-          else if (line.line == sparkLines.default) Nil
+          else if (sparkLines.runsLineIndependentSuites(line)) Nil
           else Seq(Tests.Filter(suite => perLineSuites(suite) || versionedSuites(suite)))
         },
         Compile / packageBin / packageOptions += Package.ManifestAttributes(
