@@ -20,6 +20,7 @@ from pyspark import cloudpickle
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming.query import StreamingQuery
 
+from helpers.support import await_free_slots
 from spark_random_strings import nexmark_answers, read_nexmark
 from spark_random_strings.engine.choice import pyspark_line
 from spark_random_strings.engine.session import session_setting
@@ -89,7 +90,9 @@ def plain(df: DataFrame) -> DataFrame:
 
 def start_real_time(df: DataFrame, output: Path, checkpoint: Path, batch: str) -> StreamingQuery:
     """``df``, its times as epoch ms, in real-time mode with batches of ``batch``, in update mode,
-    into the JSON-lines sink writing to ``output``."""
+    into the JSON-lines sink writing to ``output``, once no task holds a slot: the source's task
+    and a shuffle's readers run at once, in local[2]'s two."""
+    await_free_slots(df.sparkSession)
     query: StreamingQuery = (
         plain(df)
         .writeStream.foreach(JsonLinesSink(str(output)))
@@ -126,6 +129,7 @@ def test_a_stateless_query_in_real_time_mode_hands_on_its_answer_over_a_prefix_o
         assert query.exception() is None
     finally:
         query.stop()
+        await_free_slots(spark)
     got = sink_rows(output)
     assert len(got) >= wanted
     # One partition hands on the events in order, and a stateless query keeps that order: the sink
@@ -182,10 +186,9 @@ def real_time_upserts(spark: SparkSession, tmp_path: Path, name: str, done: Any)
         assert query.exception() is None
     finally:
         query.stop()
-        # A stopped real-time query's tasks may still hold the slots the next one needs at once.
-        tracker, deadline = spark.sparkContext.statusTracker(), time.monotonic() + 30
-        while tracker.getActiveStageIds() and time.monotonic() < deadline:
-            time.sleep(0.2)
+        # A stopped real-time query's tasks end after stop() returns: every one must, else it
+        # holds a slot that the next query's stages need at once.
+        await_free_slots(spark)
     return sink_rows(output)
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Unpack
 
-from pyspark.sql import DataFrame
+from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming.listener import StreamingQueryProgress
 from pyspark.sql.streaming.query import StreamingQuery
 
@@ -242,6 +242,24 @@ def wait_for(
     while not condition_met():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         time.sleep(poll_s)
+
+
+def running_tasks(spark: SparkSession) -> int:
+    """The tasks the session's executors run now: those of a stopped query too, until they end (a
+    stage a query's stop cancels is no longer active before its tasks have ended)."""
+    infos = spark.sparkContext._jsc.sc().statusTracker().getExecutorInfos()
+    return sum(int(info.numRunningTasks()) for info in infos)
+
+
+def await_free_slots(spark: SparkSession, timeout_s: float = 30) -> None:
+    """Wait until no task runs in the session: a real-time query's stages must all run at once,
+    and a task left running would hold a slot the next query's stages need (they would then
+    wait for it, silently)."""
+    deadline = time.monotonic() + timeout_s
+    while running_tasks(spark) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = running_tasks(spark)
+    assert left == 0, f"{left} task(s) still running {timeout_s:.0f} s on, each holding a task slot"
 
 
 def free_port() -> int:

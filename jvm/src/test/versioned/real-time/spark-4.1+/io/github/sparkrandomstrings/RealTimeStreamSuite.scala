@@ -10,6 +10,7 @@ import org.apache.logging.log4j.{Level, LogManager}
 import org.apache.logging.log4j.core.{LogEvent, LoggerContext}
 import org.apache.logging.log4j.core.appender.AbstractAppender
 import org.apache.logging.log4j.core.config.Property
+import org.apache.spark.SPARK_VERSION
 import org.apache.spark.scheduler.{SparkListener, SparkListenerJobEnd, SparkListenerTaskEnd, SparkListenerTaskStart}
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.catalyst.encoders.{ExpressionEncoder, RowEncoder}
@@ -347,6 +348,46 @@ class RealTimeStreamSuite extends SparkSessionSuite {
       assert(!foreachErrors.exists(ErrorEvents.fromThisSource), foreachErrors.mkString("\n"))
       assert(KeepingWriter.kept("stopped").nonEmpty)
     }
+  }
+
+  test("a stopped stateful real-time query ends all its tasks: none is left on the shuffle, holding a slot") {
+    assume(
+      Ordering[(Int, Int)].gteq(sparkLine, (4, 3)),
+      s"real-time mode's stateful operators arrived in Spark 4.3; this is $SPARK_VERSION")
+    withTempDir { dir =>
+      // A bounded stream, read whole within the first 5 s batch: its reader then waits for the
+      // batch's deadline, and stop() kills it there; the count's shuffle reader is killed beside it.
+      val stream =
+        reader(
+          "realTime" -> "true",
+          "seed" -> "4",
+          "rowsPerSecond" -> "1000",
+          "totalRows" -> "200",
+          "numPartitions" -> "1")
+          .load()
+      spark.conf.set("spark.sql.shuffle.partitions", "1") // the source's task and the count's: local[2]'s slots
+      val query =
+        try {
+          stream.groupBy("length").count().writeStream.foreach(new KeepingWriter("stateful"))
+            .outputMode(OutputMode.Update()).trigger(Trigger.RealTime("5 seconds"))
+            .option("checkpointLocation", new File(dir, "checkpoint").getPath).start()
+        } finally spark.conf.set("spark.sql.shuffle.partitions", "2")
+      // Each length's latest count, as the sink got them: every row counted once.
+      def counted: Long =
+        KeepingWriter.kept("stateful").map { case (row, _) => row.getInt(0) -> row.getLong(1) }.toMap.values.sum
+      val deadline = System.currentTimeMillis() + 60000L
+      while (counted < 200L && query.isActive && System.currentTimeMillis() < deadline) Thread.sleep(20L)
+      query.exception.foreach(e => throw e)
+      assert(counted == 200L)
+      awaitParkedReaders(1)
+      stopAndAwaitTasks(query)
+    }
+  }
+
+  /** The Spark line this suite runs on, as (major, minor). */
+  private def sparkLine: (Int, Int) = {
+    val parts = SPARK_VERSION.split('.').take(2).map(_.toInt)
+    (parts(0), parts(1))
   }
 
   /** Waits until `query` has done `batches` batches, and well into the next one. */
