@@ -255,11 +255,7 @@ def await_free_slots(spark: SparkSession, timeout_s: float = 30) -> None:
     """Wait until no task runs in the session: a real-time query's stages must all run at once,
     and a task left running would hold a slot the next query's stages need (they would then
     wait for it, silently)."""
-    deadline = time.monotonic() + timeout_s
-    while running_tasks(spark) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    left = running_tasks(spark)
-    assert left == 0, f"{left} task(s) still running {timeout_s:.0f} s on, each holding a task slot"
+    wait_for(lambda: running_tasks(spark) == 0, "the session's tasks to end", timeout_s, poll_s=0.1)
 
 
 def free_port() -> int:

@@ -365,13 +365,14 @@ class RealTimeStreamSuite extends SparkSessionSuite {
           "totalRows" -> "200",
           "numPartitions" -> "1")
           .load()
+      val shufflePartitions = spark.conf.get("spark.sql.shuffle.partitions")
       spark.conf.set("spark.sql.shuffle.partitions", "1") // the source's task and the count's: local[2]'s slots
       val query =
         try {
           stream.groupBy("length").count().writeStream.foreach(new KeepingWriter("stateful"))
             .outputMode(OutputMode.Update()).trigger(Trigger.RealTime("5 seconds"))
             .option("checkpointLocation", new File(dir, "checkpoint").getPath).start()
-        } finally spark.conf.set("spark.sql.shuffle.partitions", "2")
+        } finally spark.conf.set("spark.sql.shuffle.partitions", shufflePartitions)
       // Each length's latest count, as the sink got them: every row counted once.
       def counted: Long =
         KeepingWriter.kept("stateful").map { case (row, _) => row.getInt(0) -> row.getLong(1) }.toMap.values.sum
