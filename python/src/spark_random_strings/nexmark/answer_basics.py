@@ -1,5 +1,6 @@
 """What the answers of ``nexmark.answers`` and ``nexmark.stateful_answers`` share: the fields of
-the events of a kind, and the watermarks of a bounded run's last batch."""
+the events of a kind, the watermarks of a bounded run's last batch, and q19's order of bids. q6's
+and q19's sizes live here too, for the answers and for ``nexmark.processors``."""
 
 from __future__ import annotations
 
@@ -15,6 +16,13 @@ Answer = list[Row]
 
 #: Nexmark's watermark delay, 4 s (``nexmark.WATERMARK_DELAY``), in ms.
 WATERMARK_DELAY_MS = 4_000
+
+#: How many closed auctions of a seller q6 averages over, the one that just closed included:
+#: ``stateful_answers.q6`` and the processor ``processors.LastClosedAuctions`` keep this many.
+LAST_AUCTIONS = 10
+#: How many bids q19 ranks per auction (ranks 1 to ``TOP_BIDS``): ``stateful_answers.q19`` and
+#: the processor ``processors.TopBids`` keep this many. The jar's is ``TopBids.Size``.
+TOP_BIDS = 10
 
 
 def fields_of(events: Iterable[NexmarkEvent], kind: int) -> list[EventFields]:
@@ -87,6 +95,8 @@ def closed_auctions(events: Sequence[NexmarkEvent]) -> list[tuple[EventFields, l
 
 
 def bid_rank(b: EventFields) -> tuple[int, int, int, str]:
-    """The order of an auction's bids, greatest first, in q9's winner and q19's top 10: the highest
-    price, then the earliest, then the lowest bidder id, then the greatest ``extra``."""
+    """The order of an auction's bids, greatest first, in q9's winner and q19's top ``TOP_BIDS``:
+    the highest price, then the earliest, then the lowest bidder id, then the greatest ``extra``.
+    ``processors.bid_rank`` is the same order on the processor's rows; the jar's is
+    ``TopBids.Order``."""
     return int_field(b, "price"), -int_field(b, "dateTime"), -int_field(b, "bidder"), str_field(b, "extra")

@@ -1,10 +1,13 @@
 """The stateful processors of q6 and q19, run by Spark's ``transformWithStateInPandas`` on the
-workers. The module imports only pyspark and pandas, and travels with the query, pickled by
-value, so that the workers' Python needs nothing of this package. Where the driver has the jar,
-q19 runs the jar's processor instead (``TopBidsProcessor``, in the JVM, which real-time mode
-needs); this one is q19's on Spark Connect and without the jar.
+workers. The module travels with the query, pickled by value, so that the workers' Python needs
+nothing of this package: it imports pyspark, pandas, and from ``nexmark.answer_basics`` only q6's
+and q19's sizes, numbers that travel as values. A function of the package would travel by
+reference, for the workers to import; so ``bid_rank`` writes q19's order again here. Where the
+driver has the jar, q19 runs the jar's processor instead (``TopBidsProcessor``, in the JVM, which
+real-time mode needs); this one is q19's on Spark Connect and without the jar.
 
-Each processor keeps at most ten rows per key in a list state, ordered as its query ranks them.
+Each processor keeps at most ``LAST_AUCTIONS`` or ``TOP_BIDS`` rows per key in a list state,
+ordered as its query ranks them.
 """
 
 from __future__ import annotations
@@ -15,9 +18,8 @@ from typing import Any
 import pandas as pd
 from pyspark.sql.streaming.stateful_processor import StatefulProcessor, StatefulProcessorHandle
 
-#: How many closed auctions q6 averages over, and how many bids q19 ranks.
-LAST_AUCTIONS = 10
-TOP_BIDS = 10
+from spark_random_strings.nexmark.answer_basics import LAST_AUCTIONS, TOP_BIDS
+
 #: q6's input (one closed auction of a seller) and q19's (one bid on an auction), as the queries
 #: select them: times as epoch microseconds, so that no time zone comes between.
 CLOSED_AUCTION_SCHEMA = "id bigint, expires_micros bigint, final bigint"
@@ -54,10 +56,10 @@ def _records(
 
 
 class LastClosedAuctions(StatefulProcessor):
-    """q6: per seller, the final prices of its last ten closed auctions. Each closed auction that
-    comes writes the seller's average over it and the nine before it, in the order they closed
-    (their expiry, then their id), as an integer (the sum divided by the count, the remainder
-    dropped)."""
+    """q6: per seller, the final prices of its last ``LAST_AUCTIONS`` closed auctions, in the order
+    they closed (their expiry, then their id). Each closed auction that comes writes the seller's
+    average over them, that one included, as an integer (the sum divided by the count, the
+    remainder dropped)."""
 
     def init(self, handle: StatefulProcessorHandle) -> None:
         self._finals = handle.getListState("finals", "final bigint")
@@ -85,16 +87,17 @@ _RANK_SORT = (["price", "micros", "bidder", "extra"], [False, True, True, False]
 
 
 def bid_rank(bid: tuple[Any, ...]) -> tuple[Any, ...]:
-    """q19's order of an auction's bids, greatest first: the price, then the earliest, then the
-    lowest bidder id, then the greatest ``extra`` (q9's winner is the greatest). ``bid`` is a
-    tuple of ``BID_SCHEMA``'s fields."""
+    """q19's order of an auction's bids, greatest first, as ``answer_basics.bid_rank`` orders them,
+    on a tuple of ``BID_SCHEMA``'s fields. Written again, not imported: see the module's
+    documentation."""
     bidder, price, _, _, micros, extra = bid
     return price, -micros, -bidder, extra
 
 
 class TopBids(StatefulProcessor):
-    """q19: per auction, its ten greatest bids by ``bid_rank``. Each batch that changes them writes
-    the ranks whose bid changed, numbered from 1: an upsert of Flink's ``(auction, rank_number)``."""
+    """q19: per auction, its ``TOP_BIDS`` greatest bids by ``bid_rank``. Each batch that changes
+    them writes the ranks whose bid changed, numbered from 1: an upsert of Flink's ``(auction,
+    rank_number)``."""
 
     def init(self, handle: StatefulProcessorHandle) -> None:
         self._top = handle.getListState("top", BID_SCHEMA)
@@ -103,7 +106,7 @@ class TopBids(StatefulProcessor):
         self, key: Any, rows: Iterator[pd.DataFrame], timerValues: Any
     ) -> Iterator[pd.DataFrame]:
         before = [tuple(row) for row in self._top.get()]
-        # Of a batch's bids (thousands, on a hot auction) only its own top 10 can enter the top 10.
+        # Of a batch's bids (thousands, on a hot auction) only its own top TOP_BIDS can enter the top.
         batch_top = _records(rows, _BID_FIELDS, (*_RANK_SORT, TOP_BIDS))
         after = sorted([*before, *batch_top], key=bid_rank, reverse=True)[:TOP_BIDS]
         changed = [

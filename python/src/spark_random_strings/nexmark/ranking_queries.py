@@ -92,8 +92,10 @@ def q6(events: DataFrame) -> DataFrame:
 
     Flink's statement, which Flink cannot run (the ``OVER`` window cannot take the ranking's
     retractions), averages ``ROWS BETWEEN 10 PRECEDING AND CURRENT ROW``, 11 auctions, ordered by
-    the winning bid's time; Nexmark's definition (and Beam's ``Query6``) takes the last 10. Here,
-    10, in the order they close, which is the order a stream learns of them.
+    the winning bid's time; Nexmark's definition takes the last 10, and Beam's ``Query6`` keeps the
+    10 with the latest winning bids (by the bid's time, then price) and rounds the mean. Here, the
+    last 10 in the order they close, which is the order a stream learns of them, and the mean
+    rounded down.
 
     Spark 4.0 and later, with the RocksDB state store (see the module's documentation). Write in
     append mode.

@@ -5,8 +5,9 @@ stream read to its end under ``Trigger.AvailableNow``.
 q6 and q15 to q17 are written in append mode: q6 one row per closed auction, q15 to q17 one row
 per day that has closed (``end <= watermark``, the day a UTC day). q18 and q19 are written in
 update mode, each row an upsert of the query's key; their answer is the table those upserts
-leave: each bidder's latest bid per auction, each auction's top 10 bids. ``DAILY_UPDATES`` gives
-q15 to q17 in update mode the same way: every day's final row, closed or not.
+leave: each bidder's latest bid per auction, each auction's top ``TOP_BIDS`` bids.
+``DAILY_UPDATES`` gives q15 to q17 in update mode the same way: every day's final row, closed or
+not.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from collections.abc import Callable, Hashable, Sequence
 from datetime import UTC, datetime
 
 from spark_random_strings.nexmark.answer_basics import (
+    LAST_AUCTIONS,
+    TOP_BIDS,
     Answer,
     bid_rank,
     closed_auctions,
@@ -26,8 +29,6 @@ from spark_random_strings.nexmark.answer_basics import (
 )
 from spark_random_strings.nexmark.generator import BID, EventFields, NexmarkEvent
 
-#: q6's number of closed auctions averaged, q19's of bids ranked.
-_LAST_AUCTIONS = _TOP_BIDS = 10
 _MS_PER_DAY = 86_400_000
 #: The price bands (cents): rank 1 below the first, rank 3 from the second on.
 _RANK_PRICES = (10_000, 1_000_000)
@@ -36,8 +37,9 @@ _BID = ("bidder", "price", "channel", "url", "dateTime", "extra")
 
 
 def q6(events: Sequence[NexmarkEvent]) -> Answer:
-    """For each closed auction, its seller's average closing price over it and the 9 closed
-    before it (by expiry, then id), in integers: seller, avg_price."""
+    """For each closed auction, its seller's average closing price over its last
+    ``LAST_AUCTIONS`` closed auctions, that one included (in the order they closed: by expiry, then
+    id), in integers, the remainder dropped: seller, avg_price."""
     closing: dict[object, list[tuple[int, int, int]]] = defaultdict(list)
     for auction, bids in closed_auctions(events):
         final = max(int_field(b, "price") for b in bids)
@@ -46,7 +48,7 @@ def q6(events: Sequence[NexmarkEvent]) -> Answer:
     for seller, auctions in closing.items():
         finals: list[int] = []
         for _, _, final in sorted(auctions):
-            finals = [*finals, final][-_LAST_AUCTIONS:]
+            finals = [*finals, final][-LAST_AUCTIONS:]
             rows.append((seller, sum(finals) // len(finals)))
     return rows
 
@@ -167,15 +169,14 @@ def q18(events: Sequence[NexmarkEvent]) -> Answer:
 
 
 def q19(events: Sequence[NexmarkEvent]) -> Answer:
-    """Each auction's 10 greatest bids (the highest price, then the earliest, the lowest bidder id,
-    the greatest extra), numbered from 1: auction, bidder, price, channel, url, dateTime, extra,
-    rank_number."""
+    """Each auction's ``TOP_BIDS`` greatest bids by ``bid_rank``, numbered from 1: auction, bidder,
+    price, channel, url, dateTime, extra, rank_number."""
     bids: dict[object, list[EventFields]] = defaultdict(list)
     for b in fields_of(events, BID):
         bids[b["auction"]].append(b)
 
     rows: Answer = []
     for auction, auction_bids in bids.items():
-        top = sorted(auction_bids, key=bid_rank, reverse=True)[:_TOP_BIDS]
+        top = sorted(auction_bids, key=bid_rank, reverse=True)[:TOP_BIDS]
         rows += [(auction, *(b[name] for name in _BID), number) for number, b in enumerate(top, 1)]
     return rows

@@ -18,13 +18,15 @@ final case class RankedBid(bid: AuctionBid, rank: Long)
 
 /**
  * q19's ranking, apart from Spark (the processor that keeps it per auction is `TopBidsProcessor`):
- * an auction's 10 greatest bids, and the ranks a batch of bids changes. The order is the Python
- * oracle's (`bid_rank`): the highest price, then the earliest, then the lowest bidder id, then the
- * greatest `extra`.
+ * an auction's `Size` greatest bids in `Order`, and the ranks a batch of bids changes.
  */
 object TopBids {
 
-  /** How many bids q19 ranks per auction. */
+  /**
+   * How many bids q19 ranks per auction (ranks 1 to `Size`): `merged` keeps this many, and
+   * `TopBidsProcessor` takes a top this long as full. The Python package's is `TOP_BIDS`
+   * (`nexmark.answer_basics`).
+   */
   final val Size = 10
 
   /**
@@ -63,7 +65,11 @@ object TopBids {
   /** A ranked bid as a row of `RankedSchema`. */
   def rowOf(ranked: RankedBid): Row = Row.fromSeq(rowOf(ranked.bid).toSeq :+ ranked.rank)
 
-  /** q19's order, the greatest bid first (`extra` by its code points). */
+  /**
+   * q19's order, the greatest bid first: the highest price, then the earliest, then the lowest
+   * bidder id, then the greatest `extra` (by its code points). The Python oracle's is `bid_rank`
+   * (`nexmark.answer_basics`).
+   */
   val Order: Ordering[AuctionBid] = new Ordering[AuctionBid] {
     override def compare(a: AuctionBid, b: AuctionBid): Int = {
       val byPrice = java.lang.Long.compare(b.price, a.price)

@@ -51,7 +51,7 @@ class TopBidsSuite extends AnyFunSuite {
       top = TopBids.merged(top, batch.iterator)
       assert(top == all.take(seen).sorted(TopBids.Order).take(TopBids.Size), s"after $seen bids")
     }
-    assert(top.length == 10 && seen == 5000)
+    assert(top.length == TopBids.Size && seen == 5000)
   }
 
   test("the rows of a batch are the ranks whose bid changed, numbered from 1") {
@@ -65,7 +65,7 @@ class TopBidsSuite extends AnyFunSuite {
   }
 
   test("a batch of bids below a full top changes no rank") {
-    val full = TopBids.merged(IndexedSeq.empty, Iterator.tabulate(10)(i => bid(100L + i)))
+    val full = TopBids.merged(IndexedSeq.empty, Iterator.tabulate(TopBids.Size)(i => bid(100L + i)))
     val after = TopBids.merged(full, Iterator.tabulate(1000)(i => bid(99L - i % 90)))
     assert(after == full && TopBids.changedRanks(full, after).isEmpty)
   }

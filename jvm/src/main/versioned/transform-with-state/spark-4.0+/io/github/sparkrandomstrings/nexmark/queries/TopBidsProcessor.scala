@@ -11,9 +11,10 @@ import org.apache.spark.sql.streaming.{
 }
 
 /**
- * q19's stateful processor, keyed by the auction: its 10 greatest bids in a list state (rows of
- * `TopBids.BidSchema`), greatest first. Each batch of an auction's bids writes the ranks whose bid
- * changed (`TopBids`), rows of `TopBids.RankedSchema`: an upsert of `(auction, rank_number)`.
+ * q19's stateful processor, keyed by the auction: its `TopBids.Size` greatest bids in a list
+ * state (rows of `TopBids.BidSchema`), greatest first. Each batch of an auction's bids writes the
+ * ranks whose bid changed (`TopBids`), rows of `TopBids.RankedSchema`: an upsert of
+ * `(auction, rank_number)`.
  */
 final class TopBidsProcessor extends StatefulProcessor[Long, Row, Row] {
 
