@@ -50,8 +50,9 @@ def write_command(
     console: Console,
     unit: str = "rows",
 ) -> int:
-    """What ``write`` and ``nexmark --output`` run: ``write_files`` until done or Ctrl-C (the first
-    stops between batches), its summary printed with the rows called ``unit``; the exit status
+    """What ``write``, ``nexmark --output`` and ``changes --output`` run: ``write_files`` until done or
+    Ctrl-C (the first stops between batches), its summary printed with the rows called ``unit``
+    (``rows``; ``events``, or ``events through q3`` with ``--query q3``; ``changes``); the exit status
     (130 when interrupted).
 
     Raises:
@@ -60,11 +61,11 @@ def write_command(
     stop = StopRequest()
     try:
         with first_interrupt_sets(stop):
-            summary = write_files(df, request, total_rows=total_rows, console=console, stop=stop)
+            summary = write_files(df, request, total_rows=total_rows, console=console, stop=stop, unit=unit)
     except Interrupted as interrupted:
-        console.print(str(interrupted).replace(" rows", f" {unit}"), soft_wrap=True)
+        console.print(str(interrupted), soft_wrap=True)
         return 130
-    console.print(summary.replace(" rows", f" {unit}"), soft_wrap=True)
+    console.print(summary, soft_wrap=True)
     return 0
 
 
@@ -81,6 +82,7 @@ def write_files(
     total_rows: int,
     console: Console,
     stop: StopRequest,
+    unit: str,
 ) -> str:
     """Write the bounded stream ``rows`` (``totalRows`` set) to the request's output folder as files.
 
@@ -93,8 +95,9 @@ def write_files(
     left unlisted go (``remove_unfinished_files``), so that readers other than Spark see each row
     once too.
 
-    Returns the one-line summary. Raises ``FolderRefused``; ``Interrupted`` when ``stop`` is set
-    first; and the query's exception if it failed.
+    Returns the one-line summary, and ``Interrupted``'s message says how far it got: both call the
+    rows ``unit``. Raises ``FolderRefused``; ``Interrupted`` when ``stop`` is set first; and the
+    query's exception if it failed.
     """
     spark = rows.sparkSession
     files = folder_files(spark, request.output)
@@ -132,7 +135,7 @@ def write_files(
     output = request.output
     if stop.is_set() and done < total_rows:
         raise Interrupted(
-            f"interrupted with {done:,} of {total_rows:,} rows written to {output}; "
+            f"interrupted with {done:,} of {total_rows:,} {unit} written to {output}; "
             "run the same command again to resume"
         )
     if done != total_rows:
@@ -141,8 +144,8 @@ def write_files(
             "had already passed --total-rows; give the --total-rows it was made with"
         )
     return (
-        f"wrote {total_rows:,} rows to {output} as {file_format} ({this_run:,} in this run, "
-        f"{elapsed:.1f} s, {this_run / elapsed:,.0f} rows/s); checkpoint: {checkpoint}"
+        f"wrote {total_rows:,} {unit} to {output} as {file_format} ({this_run:,} in this run, "
+        f"{elapsed:.1f} s, {this_run / elapsed:,.0f} {unit}/s); checkpoint: {checkpoint}"
     )
 
 

@@ -76,7 +76,11 @@ class CheckpointContents:
 def python_stream_kind(stream: object) -> str:
     """What the stream a Python data source keeps in its offsets makes, as ``DEFINITION_FILES``
     names it: a change stream's holds its rows' definition and its change options, the Nexmark
-    events' a configuration, the random strings' a definition."""
+    events' a configuration, the random strings' a definition (and anything else counts as theirs).
+
+    The stream's keys are all there is to tell: a Python data source keeps its stream in each
+    offset alone (``{"offset": n, "stream": ...}``, ``offsets.reader``), as its ``stream_to_json``
+    writes it, and neither the offset log nor ``sources/0`` names the source."""
     if isinstance(stream, dict):
         if "definition" in stream and "changes" in stream:
             return DEFINITION_FILES[CHANGES_FILE]
