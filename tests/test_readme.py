@@ -136,15 +136,6 @@ def test_the_compatibility_table_lists_each_build_of_spark_lines_txt_with_its_co
     assert [line for line, _, note, *_ in rows if "the default" in note] == [DEFAULT_LINE]
 
 
-def test_the_providers_scaladoc_lists_each_option_of_the_python_table_with_its_default() -> None:
-    from spark_random_strings.options import OPTIONS
-
-    provider = REPO / "jvm/src/main/scala/io/github/sparkrandomstrings/RandomStringsSourceProvider.scala"
-    doc = provider.read_text().split("\n * Options (", 1)[1].split("\n *\n", 1)[0]
-    entries = re.findall(r"^ \*  - `(\w+)` \(e\.g\. [^,]+, default: ([^)]+)\): ", doc, re.M)
-    assert entries == [(row.name, row.option.default) for row in OPTIONS]
-
-
 def test_the_changelog_lists_the_current_version_first_after_what_is_unreleased() -> None:
     changelog = (REPO / "CHANGELOG.md").read_text()
     sections = re.findall(r"^## (.+)$", changelog, re.M)
@@ -152,13 +143,3 @@ def test_the_changelog_lists_the_current_version_first_after_what_is_unreleased(
     assert released[0] == VERSION, "the newest version listed is the one in VERSION"
     numbers = [tuple(map(int, s.split("."))) for s in released]
     assert numbers == sorted(numbers, reverse=True), "newest first"
-
-
-def test_the_options_table_lists_each_option_of_the_python_table_with_its_default() -> None:
-    from spark_random_strings.options import OPTIONS
-
-    section = README.split("\n## Options\n", 1)[1].split("\n## ", 1)[0]
-    rows = re.findall(r"^\| `(\w+)` \|[^|]*\| ([^|]+) \|", section, re.M)
-    assert [(name, default.replace("`", "")) for name, default in rows] == [
-        (row.name, row.option.default) for row in OPTIONS
-    ]

@@ -34,50 +34,57 @@ import io.github.sparkrandomstrings.realtime.{OffsetRowsStream, OffsetRowsTable,
  * an insert's or an update's own, a delete's the deleted row's last image. [[ChangeLifecycle]]
  * says which key each change names and what it does; `docs/change-streams.md` says it for users.
  *
- * Options (names are case-insensitive; every value is checked at `load()`):
+ * Options (names are case-insensitive; every value is checked at `load()`), in the order of the
+ * option table (`options/table.json`), as `docs/change-streams.md` lists them:
  *  - `key` (default: id): the declared column that holds each change's key: NOT NULL, TINYINT,
  *    SMALLINT, INT, BIGINT or STRING (the key's decimal text), wide enough for `keys` keys. No
  *    `fields.` option may name it.
  *  - `keys` (default: 1000): how many keys the table has, 1 to 2^62.
  *  - `deleteFraction` (default: 0.1): the probability, 0 to below 1, that a change to a present key
  *    deletes it rather than updates it.
+ *  - `hotKeys` (default: 10): how many keys are hot, keys 0 to `hotKeys` - 1, fewer than `keys`.
+ *    Only with `hotKeyFraction`.
  *  - `hotKeyFraction` (default: 0): the share, 0 to below 1, of the live changes that go to the hot
- *    keys, 0 to `hotKeys` - 1, spread evenly through the stream.
- *  - `hotKeys` (default: 10): how many keys are hot, fewer than `keys`. Only with `hotKeyFraction`.
+ *    keys, spread evenly through the stream.
  *  - `snapshot` (default: false): the stream begins with an insert of every key, in key order
  *    (Debezium's snapshot reads, `op` `r`), and the live changes follow.
  *  - `envelope` (default: flat): the rows' format ([[ChangeEnvelope]]): flat; debezium (Debezium's
  *    change-event value: `before`, `after`, `source`, `op`, `ts_ms`); delta (Delta Lake's change
  *    data feed: the columns, `_change_type`, `_commit_version`, `_commit_timestamp`; an update is
  *    two rows); flink (the columns, `_row_kind` +I, -U, +U or -D, `_seq`, `_ts`; an update is two rows).
- *  - `rowsPerSecond` (default: 10) or `rateProfile`: how fast changes become available, and so
- *    their commit times, as the random strings' rows and event times.
- *  - `startTimestamp` (default: the first start): the commit time of change 0, in epoch ms.
+ *  - `rowsPerSecond` (default: 10): how fast changes become available, and so their commit times,
+ *    as the random strings' rows and event times. Not with `rateProfile`.
  *  - `seed` (default: drawn once, kept in the checkpoint), `numPartitions` (default: the session's
  *    default parallelism), `maxRowsPerTrigger` (default: no limit), `totalRows` (default:
  *    unbounded): as the random strings'. With untidy delivery, `totalRows` is how many changes are
  *    delivered: the stream ends once every change before it is read, copies included.
- *  - `maxOutOfOrderMs` (default: 0), `duplicateFraction` (default: 0, below 1), `lateRowFraction`
- *    (default: 0) with `lateByMs` (required with it): untidy delivery ([[ChangeDelivery]]), never
- *    the truth. Time is cut into windows of `maxOutOfOrderMs` (1 ms without it; at most 365 days); a
- *    window's changes are read in a drawn order within the next window (in order without
- *    `maxOutOfOrderMs`), `duplicateFraction` more reads copy some of them (each copy with its `_seq`
- *    and `_ts`), and `lateRowFraction` of them (drawn at random with `maxOutOfOrderMs`, else each
- *    window's first) are held back `lateByMs` (at most 365 days) more. The table is still defined
- *    by `_seq`.
+ *  - `startTimestamp` (default: none): the commit time of change 0, in epoch ms; without it, the
+ *    time the stream first starts (a batch read's: 0, the epoch).
+ *  - `rateProfile` (default: none): the phases the rate follows, in place of `rowsPerSecond`, as
+ *    the random strings' `rateProfile`.
+ *  - `maxOutOfOrderMs` (default: 0), `lateRowFraction` (default: 0), `lateByMs` (default: none),
+ *    `duplicateFraction` (default: 0): untidy delivery ([[ChangeDelivery]]), never the truth. Time
+ *    is cut into windows of `maxOutOfOrderMs` (1 ms without it; at most 365 days); a window's
+ *    changes are read in a drawn order within the next window (in order without
+ *    `maxOutOfOrderMs`), `duplicateFraction` (below 1) more reads copy some of them (each copy with
+ *    its `_seq` and `_ts`), and `lateRowFraction` of them (drawn at random with `maxOutOfOrderMs`,
+ *    else each window's first) are held back `lateByMs` (required when `lateRowFraction` > 0; at
+ *    most 365 days) more. The table is still defined by `_seq`.
  *  - `realTime` (default: false): reads the stream through Spark's DSv2 streaming interfaces,
  *    which real-time mode (`Trigger.RealTime`, Spark 4.1+) needs: each partition hands its changes
  *    on as they come to exist, the rows of an update together ([[realtime.OffsetRowsStream]]).
  *    Under a micro-batch trigger it reads the V1 source's rows, row for row.
+ *  - `asOf` (default: required by a batch read; not on a stream): a batch read makes the table
+ *    after this many changes (below).
+ *  - `history` (default: false): a batch read with `asOf` makes every version of every key instead,
+ *    with `valid_from_seq`, `valid_to_seq`, `valid_from` and `valid_to`.
  *  - `fields.<column>.<property>`: how each declared column other than the key is made, as typed
  *    columns take them (`docs/typed-columns.md`).
  *
- * A batch read, `spark.read.format("changes")`, makes the table after a number of changes, on the
- * executors ([[ChangesTable]]): `asOf` (required) is that number, `history` (default: false) asks
- * for every version of every key instead, with `valid_from_seq`, `valid_to_seq`, `valid_from` and
- * `valid_to`; `seed` is required, and the commit times count from `startTimestamp` (default: 0).
- * A stream refuses both options, and a batch read `maxRowsPerTrigger`, `totalRows`, the delivery
- * options and `realTime`.
+ * A batch read, `spark.read.format("changes")`, makes the table after `asOf` changes, or with
+ * `history` its history, on the executors ([[ChangesTable]]); `seed` is required, and the commit
+ * times count from `startTimestamp` (0 without it). A stream refuses both options, and a batch
+ * read `maxRowsPerTrigger`, `totalRows`, the delivery options and `realTime`.
  *
  * The checkpoint keeps the rows' definition (seed, first start, rate, delivery options, schema and
  * `fields.` options) and the change options, with `totalRows` under untidy delivery ([[ChangeStore]]);

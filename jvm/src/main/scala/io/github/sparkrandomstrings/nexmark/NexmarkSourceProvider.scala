@@ -35,14 +35,15 @@ import io.github.sparkrandomstrings.realtime.{OffsetRowsStream, OffsetRowsTable,
  *  - `rateShape` (default: SINE): SQUARE (two steps) or SINE (ten steps along a cosine), when the
  *    two rates differ;
  *  - `ratePeriodSec` (default: 600): one cycle of the shape, in seconds;
- *  - `numEventGenerators` (default: 1; Beam's is 100): how many of Beam's generators the events'
- *    spacing is for: event time advances `numEventGenerators` times slower than the rate;
- *  - `avgPersonByteSize` (200), `avgAuctionByteSize` (500), `avgBidByteSize` (100): the sizes
- *    `extra` pads each kind towards, 0 to 1,048,576;
- *  - `hotAuctionRatio` (2), `hotSellersRatio` (4), `hotBiddersRatio` (4): 1 in ratio of bids,
- *    auctions and bidders is not on a hot auction, seller or bidder;
- *  - `numActivePeople` (1000), `numInFlightAuctions` (100): how far back references reach;
- *  - `outOfOrderGroupSize` (1): events are shuffled within groups of this many;
+ *  - `numEventGenerators` (default: 1): how many of Beam's generators (Beam's default: 100) the
+ *    events' spacing is for: event time advances `numEventGenerators` times slower than the rate;
+ *  - `avgPersonByteSize` (default: 200), `avgAuctionByteSize` (default: 500), `avgBidByteSize`
+ *    (default: 100): the sizes `extra` pads each kind towards, 0 to 1,048,576;
+ *  - `hotAuctionRatio` (default: 2), `hotSellersRatio` (default: 4), `hotBiddersRatio` (default: 4):
+ *    1 in ratio of bids, auctions and bidders is not on a hot auction, seller or bidder;
+ *  - `numActivePeople` (default: 1000), `numInFlightAuctions` (default: 100): how far back
+ *    references reach;
+ *  - `outOfOrderGroupSize` (default: 1): events are shuffled within groups of this many;
  *  - `numEvents` (default: 100000): the stream ends after this many events; 0 is endless;
  *  - `numPartitions` (default: the session's default parallelism): partitions per batch, each
  *    making its own slice of events on an executor;
