@@ -25,25 +25,10 @@ from spark_random_strings.time.manual_clock import ManualClock, manual
 MAX_RATE_PER_SECOND = 1_000_000
 
 _ROWS = NEXMARK_OPTIONS.by_keyword
-#: The configuration's keywords in the order the options are read: the rates and their unit and
-#: shape first (a rate's most depends on its unit), then the rest as the documentation lists them.
-EVENT_KEYWORDS: tuple[str, ...] = (
-    "first_event_rate",
-    "next_event_rate",
-    "rate_unit",
-    "rate_shape",
-    "rate_period_sec",
-    "num_event_generators",
-    "avg_person_byte_size",
-    "avg_auction_byte_size",
-    "avg_bid_byte_size",
-    "hot_auction_ratio",
-    "hot_sellers_ratio",
-    "hot_bidders_ratio",
-    "num_active_people",
-    "num_in_flight_auctions",
-    "out_of_order_group_size",
-)
+#: The configuration's keywords, in the order the options are read: the options the checkpoint keeps
+#: (the table's ``kept``), as the documentation lists them, so the rates and their unit and shape
+#: come first (a rate's most depends on its unit).
+EVENT_KEYWORDS: tuple[str, ...] = tuple(row.keyword for row in NEXMARK_OPTIONS.rows if row.option.kept)
 #: The options that say which events the stream makes: Beam's names, kept in the checkpoint.
 EVENT_NAMES: tuple[str, ...] = tuple(_ROWS[keyword].name for keyword in EVENT_KEYWORDS)
 #: Every option, in the documentation's order.
@@ -125,7 +110,7 @@ def parse_nexmark_options(parameters: Mapping[str, str]) -> NexmarkOptions:
     values["first_event_rate"] = rate("first_event_rate")
     values["next_event_rate"] = rate("next_event_rate")
     values["rate_shape"] = one_of("rate_shape", SHAPE_STEPS) or defaults.rate_shape
-    for keyword in EVENT_KEYWORDS[4:]:
+    for keyword in (keyword for keyword in EVENT_KEYWORDS if keyword not in values):
         parsed = whole(keyword)
         values[keyword] = getattr(defaults, keyword) if parsed is None else parsed
     config = NexmarkConfig(**values)  # type: ignore[arg-type]

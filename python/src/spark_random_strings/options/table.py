@@ -1,7 +1,8 @@
-"""The one table of options, ``table.json`` beside this module: every option of the jar's two
+"""The one table of options, ``table.json`` beside this module: every option of the jar's three
 sources and every property of a declared column, with its name, keyword, kind, allowed range or
-values, default, help line and placeholder, and for the properties where each applies (the typed
-columns guide's rows). The jar carries the same file, which
+values, default, help line and placeholder, its role (which reads take it, whether the checkpoint
+keeps it, whether it shapes rows), and for the properties where each applies (the typed columns
+guide's rows). The jar carries the same file, which
 ``OptionTable.scala`` reads; the parsers of both engines take their names, ranges and defaults
 from it, so the words of each refusal (made from the range) are the same on both. The keywords'
 Python types stay written in ``SourceKeywords`` and ``NexmarkKeywords``, for type checkers, and
@@ -52,6 +53,15 @@ class Option:
     range: Whole | Real | None = None
     #: The values of a choice, as the documentation writes them.
     values: tuple[str, ...] = ()
+    #: Which reads take a source's option: ``stream`` (a batch read refuses it), ``batch`` (a
+    #: stream refuses it) or ``both``. Only the ``changes`` source has a batch read; every option
+    #: of the other two is ``stream``. Empty for a property.
+    reads: str = ""
+    #: Whether the checkpoint keeps the option: a restart that changes it is refused, naming it.
+    kept: bool = False
+    #: Whether the option shapes rows, and so is a keyword of the oracles; else it is one of
+    #: delivery alone (how many rows a batch reads, in how many tasks, in which order).
+    shapes: bool = False
 
     @property
     def default(self) -> str:
@@ -88,7 +98,22 @@ def _row(entry: dict[str, Any]) -> Option:
         kind=kind,
         range=allowed,
         values=tuple(entry.get("values", ())),
+        reads=entry.get("reads", ""),
+        kept=bool(entry.get("kept")),
+        shapes=bool(entry.get("shapes")),
     )
+
+
+#: The role of a source's option, which every row of a source states (``OptionTable.scala`` reads it
+#: as strictly).
+ROLES = ("reads", "kept", "shapes")
+
+
+def _source_row(entry: dict[str, Any]) -> Option:
+    missing = [role for role in ROLES if role not in entry]
+    if missing:
+        raise ValueError(f"table.json: option '{entry['name']}' has no '{missing[0]}'")
+    return _row(entry)
 
 
 @dataclass(frozen=True)
@@ -117,6 +142,21 @@ class SourceTable(OptionRows):
     internal: tuple[str, ...] = ()
     #: The options of the random strings' own columns, which a declared schema replaces.
     own_columns: tuple[str, ...] = ()
+
+    def read(self, reads: str) -> tuple[str, ...]:
+        """The names of the options that ``reads`` says ``reads``, in the table's order."""
+        return tuple(row.name for row in self.rows if row.reads == reads)
+
+    @property
+    def kept(self) -> tuple[str, ...]:
+        """The names of the options the checkpoint keeps, in the table's order."""
+        return tuple(row.name for row in self.rows if row.kept)
+
+    @property
+    def delivery(self) -> tuple[str, ...]:
+        """The keywords of the stream's options that shape no row, in the table's order: the
+        oracles refuse them."""
+        return tuple(row.keyword for row in self.rows if not row.shapes and row.reads != "batch")
 
 
 @dataclass(frozen=True)
@@ -159,10 +199,11 @@ def _load() -> dict[str, Any]:
 
 _TABLE = _load()
 
-#: Each source's options, by the source's short name: ``InMemoryRandomStrings`` and ``nexmark``.
+#: Each source's options, by the source's short name: ``InMemoryRandomStrings``, ``nexmark`` and
+#: ``changes``.
 SOURCES: dict[str, SourceTable] = {
     name: SourceTable(
-        tuple(_row(entry) for entry in source["options"]),
+        tuple(_source_row(entry) for entry in source["options"]),
         tuple(source.get("internal", ())),
         tuple(source.get("ownColumns", ())),
     )

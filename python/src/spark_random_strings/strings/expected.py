@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Required, TypedDict, Unpack, cast
 
 from spark_random_strings.offsets.corrupt import CorruptDefinitionError
 from spark_random_strings.options import FORMAT, source_options
+from spark_random_strings.options.table import SOURCES
 from spark_random_strings.rows.definition import StreamDefinition
 from spark_random_strings.strings.definition_store import DEFINITION_FILE, python_stream, read_definition
 from spark_random_strings.strings.options import parse_options
@@ -17,8 +18,9 @@ from spark_random_strings.typed.fields.options import flattened, shown, split
 if TYPE_CHECKING:
     import pyarrow as pa
 
-#: Keywords of ``read_random_strings`` that change no row: ``expected_rows`` refuses them.
-NOT_ROW_SHAPING = ("num_partitions", "max_rows_per_trigger", "total_rows")
+#: Keywords of ``read_random_strings`` that change no row (the table's ``shapes``): ``expected_rows``
+#: refuses them.
+NOT_ROW_SHAPING: tuple[str, ...] = SOURCES[FORMAT].delivery
 
 
 class StreamDefinitionKeywords(TypedDict, total=False):
@@ -104,7 +106,7 @@ def expected_rows(*, start: int, end: int, **definition: Unpack[StreamDefinition
 
     Raises:
         TypeError: ``seed`` is missing, or a keyword is unknown, changes no row (``num_partitions``,
-            ``max_rows_per_trigger``, ``total_rows``), or has the wrong type.
+            ``max_rows_per_trigger``, ``total_rows``, ``real_time``), or has the wrong type.
         ValueError: a value is out of range or options do not fit together; the message is the
             source's own, naming the option, the value and what is allowed.
     """

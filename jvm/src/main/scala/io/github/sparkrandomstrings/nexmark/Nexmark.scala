@@ -93,26 +93,11 @@ object Nexmark {
   /** Internal, for tests: a [[time.ManualClock]]'s name, as the strings source takes it. */
   val MANUAL_CLOCK: String = RandomStrings.MANUAL_CLOCK
 
-  /** The options that say which events the stream makes: Beam's names, kept in the checkpoint. */
-  val EventNames: Seq[String] = Seq(
-    FIRST_EVENT_RATE,
-    NEXT_EVENT_RATE,
-    RATE_UNIT,
-    RATE_SHAPE,
-    RATE_PERIOD_SEC,
-    NUM_EVENT_GENERATORS,
-    AVG_PERSON_BYTE_SIZE,
-    AVG_AUCTION_BYTE_SIZE,
-    AVG_BID_BYTE_SIZE,
-    HOT_AUCTION_RATIO,
-    HOT_SELLERS_RATIO,
-    HOT_BIDDERS_RATIO,
-    NUM_ACTIVE_PEOPLE,
-    NUM_IN_FLIGHT_AUCTIONS,
-    OUT_OF_ORDER_GROUP_SIZE)
-
   /** This source's rows of the table of options ([[OptionTable]], which the Python engine reads too). */
   val Table: OptionTable.Source = OptionTable.source(ShortName)
+
+  /** The options that say which events the stream makes: Beam's names, kept in the checkpoint (the table's `kept`). */
+  val EventNames: Seq[String] = Table.options.kept
 
   /** Every option this source takes, in the order the documentation lists them. */
   val Names: Seq[String] = Table.options.names

@@ -33,6 +33,21 @@ final case class OptionRow(name: String, kind: String, private val node: JsonNod
   private def default: JsonNode =
     Option(node.get("default")).filterNot(_.isNull).getOrElse(sys.error(s"table.json: option '$name' has no default"))
 
+  /**
+   * Which reads take the option: `stream` (a batch read refuses it), `batch` (a stream refuses it)
+   * or `both`. Only the `changes` source has a batch read; every option of the other two is `stream`.
+   */
+  def reads: String = role("reads").asText
+
+  /** Whether the checkpoint keeps the option: a restart that changes it is refused, naming it. */
+  def kept: Boolean = role("kept").asBoolean
+
+  /** Whether the option shapes rows, and so is a keyword of the oracles; else it is one of delivery alone. */
+  def shapes: Boolean = role("shapes").asBoolean
+
+  private def role(field: String): JsonNode =
+    Option(node.get(field)).getOrElse(sys.error(s"table.json: option '$name' has no '$field'"))
+
   def defaultLong: Long = default.asLong
   def defaultInt: Int = Math.toIntExact(default.asLong)
   def defaultDouble: Double = default.asDouble
@@ -47,12 +62,19 @@ final case class OptionRows(rows: Seq[OptionRow]) {
     rows.find(_.name == name).getOrElse(sys.error(s"table.json has no option '$name'"))
 
   def names: Seq[String] = rows.map(_.name)
+
+  /** The names of the options that `reads` says `reads`, in the table's order. */
+  def read(reads: String): Seq[String] = rows.filter(_.reads == reads).map(_.name)
+
+  /** The names of the options the checkpoint keeps, in the table's order. */
+  def kept: Seq[String] = rows.filter(_.kept).map(_.name)
 }
 
 /**
- * The one table of options, `table.json`: every option of this jar's sources and every
- * property of a declared column, with its name, kind, allowed range or values, default and
- * line of documentation. The wheel carries the same file, which the Python engine reads, so
+ * The one table of options, `table.json`: every option of this jar's three sources and every
+ * property of a declared column, with its name, kind, allowed range or values, default, line of
+ * documentation and role (which reads take it, whether the checkpoint keeps it, whether it shapes
+ * rows). The wheel carries the same file, which the Python engine reads, so
  * both take their names, ranges and defaults, and so the words of each refusal, from one place.
  * sbt copies it into the jar from `python/src/spark_random_strings/options/`.
  */
@@ -78,7 +100,7 @@ object OptionTable {
   /** A source's options (by its short name), the internal ones its docs do not list, and the options of its own columns. */
   final case class Source(options: OptionRows, internal: Seq[String], ownColumns: Seq[String])
 
-  /** The source called `shortName`: `InMemoryRandomStrings` or `nexmark`. */
+  /** The source called `shortName`: `InMemoryRandomStrings`, `nexmark` or `changes`. */
   def source(shortName: String): Source = {
     val node = root.get("sources").get(shortName)
     require(node != null, s"table.json has no source '$shortName'")
