@@ -27,8 +27,9 @@ from spark_random_strings import (
     expected_table,
     read_changes,
 )
+from spark_random_strings.changes.envelope import FLAT, KIND_NAMES
 from spark_random_strings.changes.keywords import CHANGE_OPTIONS, CHANGES_FORMAT
-from spark_random_strings.changes.lifecycle import DELETE, INSERT, OP_NAMES, UPDATE, ChangeLifecycle
+from spark_random_strings.changes.lifecycle import DELETE, INSERT, UPDATE, ChangeLifecycle
 from spark_random_strings.changes.options import ChangeSpec, parse_change_options
 from spark_random_strings.randomness.counter_random import (
     CHANGE_DELETES,
@@ -224,7 +225,7 @@ def test_in_the_long_run_inserts_and_deletes_are_d_over_1_plus_d_and_updates_the
     for op, share in ((INSERT, d / (1 + d)), (DELETE, d / (1 + d)), (UPDATE, (1 - d) / (1 + d))):
         # Five binomial standard errors of a share of 200,000 changes (at most 0.0056).
         tolerance = 5 * math.sqrt(share * (1 - share) / total)
-        assert abs(counts[op] / total - share) < tolerance, (OP_NAMES[op], counts)
+        assert abs(counts[op] / total - share) < tolerance, (KIND_NAMES[FLAT][op], counts)
     assert abs(counts[INSERT] - counts[DELETE]) <= keys, "a key's inserts and deletes alternate"
 
 
@@ -235,6 +236,28 @@ def test_round_0_inserts_every_key_and_a_snapshot_inserts_them_in_key_order() ->
     snapshot = expected_changes(seed=3, start=0, end=20, keys=20, delete_fraction=0.9, snapshot=True)
     assert snapshot.column("id").to_pylist() == list(range(20))
     assert set(snapshot.column("_op").to_pylist()) == {"insert"}
+
+
+@pytest.mark.parametrize("snapshot", [False, True])
+@pytest.mark.parametrize("d", [0.0, 0.05, 0.3, 0.9])
+def test_insert_of_finds_the_insert_that_began_each_keys_life_as_a_replay_of_its_changes_does(
+    d: float, snapshot: bool
+) -> None:
+    lifecycle = ChangeLifecycle(13, ChangeSpec(keys=5, delete_fraction=d, snapshot=snapshot))
+    for key in range(5):
+        j = np.arange(300, dtype=np.int64)
+        keys = np.full(j.shape, key, np.int64)
+        ops = lifecycle.op_of(keys, j)
+        present, insert, expected = False, -1, []
+        for occurrence, op in enumerate(ops):
+            if op == INSERT:
+                assert not present
+                present, insert = True, occurrence
+            elif op == DELETE:
+                present = False
+            expected.append(insert if present else -1)
+        live = np.array(expected) >= 0
+        assert lifecycle.insert_of(keys[live], j[live]).tolist() == np.array(expected)[live].tolist()
 
 
 # The oracles.
@@ -672,9 +695,9 @@ REFUSED: list[Any] = [
         DECLARED,
         "Unknown option 'deleteFractions' for the changes source. Did you mean 'deleteFraction'? Known "
         "options (case-insensitive): key, keys, deleteFraction, hotKeys, hotKeyFraction, snapshot, "
-        "envelope, rowsPerSecond, seed, numPartitions, maxRowsPerTrigger, totalRows, startTimestamp, "
-        "rateProfile, maxOutOfOrderMs, lateRowFraction, lateByMs, duplicateFraction, realTime, asOf, "
-        "history.",
+        "envelope, updateColumns, rowsPerSecond, seed, numPartitions, maxRowsPerTrigger, totalRows, "
+        "startTimestamp, rateProfile, maxOutOfOrderMs, lateRowFraction, lateByMs, duplicateFraction, "
+        "realTime, asOf, history.",
         id="unknown-option",
     ),
     pytest.param(
@@ -683,6 +706,27 @@ REFUSED: list[Any] = [
         "Options that do not fit together: 'history' is true, but 'asOf' is not set. A history is that of "
         "the table after 'asOf' changes: set 'asOf' too, on a batch read.",
         id="history-without-as-of",
+    ),
+    pytest.param(
+        {"updateColumns": "nmae"},
+        DECLARED,
+        "Option 'updateColumns' names 'nmae', which is no declared column. Did you mean 'name'? The declared "
+        "columns: id, name, balance, tier, at.",
+        id="update-columns-unknown",
+    ),
+    pytest.param(
+        {"updateColumns": "name, ID"},
+        DECLARED,
+        "Option 'updateColumns' names the key column 'id', which no update changes: it is the change's key. "
+        "Remove it.",
+        id="update-columns-key",
+    ),
+    pytest.param(
+        {"updateColumns": "name,,"},
+        DECLARED,
+        "Option 'updateColumns' is 'name,,', which has an empty column name. Give the declared columns an "
+        "update changes, separated by commas.",
+        id="update-columns-empty-name",
     ),
 ]
 
@@ -755,8 +799,8 @@ def test_the_oracles_refuse_the_same_values_with_the_sources_messages() -> None:
             {"delete_fractio": 0.2},
             "expected_changes() got an unexpected keyword argument 'delete_fractio'. Did you mean "
             "'delete_fraction'? Known: key, keys, delete_fraction, hot_keys, hot_key_fraction, snapshot, "
-            "envelope, rows_per_second, seed, num_partitions, max_rows_per_trigger, total_rows, "
-            "start_timestamp, rate_profile, max_out_of_order_ms, late_row_fraction, late_by_ms, "
+            "envelope, update_columns, rows_per_second, seed, num_partitions, max_rows_per_trigger, "
+            "total_rows, start_timestamp, rate_profile, max_out_of_order_ms, late_row_fraction, late_by_ms, "
             "duplicate_fraction, real_time, as_of, history.",
         ),
         ({"keys": "10"}, "expected_changes: keys must be int or None, got str '10'"),
@@ -788,6 +832,8 @@ SPARK_FIELDS: dict[str, dict[str, object]] = {
     "at": {"kind": "eventTime"},
 }
 HOT_SNAPSHOT = {"hot_keys": 3, "hot_key_fraction": 0.2, "snapshot": True}
+#: Updates that change two columns, the rest kept from the key's last image.
+PARTIAL = {"update_columns": "balance,at"}
 
 
 def _jar_rows(spark: SparkSession, df: Any, name: str, checkpoint: Path | None = None) -> list[str]:
@@ -814,6 +860,8 @@ def _expected(table: pa.Table, df: Any) -> list[str]:
         pytest.param("debezium", HOT_SNAPSHOT, id="debezium-hot-snapshot"),
         pytest.param("delta", HOT_SNAPSHOT, id="delta-hot-snapshot"),
         pytest.param("flink", HOT_SNAPSHOT, id="flink-hot-snapshot"),
+        pytest.param("debezium", PARTIAL, id="debezium-update-columns"),
+        pytest.param("delta", {**HOT_SNAPSHOT, **PARTIAL}, id="delta-hot-snapshot-update-columns"),
     ],
 )
 def test_the_jar_streams_exactly_the_changes_expected_changes_computes(
@@ -845,7 +893,12 @@ def test_the_jar_streams_exactly_the_changes_expected_changes_computes(
 
 
 @pytest.mark.parametrize(
-    "lifecycle", [pytest.param({}, id="plain"), pytest.param(HOT_SNAPSHOT, id="hot-snapshot")]
+    "lifecycle",
+    [
+        pytest.param({}, id="plain"),
+        pytest.param(HOT_SNAPSHOT, id="hot-snapshot"),
+        pytest.param(PARTIAL, id="update-columns"),
+    ],
 )
 def test_the_jars_batch_read_as_of_n_is_the_table_expected_table_computes(
     spark: SparkSession, lifecycle: dict[str, Any]
@@ -865,8 +918,15 @@ def test_the_jars_batch_read_as_of_n_is_the_table_expected_table_computes(
         assert _jar_rows(spark, df, "") == _expected(expected, df), f"asOf {n}"
 
 
+@pytest.mark.parametrize(
+    "lifecycle",
+    [
+        pytest.param(HOT_SNAPSHOT, id="hot-snapshot"),
+        pytest.param({**HOT_SNAPSHOT, **PARTIAL}, id="update-columns"),
+    ],
+)
 def test_the_jars_batch_read_with_history_is_the_history_expected_history_computes(
-    spark: SparkSession,
+    spark: SparkSession, lifecycle: dict[str, Any]
 ) -> None:
     keywords: dict[str, Any] = {
         "seed": 8,
@@ -874,7 +934,7 @@ def test_the_jars_batch_read_with_history_is_the_history_expected_history_comput
         "delete_fraction": 0.3,
         "rows_per_second": 100,
         "start_timestamp": ROW0_MS,
-        **HOT_SNAPSHOT,
+        **lifecycle,
     }
     options = {**CHANGE_OPTIONS.options({**keywords, "num_partitions": 3}, "test"), **flattened(SPARK_FIELDS)}
     for n in (0, 29, 31, 500):

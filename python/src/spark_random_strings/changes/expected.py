@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, TypedDict, Unpack
 
-from spark_random_strings.changes.keywords import CHANGE_OPTIONS
+from spark_random_strings.changes.keywords import BATCH_NAMES, CHANGE_OPTIONS, CHANGES_TABLE
 from spark_random_strings.changes.options import parse_change_options
 from spark_random_strings.changes.rows import ChangeRows, ChangeStream
 from spark_random_strings.changes.table import history_after, table_after
@@ -16,20 +16,11 @@ if TYPE_CHECKING:
     import pyarrow as pa
     from pyspark.sql.types import StructType
 
-#: Keywords of ``read_changes`` that change no row: the oracles refuse them. The delivery options say
-#: in which order offsets read the changes, never what a change is.
-NOT_ROW_SHAPING = (
-    "num_partitions",
-    "max_rows_per_trigger",
-    "total_rows",
-    "max_out_of_order_ms",
-    "late_row_fraction",
-    "late_by_ms",
-    "duplicate_fraction",
-    "real_time",
-)
+#: Keywords of ``read_changes`` that change no row (the table's ``shapes``): the oracles refuse them.
+#: The delivery options say in which order offsets read the changes, never what a change is.
+NOT_ROW_SHAPING: tuple[str, ...] = CHANGES_TABLE.delivery
 #: Keywords of a batch read alone (``spark.read``): the oracles refuse them.
-BATCH_ONLY = ("as_of", "history")
+BATCH_ONLY: tuple[str, ...] = tuple(CHANGES_TABLE[name].keyword for name in BATCH_NAMES)
 
 
 class ChangeDefinitionKeywords(TypedDict, total=False):
@@ -46,6 +37,7 @@ class ChangeDefinitionKeywords(TypedDict, total=False):
     hot_key_fraction: Annotated[float | None, "hotKeyFraction"]
     snapshot: Annotated[bool | None, "snapshot"]
     envelope: Annotated[str | None, "envelope"]
+    update_columns: Annotated[str | None, "updateColumns"]
     rows_per_second: Annotated[int | None, "rowsPerSecond"]
     start_timestamp: Annotated[int | None, "startTimestamp"]
     rate_profile: Annotated[str | None, "rateProfile"]
@@ -95,8 +87,8 @@ def expected_changes(
         **options: the options that make the changes, under their ``read_changes`` keywords
             (``ChangeDefinitionKeywords`` in ``spark_random_strings.changes.expected``):
             ``key``, ``keys``, ``delete_fraction``, ``hot_keys``, ``hot_key_fraction``,
-            ``snapshot``, ``envelope``, ``rows_per_second`` or ``rate_profile`` (they space the
-            commit times) and ``start_timestamp``.
+            ``snapshot``, ``envelope``, ``update_columns``, ``rows_per_second`` or
+            ``rate_profile`` (they space the commit times) and ``start_timestamp``.
 
     Returns:
         A ``pyarrow.Table`` of the rows in offset order (in the Delta and Flink envelopes an

@@ -8,13 +8,6 @@ from __future__ import annotations
 from typing import Annotated, TypedDict, cast
 
 from spark_random_strings.options import (
-    DUPLICATE_FRACTION,
-    LATE_BY_MS,
-    LATE_ROW_FRACTION,
-    MAX_OUT_OF_ORDER_MS,
-    MAX_ROWS_PER_TRIGGER,
-    REAL_TIME,
-    TOTAL_ROWS,
     OptionTable,
 )
 from spark_random_strings.options.ranges import Real, Whole
@@ -36,6 +29,7 @@ HOT_KEYS = "hotKeys"
 HOT_KEY_FRACTION = "hotKeyFraction"
 SNAPSHOT = "snapshot"
 ENVELOPE = "envelope"
+UPDATE_COLUMNS = "updateColumns"
 AS_OF = "asOf"
 HISTORY = "history"
 
@@ -55,21 +49,14 @@ OWN_NAMES: tuple[str, ...] = (
     HOT_KEY_FRACTION,
     SNAPSHOT,
     ENVELOPE,
+    UPDATE_COLUMNS,
     AS_OF,
     HISTORY,
 )
-#: The options a batch read takes and a stream refuses.
-BATCH_NAMES: tuple[str, ...] = (AS_OF, HISTORY)
+#: The options a batch read takes and a stream refuses (the table's ``reads``).
+BATCH_NAMES: tuple[str, ...] = CHANGES_TABLE.read("batch")
 #: The options a stream takes and a batch read refuses: how it reads its changes.
-STREAM_NAMES: tuple[str, ...] = (
-    MAX_ROWS_PER_TRIGGER,
-    TOTAL_ROWS,
-    MAX_OUT_OF_ORDER_MS,
-    LATE_ROW_FRACTION,
-    LATE_BY_MS,
-    DUPLICATE_FRACTION,
-    REAL_TIME,
-)
+STREAM_NAMES: tuple[str, ...] = CHANGES_TABLE.read("stream")
 
 DEFAULT_KEY = str(CHANGES_TABLE[KEY].value)
 DEFAULT_KEYS = int(cast(int, CHANGES_TABLE[KEYS].value))
@@ -112,6 +99,7 @@ class ChangeKeywords(TypedDict, total=False):
     hot_key_fraction: Annotated[float | None, "hotKeyFraction"]
     snapshot: Annotated[bool | None, "snapshot"]
     envelope: Annotated[str | None, "envelope"]
+    update_columns: Annotated[str | None, "updateColumns"]
     rows_per_second: Annotated[int | None, "rowsPerSecond"]
     seed: Annotated[int | None, "seed"]
     num_partitions: Annotated[int | None, "numPartitions"]

@@ -55,8 +55,6 @@ Bools = npt.NDArray[np.bool_]
 
 #: What a change does to its key, as its index (the JVM's ``ChangeLifecycle.Op.index``).
 INSERT, UPDATE, DELETE = 0, 1, 2
-#: Each operation's name in the flat envelope's ``_op``, at its index.
-OP_NAMES: tuple[str, ...] = ("insert", "update", "delete")
 
 
 class ChangeLifecycle:
@@ -148,6 +146,28 @@ class ChangeLifecycle:
         present[later] = ~self.absent_after(key[later], j[later] - 1)
         op[present] = np.where(self.deletes(key[present], j[present]), DELETE, UPDATE)
         return op
+
+    def insert_of(self, key: I64, j: I64) -> I64:
+        """The occurrence of each key that began its life holding at its occurrence j (the key is
+        present after j): its insert, whose image every later update of that life keeps but for the
+        columns an update changes (``updateColumns``). From the draws alone (the JVM's
+        ``insertOf``): walking back from j to the last "delete" draw i (at most to occurrence 0, an
+        insert), the key was absent after i when the run of delete draws ending at i is odd, and
+        then i + 1 inserted it; else i did (a run from a present key alternates delete, insert). A
+        walk of about 1 / deleteFraction draws; none when no change deletes."""
+        key, j = np.broadcast_arrays(np.asarray(key, np.int64), np.asarray(j, np.int64))
+        if self.delete_fraction == 0.0:
+            return np.zeros(key.shape, np.int64)
+        at = j.copy()
+        walking = np.flatnonzero(at >= 1)
+        while walking.size:
+            walking = walking[~self.deletes(key[walking], at[walking])]
+            at[walking] -= 1
+            walking = walking[at[walking] >= 1]
+        found = at >= 1
+        insert = np.zeros(key.shape, np.int64)
+        insert[found] = at[found] + self.absent_after(key[found], at[found])
+        return insert
 
     def absent_after(self, key: I64, j: I64) -> Bools:
         """Whether each key is absent after its occurrence j: the run of delete draws ending at

@@ -8,7 +8,7 @@ message, naming the option, the value and what is allowed.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, fields, replace
 
 from spark_random_strings.changes.delivery import is_untidy, share_before
 from spark_random_strings.changes.envelope import added_names
@@ -42,6 +42,7 @@ from spark_random_strings.changes.keywords import (
     OPTION_NAMES,
     OWN_NAMES,
     SNAPSHOT,
+    UPDATE_COLUMNS,
 )
 from spark_random_strings.options import (
     DUPLICATE_FRACTION,
@@ -59,6 +60,9 @@ from spark_random_strings.typed.fields.options import is_field_option, split
 from spark_random_strings.typed.schema.ddl import to_schema
 from spark_random_strings.typed.schema.sql_types import sql
 
+#: The key of a :class:`ChangeSpec` field's metadata that names the option it holds.
+OPTION = "option"
+
 
 @dataclass(frozen=True)
 class ChangeSpec:
@@ -66,22 +70,39 @@ class ChangeSpec:
     and the lifecycle. Fixed when a query first starts and kept in its checkpoint."""
 
     #: The declared column that holds each change's key, as declared.
-    key: str = DEFAULT_KEY
+    key: str = field(default=DEFAULT_KEY, metadata={OPTION: KEY})
     #: How many keys: a change's key is one of 0 to keys - 1.
-    keys: int = DEFAULT_KEYS
+    keys: int = field(default=DEFAULT_KEYS, metadata={OPTION: KEYS})
     #: The probability that a change to a present key deletes it.
-    delete_fraction: float = DEFAULT_DELETE_FRACTION
+    delete_fraction: float = field(default=DEFAULT_DELETE_FRACTION, metadata={OPTION: DELETE_FRACTION})
     #: How many keys are hot (keys 0 to hot_keys - 1), when ``hot_key_fraction`` > 0.
-    hot_keys: int = DEFAULT_HOT_KEYS
+    hot_keys: int = field(default=DEFAULT_HOT_KEYS, metadata={OPTION: HOT_KEYS})
     #: The share of the live changes that go to the hot keys.
-    hot_key_fraction: float = 0.0
+    hot_key_fraction: float = field(default=0.0, metadata={OPTION: HOT_KEY_FRACTION})
     #: Whether the stream begins with an insert of every key, in key order.
-    snapshot: bool = False
+    snapshot: bool = field(default=False, metadata={OPTION: SNAPSHOT})
     #: The format of the rows: one of ``ENVELOPES``.
-    envelope: str = DEFAULT_ENVELOPE
+    envelope: str = field(default=DEFAULT_ENVELOPE, metadata={OPTION: ENVELOPE})
+    #: The declared columns an update changes, in the declared order and spelling, comma-separated;
+    #: every other column keeps the cell of the key's last image, which is its insert's (None: an
+    #: update changes every column).
+    update_columns: str | None = field(default=None, metadata={OPTION: UPDATE_COLUMNS})
     #: With untidy delivery (``changes.delivery``), ``totalRows``: the changes delivered are 0 to
     #: end - 1, and where the windows are cut depends on it, so it is fixed too (None otherwise).
-    end: int | None = None
+    end: int | None = field(default=None, metadata={OPTION: TOTAL_ROWS})
+
+    @property
+    def updated_columns(self) -> tuple[str, ...] | None:
+        """The declared columns an update changes, if not every one."""
+        return None if self.update_columns is None else tuple(self.update_columns.split(","))
+
+    def settings(self) -> list[tuple[str, object]]:
+        """Each change option's name and value, in the order of the fields (the documentation's),
+        each under the option its field names (``OPTION``); ``update_columns`` and ``end`` only
+        when set, so other streams keep the checkpoint file they always had."""
+        return [
+            (f.metadata[OPTION], value) for f in fields(self) if (value := getattr(self, f.name)) is not None
+        ]
 
     def validate(self, written: Callable[[str], str | None]) -> None:
         """The rules between the change options' values (each is in its range already): hot keys
@@ -215,13 +236,13 @@ def parse_change_options(parameters: Mapping[str, str], schema: object = None) -
             f"'{HOT_KEYS}'."
         )
     spec = ChangeSpec(
-        key,
-        keys,
-        delete_fraction,
-        DEFAULT_HOT_KEYS if hot_keys is None else hot_keys,
-        0.0 if hot_key_fraction is None else hot_key_fraction,
-        snapshot,
-        envelope,
+        key=key,
+        keys=keys,
+        delete_fraction=delete_fraction,
+        hot_keys=DEFAULT_HOT_KEYS if hot_keys is None else hot_keys,
+        hot_key_fraction=0.0 if hot_key_fraction is None else hot_key_fraction,
+        snapshot=snapshot,
+        envelope=envelope,
     )
     spec.validate(given)
 
@@ -242,6 +263,10 @@ def parse_change_options(parameters: Mapping[str, str], schema: object = None) -
                 f"Option '{name}' says how the key column '{key_field.name}' is made, and a change stream "
                 f"makes its keys itself: 0 to {KEYS} - 1, as '{KEYS}' says. Remove it."
             )
+    update_text = given(UPDATE_COLUMNS)
+    update_columns = (
+        None if update_text is None else _updated_columns(declared.fields, key_field, update_text)
+    )
     row_options = {
         name: value
         for name, value in written.items()
@@ -258,7 +283,9 @@ def parse_change_options(parameters: Mapping[str, str], schema: object = None) -
     rows = parse_options(row_options, declared_schema)
     _check_delivery(rows, given)
     end = rows.total_rows if is_untidy(rows.shape) else None
-    return ChangeOptions(replace(spec, key=key_field.name, end=end), rows, as_of, history)
+    return ChangeOptions(
+        replace(spec, key=key_field.name, update_columns=update_columns, end=end), rows, as_of, history
+    )
 
 
 def _check_delivery(rows: SourceOptions, given: Callable[[str], str | None]) -> None:
@@ -301,6 +328,36 @@ def envelope_named(name: str) -> str:
             "(case-insensitive)."
         )
     return found
+
+
+def _updated_columns(fields: tuple[StructField, ...], key_field: StructField, text: str) -> str:
+    """The declared columns ``text`` (``updateColumns``) names, comma-separated and
+    case-insensitive, as the spec keeps them: in the declared order and spelling, joined by commas.
+
+    Raises:
+        ValueError: a name is empty, the key column's, or no declared top-level column's.
+    """
+    columns = [f.name for f in fields]
+    named = [java_trim(name) for name in text.split(",")]
+    for name in named:
+        if not name:
+            raise ValueError(
+                f"Option '{UPDATE_COLUMNS}' is '{text}', which has an empty column name. Give the declared "
+                "columns an update changes, separated by commas."
+            )
+        if java_equals_ignore_case(name, key_field.name):
+            raise ValueError(
+                f"Option '{UPDATE_COLUMNS}' names the key column '{key_field.name}', which no update "
+                "changes: it is the change's key. Remove it."
+            )
+        if not any(java_equals_ignore_case(name, column) for column in columns):
+            near = closest(name, [column for column in columns if column != key_field.name])
+            hint = f" Did you mean '{near}'?" if near else ""
+            raise ValueError(
+                f"Option '{UPDATE_COLUMNS}' names '{name}', which is no declared column.{hint} The declared "
+                f"columns: {', '.join(columns)}."
+            )
+    return ",".join(column for column in columns if any(java_equals_ignore_case(column, n) for n in named))
 
 
 def _key_column(fields: tuple[StructField, ...], key: str, key_given: bool) -> int:

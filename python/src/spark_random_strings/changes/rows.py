@@ -79,7 +79,7 @@ class ChangeRows:
     def __init__(self, stream: ChangeStream) -> None:
         self.stream = stream
         self.lifecycle = ChangeLifecycle(stream.definition.seed, stream.spec)
-        self.images = ImageMaker(stream.definition, stream.spec.key)
+        self.images = ImageMaker(stream.definition, stream.spec.key, stream.spec.updated_columns)
         self.schema = stream.schema
 
     def batches(self, start: int, end: int) -> Iterator[pa.RecordBatch]:
@@ -105,40 +105,67 @@ class ChangeRows:
         previous = np.full(n.shape, -1, np.int64)
         changed = op != INSERT
         previous[changed] = lifecycle.seq_of(key[changed], occurrence[changed] - 1)
+        # The change whose cells the columns an update leaves keep (``updateColumns``): the key's
+        # insert, shared by an update and the image before it; a delete's image before is found from
+        # the previous change. Each is the image's own change without ``updateColumns``.
+        base, previous_base = n, previous
+        if self.stream.spec.update_columns is not None:
+            insert = lifecycle.seq_of(
+                key[changed], lifecycle.insert_of(key[changed], occurrence[changed] - 1)
+            )
+            previous_base = previous.copy()
+            previous_base[changed] = insert
+            base = np.where(op == UPDATE, previous_base, n)
         commit_ms = self.stream.commit_times_ms(n)
         envelope = self.stream.spec.envelope
         if envelope == DEBEZIUM:
-            columns = self._debezium(n, key, op, previous, commit_ms)
+            columns = self._debezium(n, key, op, (previous, previous_base), (base, commit_ms))
         else:
-            columns = self._rows(n, key, op, previous, commit_ms)
+            columns = self._rows(n, key, op, (previous, previous_base), (base, commit_ms))
         return pa.RecordBatch.from_arrays(columns, schema=self.schema)
 
-    def _rows(self, n: I64, key: I64, op: I64, previous: I64, commit_ms: I64) -> list[pa.Array]:
+    def _rows(
+        self, n: I64, key: I64, op: I64, earlier: tuple[I64, I64], now: tuple[I64, I64]
+    ) -> list[pa.Array]:
         """The flat, Delta and Flink rows: the image, then what the row does, the change's number
-        and its commit time. An update that takes two rows has its image before first."""
+        and its commit time. An update that takes two rows has its image before first. ``earlier``
+        is each change's image before and its base, ``now`` its own image's base and commit time."""
+        (previous, previous_base), (base, commit_ms) = earlier, now
         counts = rows_of(self.stream.spec.envelope, op == UPDATE)
         change = np.repeat(np.arange(len(n)), counts)
         preimage = np.zeros(len(change), np.bool_)
         starts = np.cumsum(counts) - counts
         preimage[starts[counts == 2]] = True
         row_op = op[change]
-        image = np.where((row_op == DELETE) | preimage, previous[change], n[change])
+        before = (row_op == DELETE) | preimage
+        image = np.where(before, previous[change], n[change])
+        image_base = np.where(before, previous_base[change], base[change])
         kind = np.where(preimage, PREIMAGE, row_op)
         names = np.asarray(KIND_NAMES[self.stream.spec.envelope], dtype=object)
         return [
-            *self.images.columns(key[change], image, n[change]),
+            *self.images.columns(key[change], image, n[change], image_base),
             pa.array(names[kind], pa.string()),
             pa.array(n[change], pa.int64()),
             as_timestamps(commit_ms[change]),
         ]
 
-    def _debezium(self, n: I64, key: I64, op: I64, previous: I64, commit_ms: I64) -> list[pa.Array]:
+    def _debezium(
+        self, n: I64, key: I64, op: I64, earlier: tuple[I64, I64], now: tuple[I64, I64]
+    ) -> list[pa.Array]:
         """Debezium's rows: ``before`` (null for an insert), ``after`` (null for a delete),
-        ``source``, ``op`` and ``ts_ms``."""
+        ``source``, ``op`` and ``ts_ms``; ``earlier`` and ``now`` as :meth:`_rows` takes them."""
+        (previous, previous_base), (base, commit_ms) = earlier, now
         image_type = pa.struct(list(self.images.schema))
         has_before, has_after = op != INSERT, op != DELETE
-        before = spread(self.images.columns(key[has_before], previous[has_before], n[has_before]), has_before)
-        after = spread(self.images.columns(key[has_after], n[has_after], n[has_after]), has_after)
+        before = spread(
+            self.images.columns(
+                key[has_before], previous[has_before], n[has_before], previous_base[has_before]
+            ),
+            has_before,
+        )
+        after = spread(
+            self.images.columns(key[has_after], n[has_after], n[has_after], base[has_after]), has_after
+        )
         first_live = self.lifecycle.first_live
         snapshot = np.where(n < first_live, np.where(n + 1 == first_live, 2, 1), 0)
         states = np.asarray(SNAPSHOT_STATES, dtype=object)

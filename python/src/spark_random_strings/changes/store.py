@@ -12,7 +12,6 @@ checked against them with the jar's message, naming each option that differs.
 from __future__ import annotations
 
 import json
-from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from spark_random_strings.changes.keywords import (
@@ -27,6 +26,7 @@ from spark_random_strings.changes.keywords import (
     KEYS,
     KEYS_RANGE,
     SNAPSHOT,
+    UPDATE_COLUMNS,
 )
 from spark_random_strings.changes.options import ChangeOptions, ChangeSpec, envelope_named
 from spark_random_strings.changes.rows import ChangeStream
@@ -38,16 +38,6 @@ from spark_random_strings.strings.definition_store import definition_from_json, 
 
 #: The version of the change options' JSON that the jar's source writes and reads.
 STORE_VERSION = 1
-#: The change options, in the order the jar's ``ChangeSpec.settings`` lists them.
-SETTING_NAMES = (KEY, KEYS, DELETE_FRACTION, HOT_KEYS, HOT_KEY_FRACTION, SNAPSHOT, ENVELOPE)
-
-
-def settings(spec: ChangeSpec) -> list[tuple[str, object]]:
-    """Each change option's name and value, in the documentation's order; ``totalRows`` only when
-    untidy delivery fixes it (``ChangeSpec.end``), so other streams keep the file they always had."""
-    values = [getattr(spec, field.name) for field in dataclass_fields(spec)][: len(SETTING_NAMES)]
-    end = [] if spec.end is None else [(TOTAL_ROWS, spec.end)]
-    return [*zip(SETTING_NAMES, values, strict=True), *end]
 
 
 def shown(value: object) -> str:
@@ -65,7 +55,7 @@ def _shown_setting(value: object) -> str:
 
 def spec_to_json(spec: ChangeSpec) -> dict[str, Any]:
     """The change options as the jar's source writes ``changes-source.json``."""
-    return {"version": STORE_VERSION, **dict(settings(spec))}
+    return {"version": STORE_VERSION, **dict(spec.settings())}
 
 
 def spec_from_json(stored: object, where: str) -> ChangeSpec:
@@ -127,18 +117,25 @@ def spec_from_json(stored: object, where: str) -> ChangeSpec:
         hot_key_fraction = HOT_KEY_FRACTION_RANGE.check(
             HOT_KEY_FRACTION, hot_key_fraction, java_double(hot_key_fraction)
         )
-        end = whole(TOTAL_ROWS) if TOTAL_ROWS in stored else 0
+        snapshot = boolean(SNAPSHOT)
+        envelope = envelope_named(text(ENVELOPE))
+        update_columns = text(UPDATE_COLUMNS) if UPDATE_COLUMNS in stored else None
+        end = None
+        if TOTAL_ROWS in stored:
+            total = whole(TOTAL_ROWS)
+            end = TOTAL_ROWS_RANGE.check(TOTAL_ROWS, total, str(total))
         spec = ChangeSpec(
-            key,
-            keys,
-            delete_fraction,
-            hot_keys,
-            hot_key_fraction,
-            boolean(SNAPSHOT),
-            envelope_named(text(ENVELOPE)),
-            None if TOTAL_ROWS not in stored else TOTAL_ROWS_RANGE.check(TOTAL_ROWS, end, str(end)),
+            key=key,
+            keys=keys,
+            delete_fraction=delete_fraction,
+            hot_keys=hot_keys,
+            hot_key_fraction=hot_key_fraction,
+            snapshot=snapshot,
+            envelope=envelope,
+            update_columns=update_columns,
+            end=end,
         )
-        spec.validate(lambda name: shown(dict(settings(spec))[name]))
+        spec.validate(lambda name: shown(dict(spec.settings())[name]))
     except CorruptDefinitionError:
         raise
     except ValueError as error:
@@ -176,7 +173,7 @@ def check_restart(stored: ChangeStream, options: ChangeOptions, location: str) -
         ValueError: naming each option that differs, with both values.
     """
     check_definition(stored.definition, options.rows.restarting(stored.definition), location)
-    was, now = dict(settings(stored.spec)), dict(settings(options.spec))
+    was, now = dict(stored.spec.settings()), dict(options.spec.settings())
     names = [*was, *(name for name in now if name not in was)]
     contradictions = [
         f"{name}: the checkpoint has {_shown_setting(was.get(name))}, "

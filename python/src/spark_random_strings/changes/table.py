@@ -15,6 +15,7 @@ import pyarrow.compute as pc
 from spark_random_strings.changes.images import ImageMaker
 from spark_random_strings.changes.lifecycle import DELETE, ChangeLifecycle
 from spark_random_strings.changes.rows import ChangeStream
+from spark_random_strings.randomness.counter_random import I64
 from spark_random_strings.rows.column_makers import as_timestamps
 
 #: The most keys one record batch of the table looks at, and the most versions one of the history holds
@@ -35,7 +36,7 @@ def table_after(stream: ChangeStream, n: int) -> pa.Table:
     """The table after the first ``n`` changes of ``stream`` (changes 0 to n - 1 applied in
     order): the declared columns of each present key's last image, in key order. A row's
     column of kind ``offset`` holds its image's change number."""
-    images = ImageMaker(stream.definition, stream.spec.key)
+    images = ImageMaker(stream.definition, stream.spec.key, stream.spec.updated_columns)
     return pa.Table.from_batches(list(_batches(stream, images, n)), schema=images.schema)
 
 
@@ -50,7 +51,18 @@ def _batches(stream: ChangeStream, images: ImageMaker, n: int) -> Iterator[pa.Re
             continue
         kept = keys[present]
         seqs = lifecycle.seq_of(kept, last[present])
-        yield pa.RecordBatch.from_arrays(images.columns(kept, seqs, seqs), schema=images.schema)
+        yield pa.RecordBatch.from_arrays(
+            images.columns(kept, seqs, seqs, _bases(stream, lifecycle, kept, last[present])),
+            schema=images.schema,
+        )
+
+
+def _bases(stream: ChangeStream, lifecycle: ChangeLifecycle, key: I64, j: I64) -> I64 | None:
+    """The change whose cells the columns an update leaves keep, of each key's occurrence j (which
+    leaves it present): its insert; None without ``updateColumns``, where every column changes."""
+    if stream.spec.update_columns is None:
+        return None
+    return lifecycle.seq_of(key, lifecycle.insert_of(key, j))
 
 
 def history_after(stream: ChangeStream, n: int) -> pa.Table:
@@ -59,7 +71,7 @@ def history_after(stream: ChangeStream, n: int) -> pa.Table:
     ``valid_to_seq`` the number of the key's next change among them (its update or delete; null if
     none), and ``valid_from``/``valid_to`` their commit times. In key order, each key's versions in
     change order."""
-    images = ImageMaker(stream.definition, stream.spec.key)
+    images = ImageMaker(stream.definition, stream.spec.key, stream.spec.updated_columns)
     schema = pa.schema([*images.schema, *HISTORY_FIELDS])
     return pa.Table.from_batches(list(_versions(stream, images, schema, n)), schema=schema)
 
@@ -87,8 +99,9 @@ def _versions(
         kept = lifecycle.op_of(key, j) != DELETE
         if not kept.any():
             continue
-        key, seq, has_next, next_seq = (
+        key, j, seq, has_next, next_seq = (
             key[kept],
+            j[kept],
             seq[kept],
             has_next[kept],
             np.where(has_next, next_seq, 0)[kept],
@@ -96,7 +109,7 @@ def _versions(
         commit = stream.commit_times_ms
         yield pa.RecordBatch.from_arrays(
             [
-                *images.columns(key, seq, seq),
+                *images.columns(key, seq, seq, _bases(stream, lifecycle, key, j)),
                 pa.array(seq, pa.int64()),
                 pa.array(next_seq, pa.int64(), mask=~has_next),
                 as_timestamps(commit(seq)),

@@ -2,7 +2,7 @@ package io.github.sparkrandomstrings.changes
 
 import org.apache.spark.sql.types._
 
-import io.github.sparkrandomstrings.changes.ChangeLifecycle.{Delete, Insert, Op, Update}
+import io.github.sparkrandomstrings.changes.ChangeLifecycle.{Delete, Insert, Op, Ops, Update}
 
 /**
  * The format a change stream's rows take (`envelope`): the same changes, each as the rows a
@@ -18,6 +18,14 @@ sealed abstract class ChangeEnvelope(val name: String) extends Serializable {
 
   /** How many rows a change that does `op` takes: an update is two in the Delta and Flink envelopes. */
   def rowsOf(op: Op): Int = 1
+
+  /**
+   * The names of what a row does, in the envelope's column that says it (`_op`, `op`,
+   * `_change_type`, `_row_kind`), by the operation's index ([[ChangeLifecycle.Ops]]: insert, update,
+   * delete), and in the Delta and Flink envelopes the row before an update's at
+   * [[ChangeEnvelope.PreimageIndex]]. Debezium's snapshot read is [[ChangeEnvelope.Debezium.SnapshotOp]].
+   */
+  def kindNames: IndexedSeq[String]
 }
 
 object ChangeEnvelope {
@@ -33,6 +41,9 @@ object ChangeEnvelope {
       StructField("_ts", TimestampType, nullable = false))
 
     def schemaOf(declared: StructType): StructType = StructType(declared.fields.toSeq ++ Fields)
+
+    /** `_op`: the operation's own name. */
+    val kindNames: IndexedSeq[String] = Ops.map(_.name)
   }
 
   /**
@@ -65,6 +76,9 @@ object ChangeEnvelope {
       case Update => "u"
       case Delete => "d"
     }
+
+    /** `op` of a live change. */
+    val kindNames: IndexedSeq[String] = Ops.map(opOf)
   }
 
   /**
@@ -82,6 +96,9 @@ object ChangeEnvelope {
     def schemaOf(declared: StructType): StructType = StructType(declared.fields.toSeq ++ Fields)
 
     override def rowsOf(op: Op): Int = if (op == Update) 2 else 1
+
+    /** `_change_type`: an update's post-image at the update's index, its pre-image last. */
+    val kindNames: IndexedSeq[String] = Vector("insert", "update_postimage", "delete", "update_preimage")
   }
 
   /**
@@ -98,11 +115,14 @@ object ChangeEnvelope {
     def schemaOf(declared: StructType): StructType = StructType(declared.fields.toSeq ++ Fields)
 
     override def rowsOf(op: Op): Int = if (op == Update) 2 else 1
+
+    /** `_row_kind`: the row after an update (`+U`) at the update's index, the row before it (`-U`) last. */
+    val kindNames: IndexedSeq[String] = Vector("+I", "+U", "-D", "-U")
   }
+
+  /** Where [[ChangeEnvelope.kindNames]] of the Delta and Flink envelopes holds the row before an update. */
+  val PreimageIndex: Int = 3
 
   /** Every envelope, in the documentation's order. */
   val All: Seq[ChangeEnvelope] = Seq(Flat, Debezium, Delta, Flink)
-
-  /** The column names an envelope adds beside the declared columns, which no declared column may take. */
-  val ReservedNames: Seq[String] = (Flat.Fields ++ Delta.Fields ++ Flink.Fields).map(_.name).distinct
 }

@@ -109,6 +109,23 @@ private[sparkrandomstrings] final class ChangeLifecycle(seed: Long, spec: Change
     else if (deletes(key, j)) ChangeLifecycle.Delete
     else ChangeLifecycle.Update
 
+  /**
+   * The occurrence of key `key` that began its life holding at occurrence `j` (the key is present
+   * after j): its insert, whose image every later update of that life keeps but for the columns an
+   * update changes (`updateColumns`). Found from the draws alone: walking back from j to the last
+   * "delete" draw i (at most to occurrence 0, an insert), the key was absent after i when the run of
+   * delete draws ending at i is odd, and then i + 1 inserted it; else i did (a run from a present
+   * key alternates delete, insert). A walk of about 1 / deleteFraction draws; none when no change
+   * deletes.
+   */
+  def insertOf(key: Long, j: Long): Long =
+    if (spec.deleteFraction == 0.0) 0L
+    else {
+      var i = j
+      while (i >= 1L && !deletes(key, i)) i -= 1L
+      if (i == 0L) 0L else if (absentAfter(key, i)) i + 1L else i
+    }
+
   /** Whether key `key` is absent after its occurrence `j`: the run of delete draws ending at j is odd. */
   def absentAfter(key: Long, j: Long): Boolean = {
     var i = j

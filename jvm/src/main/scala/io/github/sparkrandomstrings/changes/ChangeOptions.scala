@@ -19,6 +19,9 @@ import io.github.sparkrandomstrings.typed.FieldOptions
  * @param hotKeyFraction the share of the live changes that go to the hot keys
  * @param snapshot       whether the stream begins with an insert of every key, in key order
  * @param envelope       the format of the rows
+ * @param updateColumns  the declared columns an update changes, in the declared order and spelling,
+ *                       comma-separated; every other column keeps the cell of the key's last image,
+ *                       which is its insert's (None: an update changes every column)
  * @param end            with untidy delivery ([[ChangeDelivery]]), `totalRows`: the changes delivered
  *                       are 0 to end - 1, and where the windows are cut depends on it, so it is fixed
  *                       too (None without untidy delivery, where `totalRows` may change on a restart)
@@ -31,11 +34,13 @@ final case class ChangeSpec(
     hotKeyFraction: Double,
     snapshot: Boolean,
     envelope: ChangeEnvelope,
+    updateColumns: Option[String] = None,
     end: Option[Long] = None) {
 
   /**
    * Each setting's name and value, in the documentation's order, as the checkpoint's file holds
-   * them; `end` only when set, so a stream without untidy delivery keeps the file it always had.
+   * them; `updateColumns` and `end` only when set, so a stream without them keeps the file it always
+   * had.
    */
   def settings: Seq[(String, Any)] = Seq(
     Changes.KEY -> key,
@@ -44,7 +49,11 @@ final case class ChangeSpec(
     Changes.HOT_KEYS -> hotKeys,
     Changes.HOT_KEY_FRACTION -> hotKeyFraction,
     Changes.SNAPSHOT -> snapshot,
-    Changes.ENVELOPE -> envelope.name) ++ end.map(Changes.TOTAL_ROWS -> _)
+    Changes.ENVELOPE -> envelope.name) ++ updateColumns.map(Changes.UPDATE_COLUMNS -> _) ++
+    end.map(Changes.TOTAL_ROWS -> _)
+
+  /** The declared columns an update changes, if not every one. */
+  def updatedColumns: Option[Seq[String]] = updateColumns.map(_.split(",").toSeq)
 
   /**
    * Checks the rules between the change options' values (each is in its range already): hot keys
@@ -165,13 +174,13 @@ object ChangeOptions {
           s"Set '$HOT_KEY_FRACTION' above 0, or remove '$HOT_KEYS'.")
     }
     val spec = ChangeSpec(
-      key,
-      keys,
-      deleteFraction,
-      hotKeys.getOrElse(DefaultHotKeys),
-      hotKeyFraction.getOrElse(0.0),
-      snapshot,
-      envelope)
+      key = key,
+      keys = keys,
+      deleteFraction = deleteFraction,
+      hotKeys = hotKeys.getOrElse(DefaultHotKeys),
+      hotKeyFraction = hotKeyFraction.getOrElse(0.0),
+      snapshot = snapshot,
+      envelope = envelope)
     spec.validate(options.get)
 
     val declared = schema.getOrElse(DefaultSchema)
@@ -191,6 +200,7 @@ object ChangeOptions {
             s"its keys itself: 0 to $KEYS - 1, as '$KEYS' says. Remove it.")
       }
     }
+    val updateColumns = options.get(UPDATE_COLUMNS).map(updatedColumns(declared, keyField, _))
     val rowOptions = written.filter { case (name, _) => !ChangeNames.exists(_.equalsIgnoreCase(name)) }
     val asOf = options.get(AS_OF).map(AsOfRange.parse(AS_OF, _))
     val history = options.get(HISTORY).exists(Suggestions.boolean(HISTORY, _))
@@ -202,7 +212,7 @@ object ChangeOptions {
     val rows = SourceOptions.parse(rowOptions, Some(declared))
     checkDelivery(rows, options)
     val end = if (ChangeDelivery.isUntidy(rows.shape)) rows.totalRows else None
-    ChangeOptions(spec.copy(key = keyField.name, end = end), rows, asOf, history)
+    ChangeOptions(spec.copy(key = keyField.name, updateColumns = updateColumns, end = end), rows, asOf, history)
   }
 
   /**
@@ -236,6 +246,36 @@ object ChangeOptions {
         s"Invalid value '$name' for option '$ENVELOPE'.$hint Allowed: ${Envelopes.mkString(", ")} " +
           "(case-insensitive).")
     }
+
+  /**
+   * The declared columns `text` (`updateColumns`) names, comma-separated and case-insensitive, as
+   * the spec keeps them: in the declared order and spelling, joined by commas. Each is a declared
+   * top-level column other than the key.
+   */
+  private def updatedColumns(declared: StructType, keyField: StructField, text: String): String = {
+    val columns = declared.fields.map(_.name).toSeq
+    val named = text.split(",", -1).map(_.trim).toSeq
+    named.foreach { name =>
+      if (name.isEmpty) {
+        throw new IllegalArgumentException(
+          s"Option '$UPDATE_COLUMNS' is '$text', which has an empty column name. Give the declared columns " +
+            "an update changes, separated by commas.")
+      }
+      if (name.equalsIgnoreCase(keyField.name)) {
+        throw new IllegalArgumentException(
+          s"Option '$UPDATE_COLUMNS' names the key column '${keyField.name}', which no update changes: it " +
+            "is the change's key. Remove it.")
+      }
+      if (!columns.exists(_.equalsIgnoreCase(name))) {
+        val others = columns.filterNot(_ == keyField.name)
+        val hint = Suggestions.closest(name, others).map(c => s" Did you mean '$c'?").getOrElse("")
+        throw new IllegalArgumentException(
+          s"Option '$UPDATE_COLUMNS' names '$name', which is no declared column.$hint The declared columns: " +
+            s"${columns.mkString(", ")}.")
+      }
+    }
+    columns.filter(column => named.exists(_.equalsIgnoreCase(column))).mkString(",")
+  }
 
   /** The declared column `key` names, at the top level. */
   private def keyColumn(declared: StructType, key: String, keyGiven: Boolean): StructField = {

@@ -106,14 +106,17 @@ final class ChangeStore(metadataPath: String, hadoopConf: Configuration) {
     import Changes._
     try {
       val spec = ChangeSpec(
-        textOf(KEY),
-        KeysRange.check(KEYS, whole(KEYS), whole(KEYS).toString),
-        DeleteFractionRange.check(DELETE_FRACTION, real(DELETE_FRACTION), real(DELETE_FRACTION).toString),
-        HotKeysRange.check(HOT_KEYS, whole(HOT_KEYS), whole(HOT_KEYS).toString),
-        HotKeyFractionRange.check(HOT_KEY_FRACTION, real(HOT_KEY_FRACTION), real(HOT_KEY_FRACTION).toString),
-        boolean(SNAPSHOT),
-        ChangeOptions.envelopeNamed(textOf(ENVELOPE)),
-        Option(json.get(TOTAL_ROWS)).map(_ =>
+        key = textOf(KEY),
+        keys = KeysRange.check(KEYS, whole(KEYS), whole(KEYS).toString),
+        deleteFraction =
+          DeleteFractionRange.check(DELETE_FRACTION, real(DELETE_FRACTION), real(DELETE_FRACTION).toString),
+        hotKeys = HotKeysRange.check(HOT_KEYS, whole(HOT_KEYS), whole(HOT_KEYS).toString),
+        hotKeyFraction =
+          HotKeyFractionRange.check(HOT_KEY_FRACTION, real(HOT_KEY_FRACTION), real(HOT_KEY_FRACTION).toString),
+        snapshot = boolean(SNAPSHOT),
+        envelope = ChangeOptions.envelopeNamed(textOf(ENVELOPE)),
+        updateColumns = Option(json.get(UPDATE_COLUMNS)).map(_ => textOf(UPDATE_COLUMNS)),
+        end = Option(json.get(TOTAL_ROWS)).map(_ =>
           TotalRowsRange.check(TOTAL_ROWS, whole(TOTAL_ROWS), whole(TOTAL_ROWS).toString)))
       spec.validate(name => Some(spec.settings.toMap.apply(name).toString))
       spec

@@ -76,11 +76,8 @@ final class ChangeRows(stream: ChangeStream) extends MultiRowMaker {
   }
   private val source = new UnsafeRowWriter(writer, Debezium.SourceType.length)
   private val mayBeNull = envelope == Debezium || declared.schema.fields.exists(_.nullable)
-  private val strings = Map(
-    "flat" -> Ops.map(op => UTF8String.fromString(op.name)),
-    "debezium" -> Ops.map(op => UTF8String.fromString(Debezium.opOf(op))),
-    "delta" -> Seq("insert", "update_postimage", "delete", "update_preimage").map(UTF8String.fromString),
-    "flink" -> Seq("+I", "+U", "-D", "-U").map(UTF8String.fromString))(envelope.name).toArray
+  // What each row does, as the envelope names it: by the operation's index, then the row before an update.
+  private val strings = envelope.kindNames.map(UTF8String.fromString).toArray
   private val connector = UTF8String.fromString(ChangeRows.Connector)
   private val sourceName = UTF8String.fromString(Changes.ShortName)
   // Debezium's `source.snapshot` of a live change, a snapshot read, and the snapshot's last read.
@@ -93,7 +90,12 @@ final class ChangeRows(stream: ChangeStream) extends MultiRowMaker {
   private var key = 0L
   private var op: Op = Insert
   private var previous = 0L
+  // The change whose cells the columns an update leaves keep (`updateColumns`): the key's insert,
+  // for this change's image and for the previous one; each is the image's own change without it.
+  private var base = 0L
+  private var previousBase = 0L
   private var count = 1
+  private val keepsColumns = stream.spec.updateColumns.isDefined
 
   override def rowsAt(offset: Long): Int = {
     seq = delivery.fold(offset)(_.changeAt(offset))
@@ -104,6 +106,15 @@ final class ChangeRows(stream: ChangeStream) extends MultiRowMaker {
     // The key's previous image: a delete's row, and an update's image before where the envelope
     // has one (every envelope but flat). Found only then: it costs an inverse permutation.
     previous = if (op == Insert || (op == Update && envelope == Flat)) -1L else lifecycle.seqOf(key, occurrence - 1L)
+    // An update and the image before it share their key's insert; a delete's image is the previous
+    // change's, so its insert is found from there. Walked only with `updateColumns`.
+    base = seq
+    previousBase = previous
+    if (keepsColumns && op != Insert) {
+      val insert = lifecycle.seqOf(key, lifecycle.insertOf(key, occurrence - 1L))
+      previousBase = insert
+      if (op == Update) base = insert
+    }
     count = envelope.rowsOf(op)
     count
   }
@@ -114,8 +125,8 @@ final class ChangeRows(stream: ChangeStream) extends MultiRowMaker {
     val commitMs = definition.inOrderEventTimeMs(seq)
     envelope match {
       case Debezium =>
-        if (op == Insert) writer.setNullAt(0) else before.writeStruct(writer, 0, key, previous, seq)
-        if (op == Delete) writer.setNullAt(1) else after.writeStruct(writer, 1, key, seq, seq)
+        if (op == Insert) writer.setNullAt(0) else before.writeStruct(writer, 0, key, previous, previousBase, seq)
+        if (op == Delete) writer.setNullAt(1) else after.writeStruct(writer, 1, key, seq, base, seq)
         val snapshot = if (!lifecycle.isSnapshot(seq)) 0 else if (seq + 1L == lifecycle.firstLive) 2 else 1
         writeSource(2, commitMs, snapshotStates(snapshot))
         writer.write(3, if (snapshot > 0) snapshotRead else strings(op.index))
@@ -123,9 +134,9 @@ final class ChangeRows(stream: ChangeStream) extends MultiRowMaker {
       case _ =>
         // The second row of an update (Delta, Flink) is its image after; the first, before.
         val preimage = count == 2 && index == 0
-        val image = if (op == Delete || preimage) previous else seq
-        after.writeColumns(key, image, seq)
-        writer.write(width, strings(if (preimage) 3 else op.index))
+        val earlier = op == Delete || preimage
+        after.writeColumns(key, if (earlier) previous else seq, if (earlier) previousBase else base, seq)
+        writer.write(width, strings(if (preimage) PreimageIndex else op.index))
         writer.write(width + 1, seq)
         writer.write(width + 2, RowClock.timestampMicros(commitMs))
     }

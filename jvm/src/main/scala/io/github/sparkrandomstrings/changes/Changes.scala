@@ -23,6 +23,7 @@ object Changes {
   val HOT_KEY_FRACTION = "hotKeyFraction"
   val SNAPSHOT = "snapshot"
   val ENVELOPE = "envelope"
+  val UPDATE_COLUMNS = "updateColumns"
   val AS_OF = "asOf"
   val HISTORY = "history"
 
@@ -54,19 +55,11 @@ object Changes {
 
   /** The options this source reads itself; the rest are the rows' options, parsed as the random strings' are. */
   val ChangeNames: Seq[String] =
-    Seq(KEY, KEYS, DELETE_FRACTION, HOT_KEYS, HOT_KEY_FRACTION, SNAPSHOT, ENVELOPE, AS_OF, HISTORY)
+    Seq(KEY, KEYS, DELETE_FRACTION, HOT_KEYS, HOT_KEY_FRACTION, SNAPSHOT, ENVELOPE, UPDATE_COLUMNS, AS_OF, HISTORY)
 
-  /** The options a batch read takes and a stream refuses, and those a batch read refuses. */
-  val BatchNames: Seq[String] = Seq(AS_OF, HISTORY)
-  val StreamNames: Seq[String] =
-    Seq(
-      MAX_ROWS_PER_TRIGGER,
-      TOTAL_ROWS,
-      MAX_OUT_OF_ORDER_MS,
-      LATE_ROW_FRACTION,
-      LATE_BY_MS,
-      DUPLICATE_FRACTION,
-      REAL_TIME)
+  /** The options a batch read takes and a stream refuses, and those a batch read refuses (the table's `reads`). */
+  val BatchNames: Seq[String] = options.read("batch")
+  val StreamNames: Seq[String] = options.read("stream")
 
   val DefaultKey: String = options(KEY).defaultText
   val DefaultKeys: Long = options(KEYS).defaultLong

@@ -52,6 +52,9 @@ import io.github.sparkrandomstrings.realtime.{OffsetRowsStream, OffsetRowsTable,
  *    change-event value: `before`, `after`, `source`, `op`, `ts_ms`); delta (Delta Lake's change
  *    data feed: the columns, `_change_type`, `_commit_version`, `_commit_timestamp`; an update is
  *    two rows); flink (the columns, `_row_kind` +I, -U, +U or -D, `_seq`, `_ts`; an update is two rows).
+ *  - `updateColumns` (default: every column): the declared columns an update changes,
+ *    comma-separated and case-insensitive, not the key; every other column keeps the key's last
+ *    image, which is its insert's cells ([[ChangeLifecycle.insertOf]]). An insert draws every column.
  *  - `rowsPerSecond` (default: 10): how fast changes become available, and so their commit times,
  *    as the random strings' rows and event times. Not with `rateProfile`.
  *  - `seed` (default: drawn once, kept in the checkpoint), `numPartitions` (default: the session's

@@ -65,10 +65,15 @@ private[changes] final class ChangesTableRDD(
     val width = stream.definition.schema.length
     val writer = new UnsafeRowWriter(width + (if (history) Changes.HistoryFields.length else 0), 1 << 10)
     val images = new ImageWriter(stream, writer)
-    def row(key: Long, image: Long): UnsafeRowWriter = {
+    val keepsColumns = stream.spec.updateColumns.isDefined
+    // The image of the key's occurrence j, which leaves it present; with `updateColumns`, the
+    // columns an update leaves hold its insert's cells.
+    def row(key: Long, j: Long): UnsafeRowWriter = {
       writer.reset()
       writer.zeroOutNullBytes()
-      images.writeColumns(key, image, image)
+      val image = lifecycle.seqOf(key, j)
+      val base = if (keepsColumns) lifecycle.seqOf(key, lifecycle.insertOf(key, j)) else image
+      images.writeColumns(key, image, base, image)
       writer
     }
     def commitMicros(seq: Long): Long = RowClock.timestampMicros(stream.definition.inOrderEventTimeMs(seq))
@@ -80,7 +85,7 @@ private[changes] final class ChangesTableRDD(
         keys.flatMap { key =>
           val j = lifecycle.lastOccurrence(key, asOf)
           if (j < 0L || lifecycle.absentAfter(key, j)) Iterator.empty
-          else Iterator.single(row(key, lifecycle.seqOf(key, j)).getRow)
+          else Iterator.single(row(key, j).getRow)
         }
       } else {
         keys.flatMap { key =>
@@ -89,7 +94,7 @@ private[changes] final class ChangesTableRDD(
           upTo(0L, last + 1L).filter(j => lifecycle.opOf(key, j) != ChangeLifecycle.Delete).map { j =>
             val from = lifecycle.seqOf(key, j)
             val to = if (j < last) lifecycle.seqOf(key, j + 1L) else -1L
-            val w = row(key, from)
+            val w = row(key, j)
             w.write(width, from)
             w.write(width + 2, commitMicros(from))
             if (to < 0L) {

@@ -17,12 +17,36 @@ class ChangeLifecycleSuite extends AnyFunSuite {
       hotKeys: Long = 10L,
       hotKeyFraction: Double = 0.0,
       snapshot: Boolean = false) =
-    new ChangeLifecycle(seed, ChangeSpec("id", keys, d, hotKeys, hotKeyFraction, snapshot, ChangeEnvelope.Flat))
+    new ChangeLifecycle(seed, ChangeSpec(
+      key = "id",
+      keys = keys,
+      deleteFraction = d,
+      hotKeys = hotKeys,
+      hotKeyFraction = hotKeyFraction,
+      snapshot = snapshot,
+      envelope = ChangeEnvelope.Flat))
 
   /** Change n's key and occurrence, located. */
   private def located(l: ChangeLifecycle, n: Long): (Long, Long) = {
     l.locate(n)
     (l.key, l.occurrence)
+  }
+
+  test("insertOf finds the insert that began each key's life, as a replay of the key's changes does") {
+    for (d <- Seq(0.0, 0.05, 0.3, 0.9); snapshot <- Seq(false, true)) {
+      val l = lifecycle(13L, 5L, d, snapshot = snapshot)
+      for (key <- 0L until 5L) {
+        var insert = -1L
+        for (j <- 0L until 300L) {
+          l.opOf(key, j) match {
+            case Insert => insert = j
+            case Delete => insert = -1L
+            case Update => assert(insert >= 0L)
+          }
+          if (insert >= 0L) assert(l.insertOf(key, j) == insert, s"d $d, snapshot $snapshot, key $key, j $j")
+        }
+      }
+    }
   }
 
   test("the keyed permutation's inverse undoes it, over whole small domains and samples of a large one") {

@@ -54,7 +54,16 @@ class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
         new File(dir, "typed")).map(r => r.getLong(5) -> r).toMap
 
       val lifecycle =
-        new ChangeLifecycle(7L, ChangeSpec("id", 50L, 0.3, 10L, 0.0, snapshot = false, ChangeEnvelope.Flat))
+        new ChangeLifecycle(
+          7L,
+          ChangeSpec(
+            key = "id",
+            keys = 50L,
+            deleteFraction = 0.3,
+            hotKeys = 10L,
+            hotKeyFraction = 0.0,
+            snapshot = false,
+            envelope = ChangeEnvelope.Flat))
       val present = mutable.Map.empty[Int, Long] // key -> the seq of its last image
       for (row <- rows) {
         val seq = row.getLong(6)
@@ -128,7 +137,13 @@ class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
       (
         Map("envelope" -> "delta"),
         Declared + ", _change_type STRING",
-        Seq("'_change_type'", "delta envelope", "Rename it")))
+        Seq("'_change_type'", "delta envelope", "Rename it")),
+      (
+        Map("updateColumns" -> "nmae"),
+        Declared,
+        Seq("'updateColumns' names 'nmae', which is no declared column", "Did you mean 'name'?")),
+      (Map("updateColumns" -> "name, ID"), Declared, Seq("names the key column 'id'", "Remove it")),
+      (Map("updateColumns" -> "name,,"), Declared, Seq("'updateColumns' is 'name,,'", "an empty column name")))
     for ((options, schema, expected) <- cases) {
       val error = intercept[IllegalArgumentException](changes(options, schema))
       expected.foreach(words => assert(error.getMessage.contains(words), s"$options: ${error.getMessage}"))

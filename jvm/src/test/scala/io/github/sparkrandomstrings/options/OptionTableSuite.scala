@@ -88,6 +88,7 @@ class OptionTableSuite extends AnyFunSuite {
       HOT_KEY_FRACTION,
       SNAPSHOT,
       ENVELOPE,
+      UPDATE_COLUMNS,
       ROWS_PER_SECOND,
       SEED,
       NUM_PARTITIONS,
@@ -118,6 +119,45 @@ class OptionTableSuite extends AnyFunSuite {
       if (row.kind == "whole" && !Delivery.contains(name)) assert(row.whole == strings.whole, name)
     }
     for (name <- Delivery) assert(Table.options(name).whole == strings365(name), name)
+  }
+
+  test("the changes source reads, keeps and refuses its options as the table's roles say") {
+    import io.github.sparkrandomstrings.changes.{ChangeEnvelope, ChangeSpec}
+    import io.github.sparkrandomstrings.changes.Changes._
+    assert(BatchNames == Seq(AS_OF, HISTORY))
+    assert(StreamNames == Seq(
+      MAX_ROWS_PER_TRIGGER,
+      TOTAL_ROWS,
+      MAX_OUT_OF_ORDER_MS,
+      LATE_ROW_FRACTION,
+      LATE_BY_MS,
+      DUPLICATE_FRACTION,
+      REAL_TIME))
+    // Every field of a spec is stored under its own option: the kept change options, and totalRows
+    // when untidy delivery fixes it. A field added without its setting fails here.
+    val spec = ChangeSpec(
+      key = "id",
+      keys = 9L,
+      deleteFraction = 0.5,
+      hotKeys = 2L,
+      hotKeyFraction = 0.25,
+      snapshot = true,
+      envelope = ChangeEnvelope.Delta,
+      updateColumns = Some("value"),
+      end = Some(7L))
+    assert(spec.settings.size == spec.productArity)
+    assert(spec.settings.map(_._1) == Table.options.kept.filter(ChangeNames.contains) :+ TOTAL_ROWS)
+    assert(ChangeNames.toSet == (Table.options.kept.filter(ChangeNames.contains) ++ BatchNames).toSet)
+  }
+
+  test("only the changes source has a batch read, and the nexmark stream keeps the table's kept options") {
+    for (source <- Seq(RandomStrings.Table, Nexmark.Table)) assert(source.options.rows.forall(_.reads == "stream"))
+    assert(
+      io.github.sparkrandomstrings.changes.Changes.Table.options.rows.map(_.reads).distinct == Seq(
+        "both",
+        "stream",
+        "batch"))
+    assert(Nexmark.EventNames == Nexmark.Names.take(15) && Nexmark.EventNames.last == Nexmark.OUT_OF_ORDER_GROUP_SIZE)
   }
 
   private val KeyedPermutationMax = io.github.sparkrandomstrings.randomness.KeyedPermutation.MaxSize
