@@ -30,6 +30,7 @@ private[changes] final class ImageWriter(stream: ChangeStream, target: UnsafeRow
   private val kept: Array[Boolean] = stream.spec.updatedColumns.fold(Array.fill(width)(false)) { updated =>
     declared.schema.fieldNames.zipWithIndex.map { case (name, i) => i != keyOrdinal && !updated.contains(name) }
   }
+  private val keepsAny = kept.contains(true)
   private val draw = new RowDraw
   private val baseDraw = new RowDraw
 
@@ -42,13 +43,15 @@ private[changes] final class ImageWriter(stream: ChangeStream, target: UnsafeRow
     draw.offset = offset
     draw.original = image
     draw.eventTimeMs = definition.inOrderEventTimeMs(image)
-    baseDraw.offset = offset
-    baseDraw.original = base
-    baseDraw.eventTimeMs = if (base == image) draw.eventTimeMs else definition.inOrderEventTimeMs(base)
+    if (keepsAny) {
+      baseDraw.offset = offset
+      baseDraw.original = base
+      baseDraw.eventTimeMs = if (base == image) draw.eventTimeMs else definition.inOrderEventTimeMs(base)
+    }
     var i = 0
     while (i < width) {
       if (i == keyOrdinal) writeKey(i, key)
-      else if (kept(i)) cells(i).write(i, base, baseDraw)
+      else if (keepsAny && kept(i)) cells(i).write(i, base, baseDraw)
       else cells(i).write(i, image, draw)
       i += 1
     }
