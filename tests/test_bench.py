@@ -303,6 +303,14 @@ def _report_module() -> Any:
     return _bench_module("report")
 
 
+def two_runs_each(seconds: dict[str, tuple[float, float]]) -> dict[str, list[Any]]:
+    """Each pipeline's two repetitions of 2,000,000 rows in the seconds given, two batches each."""
+    report = _report_module()
+    return {
+        name: [report.Run(2_000_000, s, [int(s * 500)] * 2) for s in pair] for name, pair in seconds.items()
+    }
+
+
 #: bench/targets.py: every target of the reports, its bound and direction declared once.
 TARGETS = _bench_module("targets")
 
@@ -326,10 +334,7 @@ def _typed_results(report: Any, dbldatagen_seconds: tuple[float, float]) -> Any:
         warmup=2,
         measured=5,
         repetitions=2,
-        runs={
-            name: [report.Run(2_000_000, s, [int(s * 500)] * 2) for s in pair]
-            for name, pair in seconds.items()
-        },
+        runs=two_runs_each(seconds),
         descriptions={
             "typed ours": "this source, typed columns",
             "typed dbldatagen": "dbldatagen 0.4.0.post1, the same columns",
@@ -384,10 +389,7 @@ def _changes_results(
         warmup=2,
         measured=5,
         repetitions=2,
-        runs={
-            name: [report.Run(2_000_000, s, [int(s * 500)] * 2) for s in pair]
-            for name, pair in seconds.items()
-        },
+        runs=two_runs_each(seconds),
         descriptions={"changes ours": "ours", "changes typed": "typed", "changes SQL": "SQL"},
         expected_table_s=2.5,
         table_rows=523_000,
