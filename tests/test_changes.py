@@ -18,7 +18,7 @@ import pytest
 from pyspark.errors import IllegalArgumentException
 from pyspark.sql import SparkSession
 
-from helpers.support import available_now
+from helpers.support import REPO, available_now
 from helpers.typed_rows import canonical, differences, from_json_cell, json_row
 from spark_random_strings import (
     expected_changes,
@@ -30,7 +30,7 @@ from spark_random_strings import (
 from spark_random_strings.changes.envelope import FLAT, KIND_NAMES
 from spark_random_strings.changes.keywords import CHANGE_OPTIONS, CHANGES_FORMAT
 from spark_random_strings.changes.lifecycle import DELETE, INSERT, UPDATE, ChangeLifecycle
-from spark_random_strings.changes.options import ChangeSpec, parse_change_options
+from spark_random_strings.changes.options import ChangeSpec, parse_change_options, parse_stream_options
 from spark_random_strings.randomness.counter_random import (
     CHANGE_DELETES,
     CHANGE_HOT_KEYS,
@@ -500,244 +500,21 @@ def test_each_envelope_carries_the_flat_rows_changes() -> None:
 
 # The options.
 
-DECLARED = "id INT NOT NULL, name STRING, balance DECIMAL(12,2), tier STRING, at TIMESTAMP NOT NULL"
-
-REFUSED: list[Any] = [
-    pytest.param(
-        {"key": "ID2"},
-        DECLARED,
-        "Option 'key' is 'ID2', which names no declared column. Did you mean 'id'? The declared columns: id, "
-        "name, balance, tier, at. Set 'key' to the column that holds each change's key.",
-        id="key-not-declared",
-    ),
-    pytest.param(
-        {},
-        "user INT NOT NULL",
-        "Option 'key' is not set, and its default 'id' names no declared column. The declared columns: user. "
-        "Set 'key' to the column that holds each change's key.",
-        id="default-key-not-declared",
-    ),
-    pytest.param(
-        {"key": "name"},
-        DECLARED,
-        "Option 'key' is 'name', a nullable column: every change has a key. Declare it name STRING NOT NULL.",
-        id="key-nullable",
-    ),
-    pytest.param(
-        {"key": "balance"},
-        DECLARED,
-        "Option 'key' is 'balance', a DECIMAL(12,2) column. A key column is TINYINT, SMALLINT, INT, BIGINT, "
-        "STRING: declare it as one of them.",
-        id="key-decimal",
-    ),
-    pytest.param(
-        {"key": "s"},
-        "s STRUCT<a: INT> NOT NULL",
-        "Option 'key' is 's', a STRUCT<a: INT> column. A key column is TINYINT, SMALLINT, INT, BIGINT, "
-        "STRING: declare it as one of them.",
-        id="key-struct",
-    ),
-    pytest.param(
-        {"keys": "40000"},
-        "id SMALLINT NOT NULL",
-        "Option 'keys' is 40000, and the key column 'id' is SMALLINT, whose values hold at most 32768 keys "
-        "(0 to 32767). Lower 'keys', or declare a wider key type (BIGINT holds 2^62).",
-        id="keys-beyond-smallint",
-    ),
-    pytest.param(
-        {},
-        "id TINYINT NOT NULL",
-        "Option 'keys' is 1000 (its default), and the key column 'id' is TINYINT, whose values hold at most "
-        "128 keys (0 to 127). Lower 'keys', or declare a wider key type (BIGINT holds 2^62).",
-        id="default-keys-beyond-tinyint",
-    ),
-    pytest.param(
-        {"keys": "2147483649"},
-        "id INT NOT NULL",
-        "Option 'keys' is 2147483649, and the key column 'id' is INT, whose values hold at most 2147483648 "
-        "keys (0 to 2147483647). Lower 'keys', or declare a wider key type (BIGINT holds 2^62).",
-        id="keys-beyond-int",
-    ),
-    pytest.param(
-        {"fields.ID.min": "5"},
-        DECLARED,
-        "Option 'fields.ID.min' says how the key column 'id' is made, and a change stream makes its keys "
-        "itself: 0 to keys - 1, as 'keys' says. Remove it.",
-        id="fields-option-on-the-key",
-    ),
-    pytest.param(
-        {},
-        DECLARED + ", _seq BIGINT",
-        "The declared column '_seq' has the name of a column that the flat envelope adds (_op, _seq, _ts). "
-        "Rename it.",
-        id="declared-_seq",
-    ),
-    pytest.param(
-        {},
-        DECLARED + ", _OP STRING",
-        "The declared column '_OP' has the name of a column that the flat envelope adds (_op, _seq, _ts). "
-        "Rename it.",
-        id="declared-_op",
-    ),
-    pytest.param(
-        {},
-        "_ts TIMESTAMP, " + DECLARED,
-        "The declared column '_ts' has the name of a column that the flat envelope adds (_op, _seq, _ts). "
-        "Rename it.",
-        id="declared-_ts",
-    ),
-    pytest.param(
-        {"envelope": "delta"},
-        DECLARED + ", _change_type STRING",
-        "The declared column '_change_type' has the name of a column that the delta envelope adds "
-        "(_change_type, _commit_version, _commit_timestamp). Rename it.",
-        id="declared-_change_type-in-delta",
-    ),
-    pytest.param(
-        {"envelope": "Debezium"},
-        DECLARED + ", op STRING",
-        "The declared column 'op' has the name of a column that the debezium envelope adds "
-        "(before, after, source, op, ts_ms). Rename it.",
-        id="declared-op-in-debezium",
-    ),
-    pytest.param(
-        {"keys": "0"},
-        DECLARED,
-        "Invalid value '0' for option 'keys': out of range. Allowed: a whole number from 1 to "
-        "4611686018427387904.",
-        id="keys-0",
-    ),
-    pytest.param(
-        {"keys": "4611686018427387905"},
-        "id BIGINT NOT NULL",
-        "Invalid value '4611686018427387905' for option 'keys': out of range. Allowed: a whole number from 1 "
-        "to 4611686018427387904.",
-        id="keys-beyond-2^62",
-    ),
-    pytest.param(
-        {"keys": "ten"},
-        DECLARED,
-        "Invalid value 'ten' for option 'keys': not a whole number. Allowed: a whole number from 1 to "
-        "4611686018427387904.",
-        id="keys-not-a-number",
-    ),
-    pytest.param(
-        {"deleteFraction": "1"},
-        DECLARED,
-        "Invalid value '1' for option 'deleteFraction': out of range. Allowed: a decimal number >= 0 "
-        "and < 1.",
-        id="delete-fraction-1",
-    ),
-    pytest.param(
-        {"DELETEFRACTION": "-0.1"},
-        DECLARED,
-        "Invalid value '-0.1' for option 'deleteFraction': out of range. Allowed: a decimal number >= 0 and "
-        "< 1.",
-        id="delete-fraction-negative",
-    ),
-    pytest.param(
-        {"hotKeyFraction": "1"},
-        DECLARED,
-        "Invalid value '1' for option 'hotKeyFraction': out of range. Allowed: a decimal number >= 0 "
-        "and < 1.",
-        id="hot-key-fraction-1",
-    ),
-    pytest.param(
-        {"hotKeys": "0", "hotKeyFraction": "0.1"},
-        DECLARED,
-        "Invalid value '0' for option 'hotKeys': out of range. Allowed: a whole number from 1 to "
-        "4611686018427387903.",
-        id="hot-keys-0",
-    ),
-    pytest.param(
-        {"hotKeys": "5"},
-        DECLARED,
-        "Options that do not fit together: 'hotKeys' is 5, but 'hotKeyFraction' is not set, so no change "
-        "goes to a hot key. Set 'hotKeyFraction' above 0, or remove 'hotKeys'.",
-        id="hot-keys-without-a-fraction",
-    ),
-    pytest.param(
-        {"hotKeys": "5", "hotKeyFraction": "0"},
-        DECLARED,
-        "Options that do not fit together: 'hotKeys' is 5, but 'hotKeyFraction' is 0, so no change goes to a "
-        "hot key. Set 'hotKeyFraction' above 0, or remove 'hotKeys'.",
-        id="hot-keys-with-a-fraction-of-0",
-    ),
-    pytest.param(
-        {"hotKeyFraction": "0.5", "keys": "8"},
-        DECLARED,
-        "Options that do not fit together: 'hotKeys' is 10 (its default) and 'keys' is 8: the hot keys "
-        "are keys 0 to hotKeys - 1, and the other changes need a key that is not hot. Set 'hotKeys' below "
-        "'keys'.",
-        id="hot-keys-leave-no-cold-key",
-    ),
-    pytest.param(
-        {"snapshot": "yes"},
-        DECLARED,
-        "Invalid value 'yes' for option 'snapshot'. Allowed: true or false (case-insensitive).",
-        id="snapshot-yes",
-    ),
-    pytest.param(
-        {"envelope": "debezum"},
-        DECLARED,
-        "Invalid value 'debezum' for option 'envelope'. Did you mean 'debezium'? Allowed: flat, debezium, "
-        "delta, flink (case-insensitive).",
-        id="envelope-misspelt",
-    ),
-    pytest.param(
-        {"rowsPerSecond": "0"},
-        DECLARED,
-        "Invalid value '0' for option 'rowsPerSecond': out of range. Allowed: a whole number >= 1.",
-        id="rows-per-second-0",
-    ),
-    pytest.param(
-        {"deleteFractions": "0.1"},
-        DECLARED,
-        "Unknown option 'deleteFractions' for the changes source. Did you mean 'deleteFraction'? Known "
-        "options (case-insensitive): key, keys, deleteFraction, hotKeys, hotKeyFraction, snapshot, "
-        "envelope, updateColumns, rowsPerSecond, seed, numPartitions, maxRowsPerTrigger, totalRows, "
-        "startTimestamp, rateProfile, maxOutOfOrderMs, lateRowFraction, lateByMs, duplicateFraction, "
-        "realTime, asOf, history.",
-        id="unknown-option",
-    ),
-    pytest.param(
-        {"history": "true"},
-        DECLARED,
-        "Options that do not fit together: 'history' is true, but 'asOf' is not set. A history is that of "
-        "the table after 'asOf' changes: set 'asOf' too, on a batch read.",
-        id="history-without-as-of",
-    ),
-    pytest.param(
-        {"updateColumns": "nmae"},
-        DECLARED,
-        "Option 'updateColumns' names 'nmae', which is no declared column. Did you mean 'name'? The declared "
-        "columns: id, name, balance, tier, at.",
-        id="update-columns-unknown",
-    ),
-    pytest.param(
-        {"updateColumns": "name, ID"},
-        DECLARED,
-        "Option 'updateColumns' names the key column 'id', which no update changes: it is the change's key. "
-        "Remove it.",
-        id="update-columns-key",
-    ),
-    pytest.param(
-        {"updateColumns": "name,,"},
-        DECLARED,
-        "Option 'updateColumns' is 'name,,', which has an empty column name. Give the declared columns an "
-        "update changes, separated by commas.",
-        id="update-columns-empty-name",
-    ),
-]
+#: The options the source refuses at load(), shared with ChangesSourceSuite.
+REFUSALS: dict[str, Any] = json.loads(
+    (REPO / "tests" / "vectors" / "changes_invalid_inputs.json").read_text(encoding="utf-8")
+)
 
 
-@pytest.mark.parametrize(("options", "schema", "message"), REFUSED)
+@pytest.mark.parametrize("case", REFUSALS["cases"], ids=[case["name"] for case in REFUSALS["cases"]])
 def test_the_change_options_refuse_bad_values_naming_the_option_the_value_and_what_is_allowed(
-    options: dict[str, str], schema: str, message: str
+    case: dict[str, Any],
 ) -> None:
+    # A batch read's own checks (asOf, seed) are the jar's: Python reads no batch.
+    parse = parse_change_options if case.get("read") == "batch" else parse_stream_options
     with pytest.raises(ValueError) as raised:
-        parse_change_options(options, schema)
-    assert str(raised.value) == message
+        parse(case["options"], case.get("schema", REFUSALS["declared"]))
+    assert str(raised.value) == case["message"]
 
 
 def test_the_key_column_is_found_case_insensitively_and_kept_as_declared() -> None:

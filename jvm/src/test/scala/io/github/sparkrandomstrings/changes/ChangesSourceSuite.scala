@@ -3,12 +3,13 @@ package io.github.sparkrandomstrings.changes
 import java.io.File
 
 import scala.collection.mutable
+import scala.jdk.CollectionConverters._
 
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.types.StructType
 
 import io.github.sparkrandomstrings.changes.ChangeLifecycle.{Delete, Insert}
-import io.github.sparkrandomstrings.testing.{AvailableNowQueries, DigestedRows, SparkSessionSuite}
+import io.github.sparkrandomstrings.testing.{AvailableNowQueries, DigestedRows, InvalidInputs, SparkSessionSuite}
 
 /** The `changes` source through Spark: its rows against the change model and the typed columns, its checkpoint and its refusals. */
 class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
@@ -98,55 +99,19 @@ class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
     }
   }
 
-  test("load() refuses bad change options, naming the option, the value and what is allowed") {
-    val cases: Seq[(Map[String, String], String, Seq[String])] = Seq(
-      (
-        Map("key" -> "ID2"),
-        Declared,
-        Seq("'key' is 'ID2', which names no declared column", "Did you mean 'id'?", "id, name")),
-      (Map.empty, "user INT NOT NULL", Seq("Option 'key' is not set, and its default 'id' names no declared column")),
-      (Map("key" -> "name"), Declared, Seq("'key' is 'name', a nullable column", "name STRING NOT NULL")),
-      (Map("key" -> "balance"), Declared, Seq("a DECIMAL(12,2) column", "TINYINT, SMALLINT, INT, BIGINT, STRING")),
-      (Map("keys" -> "40000"), "id SMALLINT NOT NULL", Seq("'keys' is 40000", "SMALLINT", "at most 32768 keys")),
-      (Map.empty, "id TINYINT NOT NULL", Seq("'keys' is 1000 (its default)", "TINYINT", "at most 128 keys")),
-      (Map("keys" -> "0"), Declared, Seq("'0'", "'keys'", "from 1 to 4611686018427387904")),
-      (Map("deleteFraction" -> "1"), Declared, Seq("'1'", "'deleteFraction'", ">= 0 and < 1")),
-      (Map("fields.ID.min" -> "5"), Declared, Seq("'fields.ID.min'", "key column 'id'", "Remove it")),
-      (Map.empty, Declared + ", _seq BIGINT", Seq("'_seq'", "Rename it")),
-      (
-        Map("deleteFractions" -> "0.1"),
-        Declared,
-        Seq("Unknown option 'deleteFractions' for the changes source", "'deleteFraction'")),
-      (Map("maxLength" -> "5"), Declared, Seq("Unknown option 'maxLength' for the changes source")),
-      (Map("fields.tier.min" -> "1"), Declared, Seq("fields.tier.min")),
-      (Map("rowsPerSecond" -> "0"), Declared, Seq("'0'", "'rowsPerSecond'", ">= 1")),
-      (
-        Map("hotKeys" -> "5"),
-        Declared,
-        Seq("'hotKeys' is 5, but 'hotKeyFraction' is not set", "Set 'hotKeyFraction' above 0")),
-      (
-        Map("hotKeyFraction" -> "0.5", "keys" -> "8"),
-        Declared,
-        Seq("'hotKeys' is 10 (its default) and 'keys' is 8", "below 'keys'")),
-      (Map("hotKeyFraction" -> "1"), Declared, Seq("'1'", "'hotKeyFraction'", ">= 0 and < 1")),
-      (Map("snapshot" -> "yes"), Declared, Seq("'yes'", "'snapshot'", "true or false")),
-      (
-        Map("envelope" -> "debezum"),
-        Declared,
-        Seq("'debezum'", "'envelope'", "Did you mean 'debezium'?", "flat, debezium, delta, flink")),
-      (
-        Map("envelope" -> "delta"),
-        Declared + ", _change_type STRING",
-        Seq("'_change_type'", "delta envelope", "Rename it")),
-      (
-        Map("updateColumns" -> "nmae"),
-        Declared,
-        Seq("'updateColumns' names 'nmae', which is no declared column", "Did you mean 'name'?")),
-      (Map("updateColumns" -> "name, ID"), Declared, Seq("names the key column 'id'", "Remove it")),
-      (Map("updateColumns" -> "name,,"), Declared, Seq("'updateColumns' is 'name,,'", "an empty column name")))
-    for ((options, schema, expected) <- cases) {
-      val error = intercept[IllegalArgumentException](changes(options, schema))
-      expected.foreach(words => assert(error.getMessage.contains(words), s"$options: ${error.getMessage}"))
+  test("load() refuses bad change options with tests/vectors/changes_invalid_inputs.json's exact messages") {
+    val vector = InvalidInputs.vector("changes_invalid_inputs.json")
+    val cases = vector.get("cases").elements().asScala.toSeq
+    assert(cases.size == 36)
+    cases.foreach { c =>
+      val options = InvalidInputs.strings(c.get("options"))
+      val schema = Option(c.get("schema")).getOrElse(vector.get("declared")).asText()
+      val error = intercept[IllegalArgumentException] {
+        if (Option(c.get("read")).map(_.asText()).contains("batch")) {
+          spark.read.format(Changes.ShortName).schema(schema).options(options).load()
+        } else changes(options, schema)
+      }
+      assert(error.getMessage == c.get("message").asText(), c.get("name").asText())
     }
   }
 

@@ -4,12 +4,10 @@ import java.io.File
 
 import scala.jdk.CollectionConverters._
 
-import com.fasterxml.jackson.databind.ObjectMapper
-
 import org.apache.spark.sql.Row
 import org.apache.spark.sql.catalyst.encoders.ExpressionEncoder
 
-import io.github.sparkrandomstrings.testing.{AvailableNowQueries, DigestedRows, SparkSessionSuite}
+import io.github.sparkrandomstrings.testing.{AvailableNowQueries, DigestedRows, InvalidInputs, SparkSessionSuite}
 import io.github.sparkrandomstrings.time.ManualClock
 
 /** The `nexmark` source through Spark: its rows, its clock, its checkpoint and its refusals. */
@@ -93,15 +91,10 @@ class NexmarkSourceSuite extends SparkSessionSuite with AvailableNowQueries {
   }
 
   test("bad options fail at load() with tests/vectors/nexmark_invalid_inputs.json's exact messages") {
-    val in = getClass.getResourceAsStream("/nexmark_invalid_inputs.json")
-    require(in != null, "nexmark_invalid_inputs.json is not on the test class path (tests/vectors)")
-    val root =
-      try new ObjectMapper().readTree(in)
-      finally in.close()
-    val cases = root.get("cases").elements().asScala.toSeq
+    val cases = InvalidInputs.vector("nexmark_invalid_inputs.json").get("cases").elements().asScala.toSeq
     assert(cases.size == 17)
     cases.foreach { c =>
-      val options = c.get("options").properties().asScala.map(e => e.getKey -> e.getValue.asText()).toMap
+      val options = InvalidInputs.strings(c.get("options"))
       val error = intercept[IllegalArgumentException](reader(options).load())
       assert(error.getMessage == c.get("message").asText(), c.get("name").asText())
     }

@@ -56,11 +56,7 @@ object InvalidInputs {
   final case class Table(checkpointRun: Map[String, String], cases: Seq[Case])
 
   lazy val table: Table = {
-    val in = getClass.getResourceAsStream("/invalid_inputs.json")
-    require(in != null, "invalid_inputs.json is not on the test class path (tests/vectors)")
-    val root =
-      try new ObjectMapper().readTree(in)
-      finally in.close()
+    val root = vector("invalid_inputs.json")
     Table(strings(root.get("checkpointRun")), root.get("cases").elements().asScala.map(parseCase).toSeq)
   }
 
@@ -80,6 +76,15 @@ object InvalidInputs {
       expect = node.get("expect").elements().asScala.map(_.asText()).toSeq)
   }
 
-  private def strings(node: JsonNode): Map[String, String] =
+  /** The table of `tests/vectors` in `file`, which sbt puts on the test class path. */
+  def vector(file: String): JsonNode = {
+    val in = getClass.getResourceAsStream(s"/$file")
+    require(in != null, s"$file is not on the test class path (tests/vectors)")
+    try new ObjectMapper().readTree(in)
+    finally in.close()
+  }
+
+  /** A JSON object of strings, such as a case's options. */
+  def strings(node: JsonNode): Map[String, String] =
     node.properties().asScala.map(entry => entry.getKey -> entry.getValue.asText()).toMap
 }
