@@ -12,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -251,11 +252,49 @@ def running_tasks(spark: SparkSession) -> int:
     return sum(int(info.numRunningTasks()) for info in infos)
 
 
-def await_free_slots(spark: SparkSession, timeout_s: float = 30) -> None:
+def await_free_slots(spark: SparkSession, timeout_s: float = 20, rekills: int = 4) -> None:
     """Wait until no task runs in the session: a real-time query's stages must all run at once,
     and a task left running would hold a slot the next query's stages need (they would then
-    wait for it, silently)."""
-    wait_for(lambda: running_tasks(spark) == 0, "the session's tasks to end", timeout_s, poll_s=0.1)
+    wait for it, silently).
+
+    A stopped query's killed tasks end within seconds (the streaming shuffle's teardown takes up
+    to 20 s). Past ``timeout_s``, a task still running is killed again, ``rekills`` times 5 s
+    apart: Spark interrupts a killed task's thread once, and a wait that lost that interrupt (the
+    streaming shuffle writer's wait for its readers' acknowledgements has no other way out)
+    would hold the slot for good. Each re-kill is reported as a warning with the task's stack;
+    a task that outlives them all fails the wait with it."""
+    deadline = time.monotonic() + timeout_s
+    while running_tasks(spark) > 0 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    for _ in range(rekills):
+        if running_tasks(spark) == 0:
+            return
+        stacks = task_threads(spark)
+        warnings.warn(
+            f"killing again the tasks still running {timeout_s} s after their kill:\n{stacks}", stacklevel=2
+        )
+        context = spark.sparkContext._jsc.sc()
+        for tid in re.findall(r"\(TID (\d+)\)", stacks):
+            context.killTaskAttempt(int(tid), True, "still running after the test stopped its query")
+        deadline = time.monotonic() + 5
+        while running_tasks(spark) > 0 and time.monotonic() < deadline:
+            time.sleep(0.1)
+    if running_tasks(spark) > 0:
+        raise AssertionError(f"tasks still running after {rekills} more kills:\n{task_threads(spark)}")
+
+
+def task_threads(spark: SparkSession, frames: int = 40) -> str:
+    """The stack of each thread that runs a task in the session's JVM (local mode), innermost
+    call first, under the thread's name (which ends in the task's id, ``(TID n)``)."""
+    traces = spark.sparkContext._jvm.java.lang.Thread.getAllStackTraces()  # type: ignore[union-attr]
+    shown = []
+    for thread in traces.keySet():
+        name = str(thread.getName())
+        if name.startswith("Executor task launch worker"):
+            stack = traces.get(thread)
+            lines = [f"    at {stack[i].toString()}" for i in range(min(len(stack), frames))]
+            shown.append("\n".join([f"{name} ({thread.getState().toString()})", *lines]))
+    return "\n".join(shown) or "(no task thread)"
 
 
 def free_port() -> int:

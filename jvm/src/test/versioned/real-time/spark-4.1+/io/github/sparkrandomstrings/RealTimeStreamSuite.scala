@@ -12,9 +12,9 @@ import org.apache.logging.log4j.core.appender.AbstractAppender
 import org.apache.logging.log4j.core.config.Property
 import org.apache.spark.SPARK_VERSION
 import org.apache.spark.scheduler.{SparkListener, SparkListenerJobEnd, SparkListenerTaskEnd, SparkListenerTaskStart}
-import org.apache.spark.sql.{DataFrame, Row}
+import org.apache.spark.sql.{DataFrame, ForeachWriter, Row}
 import org.apache.spark.sql.catalyst.encoders.{ExpressionEncoder, RowEncoder}
-import org.apache.spark.sql.streaming.{OutputMode, StreamingQuery, Trigger}
+import org.apache.spark.sql.streaming.{OutputMode, StreamingQuery, StreamingQueryException, Trigger}
 import org.apache.spark.sql.types.StructType
 
 import io.github.sparkrandomstrings.options.RandomStrings
@@ -385,6 +385,43 @@ class RealTimeStreamSuite extends SparkSessionSuite {
     }
   }
 
+  test(
+    "a stateful real-time query whose sink fails ends all its tasks: the source's shuffle writer is not left waiting") {
+    assume(
+      Ordering[(Int, Int)].gteq(sparkLine, (4, 3)),
+      s"real-time mode's stateful operators arrived in Spark 4.3; this is $SPARK_VERSION")
+    withTempDir { dir =>
+      // The bounded stream is read whole within 0.2 s; its reader then parks until the batch's
+      // deadline. The count's sink fails a second after its first row, so the job's cancel kills
+      // the source's task while its reader is parked, after the shuffle's reader is gone: the
+      // source's shuffle writer then waits for that reader's acknowledgement until its thread is
+      // interrupted, and only the kill's interrupt can end it.
+      val stream =
+        reader(
+          "realTime" -> "true",
+          "seed" -> "4",
+          "rowsPerSecond" -> "1000",
+          "totalRows" -> "200",
+          "numPartitions" -> "1")
+          .load()
+      val shufflePartitions = spark.conf.get("spark.sql.shuffle.partitions")
+      spark.conf.set("spark.sql.shuffle.partitions", "1")
+      val query =
+        try {
+          stream.groupBy("length").count().writeStream.foreach(new FailingWriter(failAfterMs = 1000L))
+            .outputMode(OutputMode.Update()).trigger(Trigger.RealTime("5 seconds"))
+            .option("checkpointLocation", new File(dir, "checkpoint").getPath).start()
+        } finally spark.conf.set("spark.sql.shuffle.partitions", shufflePartitions)
+      val failed = intercept[StreamingQueryException](query.awaitTermination(60000L))
+      assert(messages(failed).contains(FailingWriter.Message), messages(failed))
+      stopAndAwaitTasks(query)
+    }
+  }
+
+  /** The messages of `error` and of its causes. */
+  private def messages(error: Throwable): String =
+    Iterator.iterate[Throwable](error)(_.getCause).takeWhile(_ != null).map(_.getMessage).mkString(" | ")
+
   /** The Spark line this suite runs on, as (major, minor). */
   private def sparkLine: (Int, Int) = {
     val parts = SPARK_VERSION.split('.').take(2).map(_.toInt)
@@ -461,6 +498,23 @@ class RealTimeStreamSuite extends SparkSessionSuite {
 }
 
 /** The tasks that started and have not ended, and the jobs that ended, as the listener bus tells. */
+/** A sink that fails `failAfterMs` after its first row, in the task that writes it. */
+final class FailingWriter(failAfterMs: Long) extends ForeachWriter[Row] {
+  private var firstRowMs = -1L
+  override def open(partitionId: Long, epochId: Long): Boolean = true
+  override def process(row: Row): Unit = {
+    if (firstRowMs < 0) firstRowMs = System.currentTimeMillis()
+    val left = firstRowMs + failAfterMs - System.currentTimeMillis()
+    if (left > 0) Thread.sleep(left)
+    throw new IllegalStateException(FailingWriter.Message)
+  }
+  override def close(errorOrNull: Throwable): Unit = ()
+}
+
+object FailingWriter {
+  val Message = "the sink fails, as this test wants"
+}
+
 final class RunningTasks extends SparkListener {
   private val ids = ConcurrentHashMap.newKeySet[Long]()
   private val endedJobs = ConcurrentHashMap.newKeySet[Int]()
