@@ -26,10 +26,6 @@ from targets import (
     TargetRow,
 )
 
-#: "Flat" driver heap: after a full GC it may move by at most this much across all batches (the
-#: target HEAP_FLAT's bound, which soak.py checks too).
-HEAP_TOLERANCE_MB = HEAP_FLAT.bound
-
 
 @dataclass
 class Run:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from driver_facts import heap_after_gc_mb, machine
 from pyspark.sql import SparkSession
-from report import HEAP_TOLERANCE_MB
+from targets import SOAK_HEAP_FLAT, SOAK_KEEPS_UP, SOAK_LAG_FLAT, TargetRow
 
 from spark_random_strings import read_random_strings
 from spark_random_strings.engine.local import local_session, stop_between_batches
@@ -104,7 +104,7 @@ def soak(spark: SparkSession, rate: int, seconds: int, interval: int) -> list[Sa
     return samples
 
 
-def checks(samples: list[Sample], rate: int) -> list[tuple[str, str, bool]]:
+def checks(samples: list[Sample], rate: int) -> list[TargetRow]:
     """(what, measured, met) for the heap, the lag and the throughput."""
     minutes = [s.seconds / 60 for s in samples]
     heaps = [s.heap_mb for s in samples]
@@ -113,21 +113,12 @@ def checks(samples: list[Sample], rate: int) -> list[tuple[str, str, bool]]:
     lag_growth = slope(minutes, behind) * run_minutes
     throughput = (samples[-1].rows_read - samples[0].rows_read) / (samples[-1].seconds - samples[0].seconds)
     return [
-        (
-            f"driver heap after GC flat (spread <= {HEAP_TOLERANCE_MB:.0f} MB)",
+        SOAK_HEAP_FLAT.row(
             f"spread {max(heaps) - min(heaps):.1f} MB, fitted {slope(minutes, heaps):+.2f} MB/min",
-            max(heaps) - min(heaps) <= HEAP_TOLERANCE_MB,
+            max(heaps) - min(heaps),
         ),
-        (
-            "rows behind do not grow (fitted growth over the run < 1 s of rows)",
-            f"{lag_growth:+,.0f} rows over {run_minutes:.1f} min",
-            lag_growth < rate,
-        ),
-        (
-            "the query keeps up: rows read per second >= 99% of rowsPerSecond",
-            f"{throughput:,.0f} rows/s",
-            throughput >= 0.99 * rate,
-        ),
+        SOAK_LAG_FLAT.row(f"{lag_growth:+,.0f} rows over {run_minutes:.1f} min", lag_growth, rate),
+        SOAK_KEEPS_UP.row(f"{throughput:,.0f} rows/s", throughput, rate),
     ]
 
 
@@ -136,7 +127,7 @@ def write_section(
     samples: list[Sample],
     rate: int,
     info: dict[str, str],
-    results: list[tuple[str, str, bool]],
+    results: list[TargetRow],
     smoke: bool,
 ) -> None:
     """Replace the soak section of ``out/reliability.md`` (made if missing) and draw soak.png."""

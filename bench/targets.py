@@ -167,7 +167,37 @@ CHANGES_REAL_TIME_P99 = Target(
 )
 CHANGES = (CHANGES_VS_TYPED, CHANGES_VS_SQL, AS_OF_FLAT, CHANGES_REAL_TIME_P99)
 
+# Nexmark (benchmarks-nexmark.md). Facts: ``beam``, Beam's name and version (its generator is the
+# peer); for the latency, ``rate`` (events/s) and ``batch_s``, the real-time batches' duration.
+NEXMARK_Q0_P99 = Target(
+    "Nexmark q0 real-time p99 {target} at {rate:,} events/s, one partition, batches of {batch_s:g} s "
+    "(median of the repetitions)",
+    "at most",
+    5,
+    " ms",
+)
+#: The generator alone, on the same events as Beam's (the report checks their checksums).
+NEXMARK_GENERATOR = Target(
+    "Nexmark generator events/s per core {target} {beam}'s, on the same events", "at least", 3
+)
+NEXMARK_GENERATOR_ROWS = Target(
+    "Nexmark generator with Spark's rows written, events/s per core {target} {beam}'s generator",
+    "at least",
+    3,
+)
+NEXMARK = (NEXMARK_Q0_P99, NEXMARK_GENERATOR, NEXMARK_GENERATOR_ROWS)
+
+# The soak run (reliability.md): one long query, sampled.
+SOAK_HEAP_FLAT = Target("driver heap after GC flat (spread {target})", "at most", HEAP_FLAT.bound, " MB")
+#: The fitted growth of the rows behind, in rows, against ``bound`` seconds of rows (the rate).
+SOAK_LAG_FLAT = Target(
+    "rows behind do not grow (fitted growth over the run {target})", "at most", 1, " s of rows"
+)
+#: Rows read per second against ``bound`` times rowsPerSecond.
+SOAK_KEEPS_UP = Target("the query keeps up: rows read per second {target} rowsPerSecond", "at least", 0.99)
+SOAK = (SOAK_HEAP_FLAT, SOAK_LAG_FLAT, SOAK_KEEPS_UP)
+
 #: Every target of benchmarks.md, in its targets table's order.
 BENCHMARKS = (*THROUGHPUT, *TYPED, *REAL_TIME)
 #: Every target this module declares.
-ALL = (*BENCHMARKS, *CHANGES)
+ALL = (*BENCHMARKS, *CHANGES, *NEXMARK, *SOAK)

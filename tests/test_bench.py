@@ -110,29 +110,15 @@ def _assert_nexmark_report(report: str) -> None:
     """The smoke run's Nexmark report: its targets, Beam's generator and ours on the same events,
     each query's throughput, q0 to q2's latency at both rates and the stateful queries' in real time."""
     nexmark = _bench_module("nexmark")
-    targets = report.split("## Targets")[1].split("## ")[0]
-    # nexmark.py's targets: their bounds as it declares them.
-    times, p99_ms = (
-        re.escape(f"{nexmark.GENERATOR_TARGET:g}x"),
-        re.escape(f"{nexmark.LATENCY_TARGET_MS:g} ms"),
-    )
-    assert re.search(
-        rf"^\| Nexmark generator events/s per core >= {times} Beam 2\.76\.0's, on the same events "
-        r"\| [\d.]+x \| (yes|\*\*no\*\*) \|$",
-        targets,
-        re.M,
-    )
-    assert re.search(
-        rf"^\| Nexmark q0 real-time p99 <= {p99_ms} at 10,000 events/s, one partition, ", targets, re.M
-    )
-    assert re.search(
-        rf"^\| Nexmark generator with Spark's rows written, events/s per core >= {times} Beam 2\.76\.0's "
-        r"generator \| [\d.]+x \| (yes|\*\*no\*\*) \|$",
-        targets,
-        re.M,
-    )
+    targets = _target_rows(report)
+    facts = {"beam": nexmark.BEAM, "rate": 10_000, "batch_s": nexmark.SMOKE.latency.batch_s}
+    assert [label for label, _ in targets] == [target.label(**facts) for target in TARGETS.NEXMARK]
+    measured = dict(targets)
+    assert re.fullmatch(r"[\d.]+ ms", measured[TARGETS.NEXMARK_Q0_P99.label(**facts)])
+    assert re.fullmatch(r"[\d.]+x", measured[TARGETS.NEXMARK_GENERATOR.label(**facts)])
+    assert re.fullmatch(r"[\d.]+x", measured[TARGETS.NEXMARK_GENERATOR_ROWS.label(**facts)])
     assert "Same events: yes, every round's checksums equal." in report
-    for generator in ("Beam 2.76.0", "ours", "ours, and Spark's rows written"):
+    for generator in (nexmark.BEAM, "ours", "ours, and Spark's rows written"):
         assert re.search(rf"^\| {re.escape(generator)} \| [\d,]+ \| [\d,]+ \| [\d.]+x \|$", report, re.M), (
             generator
         )
@@ -285,7 +271,8 @@ def test_the_soak_smoke_run_samples_heap_and_lag_and_writes_its_section(tmp_path
     assert all(float(heap) > 0 for heap, _, _ in samples)
     rows_read = [int(read.replace(",", "")) for _, _, read in samples]
     assert rows_read == sorted(rows_read) and rows_read[-1] > rows_read[0]
-    assert len(re.findall(r"^\| .* \| (yes|\*\*no\*\*) \|$", text, re.M)) == 3
+    checks = re.findall(r"^\| (.*) \| .* \| (?:yes|\*\*no\*\*) \|$", text, re.M)
+    assert checks == [target.label() for target in TARGETS.SOAK]
     assert (tmp_path / "soak.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -528,6 +515,15 @@ MARGIN = 1e-3
 REFERENCE = 1_000_000.0
 #: The name of every target bench/targets.py declares.
 TARGET_NAMES = [name for name, value in vars(TARGETS).items() if isinstance(value, TARGETS.Target)]
+#: Each report section's targets, in the order of targets.ALL.
+SECTIONS = (
+    TARGETS.THROUGHPUT,
+    TARGETS.TYPED,
+    TARGETS.REAL_TIME,
+    TARGETS.CHANGES,
+    TARGETS.NEXMARK,
+    TARGETS.SOAK,
+)
 
 
 def _rate_runs(report: Any, rows_per_s: float) -> list[Any]:
@@ -587,6 +583,36 @@ def _section_targets(report: Any, target: Any, value: float, reference: float) -
         results = _changes_results(report, (1.0, 1.0), as_of, (p99,))
         runs = {name: _rate_runs(report, rate) for name, rate in rates.items()}
         rows = report.changes_targets(dataclasses.replace(results, runs=runs))
+    elif target in TARGETS.NEXMARK:
+        nexmark = _bench_module("nexmark")
+        generator = {"beam": [1.0], "ours": [1.0], "ours+rows": [1.0]}
+        if target != TARGETS.NEXMARK_Q0_P99:
+            generator["beam"] = [reference]
+            generator["ours" if target == TARGETS.NEXMARK_GENERATOR else "ours+rows"] = [value]
+        p99 = value if target == TARGETS.NEXMARK_Q0_P99 else 1.0
+        latency = dataclasses.replace(nexmark.FULL.latency, batch_s=SECTION_FACTS["batch_s"])
+        results = nexmark.NexmarkResults(
+            settings=dataclasses.replace(nexmark.FULL, latency=latency),
+            generator=generator,
+            same_events=True,
+            latency={("q0", nexmark.LATENCY_RATES[0]): [_run(report, 0.5, p99, p99, p99, (1, 3.0, 3.0))]},
+        )
+        rows = nexmark.nexmark_targets(results)
+    elif target in TARGETS.SOAK:
+        # Two samples a minute apart, at a rate of ``reference`` rows/s where a target compares
+        # with the rate; the other measurements well inside their bounds.
+        soak = _bench_module("soak")
+        rate = reference if target in (TARGETS.SOAK_LAG_FLAT, TARGETS.SOAK_KEEPS_UP) else 1000.0
+        spread = value if target == TARGETS.SOAK_HEAP_FLAT else 0.0
+        behind = value if target == TARGETS.SOAK_LAG_FLAT else 0.0
+        per_s = value if target == TARGETS.SOAK_KEEPS_UP else rate
+        samples = [
+            soak.Sample(seconds=0.0, heap_mb=100.0, rows_behind=0, rows_read=0, batch_id=0),
+            soak.Sample(
+                seconds=60.0, heap_mb=100.0 + spread, rows_behind=behind, rows_read=per_s * 60, batch_id=9
+            ),
+        ]
+        rows = soak.checks(samples, rate)
     else:
         raise AssertionError(f"no section has the target {target}")
     return rows
@@ -601,6 +627,7 @@ SECTION_FACTS = {
     "few": 10**6,
     "keys": 1_000_000,
     "batch_s": 30.0,
+    "beam": "Beam 2.76.0",
 }
 
 
@@ -609,19 +636,16 @@ def test_each_targets_verdict_keeps_the_bound_its_label_states(name: str) -> Non
     """A report's label of each target says its comparison and bound; its verdict is met just
     inside that bound and missed just outside it. Each target through its section's own function."""
     report, target = _report_module(), getattr(TARGETS, name)
-    section = next(
-        group
-        for group in (TARGETS.THROUGHPUT, TARGETS.TYPED, TARGETS.REAL_TIME, TARGETS.CHANGES)
-        if target in group
-    )
+    section = next(group for group in SECTIONS if target in group)
     place = section.index(target)
     label = _section_targets(report, target, 1.0, 1.0)[place][0]
     assert label == target.label(**SECTION_FACTS)
     # The comparison as the label says it, read from the label alone.
-    (said,) = re.findall(r"(>=|<=|within) ([\d.]+)(x| ms| MB)|(no worse than)", label)
+    (said,) = re.findall(r"(>=|<=|within) ([\d.]+)(x| ms| MB| s of rows)|(no worse than)", label)
     word, number, unit, in_words = said
     at_least = word == ">="
-    ratio = unit == "x" or bool(in_words)
+    # A bound in seconds of rows is against the rate, the other measurement, as a ratio is.
+    ratio = unit in ("x", " s of rows") or bool(in_words)
     reference = REFERENCE if ratio else 1.0
     edge = float(number or 1) * reference
     inside, outside = (edge * (1 + MARGIN), edge * (1 - MARGIN))[:: 1 if at_least else -1]
@@ -632,7 +656,7 @@ def test_each_targets_verdict_keeps_the_bound_its_label_states(name: str) -> Non
 
 
 def test_every_target_is_in_its_section_and_a_target_refuses_words_of_another_comparison() -> None:
-    groups = (TARGETS.THROUGHPUT, TARGETS.TYPED, TARGETS.REAL_TIME, TARGETS.CHANGES)
+    groups = SECTIONS
     assert len(TARGETS.ALL) == len(TARGET_NAMES)
     assert set(TARGETS.ALL) == {getattr(TARGETS, name) for name in TARGET_NAMES}
     assert TARGETS.ALL == tuple(target for group in groups for target in group)
