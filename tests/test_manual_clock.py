@@ -126,7 +126,7 @@ def test_an_option_that_names_no_registered_clock_is_refused_with_the_jars_messa
 def test_the_reader_starts_the_stream_and_counts_its_rows_by_the_clock_it_is_given(name: str) -> None:
     # Imported here: the reader needs pyspark's Python data sources (4.0+), and every line's run
     # collects this module.
-    from spark_random_strings.strings.stream_reader import RandomStringsStreamReader
+    from spark_random_strings.strings.reader import RandomStringsStreamReader
 
     clock = _manual_clock.register(name, 1_000_000)
     reader = RandomStringsStreamReader(parse_options({MANUAL_CLOCK: name, "rowsPerSecond": "100"}))

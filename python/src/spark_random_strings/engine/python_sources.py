@@ -10,7 +10,7 @@ source with the modules it runs pickled by value, so the code travels with the c
 imports left for the server's Python are pyspark, numpy and pyarrow, which pyspark's Arrow path
 needs anyway). That is what a Spark Connect server one does not control allows.
 
-The data source class itself needs only pyspark: the reader's code (``strings.stream_reader``,
+The data source class itself needs only pyspark: the reader's code (``strings.reader``,
 ``nexmark.reader``) travels inside it as bytes, unpickled only once the worker's Python is known
 to have numpy and pyarrow. So a worker Python without them (a virtual environment's packages, but
 the system's Python running the workers, say) fails at ``load()`` with a message that names that

@@ -1,6 +1,6 @@
 """What a Python data source's stream reader does for any stream whose rows are a pure function of
 their offset (the JVM's ``OffsetSource.scala``): it plans batches of offsets and hands each
-partition's slice to the Python workers, which make its rows. ``strings.stream_reader`` (random strings)
+partition's slice to the Python workers, which make its rows. ``strings.reader`` (random strings)
 and ``nexmark.reader`` (Nexmark events) say what their streams are; this module keeps the
 contract, adapted to what pyspark asks of a Python reader:
 

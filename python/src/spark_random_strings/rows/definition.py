@@ -7,7 +7,7 @@ stream with a declared schema (``declared``, a ``DeclaredSchema``) has that sche
 place of the random strings'.
 
 Options parsed from a user (``strings.options``) and a definition read back from a checkpoint
-(``strings.definition_store``) both pass :func:`validate`, with the same messages.
+(``strings.store``) both pass :func:`validate`, with the same messages.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The ``InMemoryRandomStringsPython`` data source (Spark 4.0+): the jar-less engine of the random
-strings, whose reader (``strings.stream_reader``) travels with the client."""
+strings, whose reader (``strings.reader``) travels with the client."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ class RandomStringsDataSource(TravellingDataSource):
     """The ``InMemoryRandomStringsPython`` data source: the ``InMemoryRandomStrings`` stream,
     with the same options, defaults and messages, read by Python workers."""
 
-    reader_module = "spark_random_strings.strings.stream_reader"
+    reader_module = "spark_random_strings.strings.reader"
 
     @classmethod
     def name(cls) -> str:

@@ -3,10 +3,10 @@ package io.github.sparkrandomstrings
 import org.apache.spark.SparkContext
 import org.apache.spark.sql.SparkSessionExtensions
 
-import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
+import io.github.sparkrandomstrings.offsets.OffsetRowsScanStrategy
 
 /**
- * Plugs this source's batch scan (`RandomStringsScanStrategy`) into a session's planner the
+ * Plugs this source's batch scan (`OffsetRowsScanStrategy`) into a session's planner the
  * conventional way: through `spark.sql.extensions`, set before the session starts.
  *
  * {{{
@@ -21,18 +21,18 @@ import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
  */
 class RandomStringsExtensions extends (SparkSessionExtensions => Unit) {
   override def apply(extensions: SparkSessionExtensions): Unit =
-    extensions.injectPlannerStrategy(_ => RandomStringsScanStrategy)
+    extensions.injectPlannerStrategy(_ => OffsetRowsScanStrategy)
 }
 
 object RandomStringsExtensions {
 
   /** The setting that installs the extensions: Spark's static `spark.sql.extensions`. */
-  val ConfigKey: String = RandomStringsScanStrategy.ExtensionsKey
+  val ConfigKey: String = OffsetRowsScanStrategy.ExtensionsKey
 
   /**
    * Whether the session of `context` was started with these extensions. The strategy answers it,
    * by this class's name kept as text, so that the Nexmark provider, which imports nothing from this
    * package, asks the same.
    */
-  def configuredOn(context: SparkContext): Boolean = RandomStringsScanStrategy.extensionsConfiguredOn(context)
+  def configuredOn(context: SparkContext): Boolean = OffsetRowsScanStrategy.extensionsConfiguredOn(context)
 }

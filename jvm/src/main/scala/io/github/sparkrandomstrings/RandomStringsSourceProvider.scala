@@ -12,7 +12,7 @@ import org.apache.spark.sql.sources.{DataSourceRegister, StreamSourceProvider}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
+import io.github.sparkrandomstrings.offsets.OffsetRowsScanStrategy
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.realtime.{OffsetRowsStream, OffsetRowsTable, RealTimeMode}
 import io.github.sparkrandomstrings.strings.{DefinitionStore, RandomStringsSource, SourceOptions}
@@ -125,7 +125,7 @@ class RandomStringsSourceProvider extends StreamSourceProvider with TableProvide
 
   /**
    * Called by `load()`: validates everything the user gave, so errors surface there, and adds
-   * this source's batch scan to the session's planner (`RandomStringsScanStrategy`) if the
+   * this source's batch scan to the session's planner (`OffsetRowsScanStrategy`) if the
    * session was not started with [[RandomStringsExtensions]]. The options are checked before a
    * user-specified schema is refused, so that the refusal shows the schema those options make.
    */
@@ -137,7 +137,7 @@ class RandomStringsSourceProvider extends StreamSourceProvider with TableProvide
     val options = SourceOptions.parse(parameters, schema)
     if (options.realTime) RealTimeMode.requireAvailable()
     val spark = sqlContext.sparkSession
-    if (!RandomStringsExtensions.configuredOn(spark.sparkContext)) RandomStringsScanStrategy.addTo(spark)
+    if (!RandomStringsExtensions.configuredOn(spark.sparkContext)) OffsetRowsScanStrategy.addTo(spark)
     (ShortName, options.schema)
   }
 

@@ -7,7 +7,7 @@ import scala.collection.mutable
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.streaming.{StreamingQuery, Trigger}
 
-import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
+import io.github.sparkrandomstrings.offsets.OffsetRowsScanStrategy
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.rows.RowGenerator
 import io.github.sparkrandomstrings.strings.DefinitionStore
@@ -251,7 +251,7 @@ class RandomStringsStreamSuite extends SparkSessionSuite {
         "maxLength" -> "12").load()
       val strategies = spark.experimental.extraStrategies
       // As in a session that never loaded the source: Spark plans its own RDDScanExec.
-      if (!ownScan) spark.experimental.extraStrategies = strategies.filterNot(_ == RandomStringsScanStrategy)
+      if (!ownScan) spark.experimental.extraStrategies = strategies.filterNot(_ == OffsetRowsScanStrategy)
       val table = s"scan_${checkpoint.getName}"
       try {
         val query = df.writeStream.format("memory").queryName(table).trigger(Trigger.AvailableNow())

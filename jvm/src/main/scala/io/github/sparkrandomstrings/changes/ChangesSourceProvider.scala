@@ -18,7 +18,7 @@ import org.apache.spark.sql.sources.{
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
+import io.github.sparkrandomstrings.offsets.OffsetRowsScanStrategy
 import io.github.sparkrandomstrings.realtime.{OffsetRowsStream, OffsetRowsTable, RealTimeMode}
 
 /**
@@ -111,7 +111,7 @@ class ChangesSourceProvider
     val options = ChangeOptions.stream(parameters, schema)
     if (options.rows.realTime) RealTimeMode.requireAvailable()
     val spark = sqlContext.sparkSession
-    if (!RandomStringsScanStrategy.extensionsConfiguredOn(spark.sparkContext)) RandomStringsScanStrategy.addTo(spark)
+    if (!OffsetRowsScanStrategy.extensionsConfiguredOn(spark.sparkContext)) OffsetRowsScanStrategy.addTo(spark)
     (Changes.ShortName, options.schema)
   }
 

@@ -12,7 +12,7 @@ import org.apache.spark.sql.sources.{DataSourceRegister, StreamSourceProvider}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import io.github.sparkrandomstrings.offsets.RandomStringsScanStrategy
+import io.github.sparkrandomstrings.offsets.OffsetRowsScanStrategy
 import io.github.sparkrandomstrings.realtime.{OffsetRowsStream, OffsetRowsTable, RealTimeMode}
 
 /**
@@ -73,7 +73,7 @@ class NexmarkSourceProvider extends StreamSourceProvider with TableProvider with
     schema.foreach(refuseSchema)
     if (options.realTime) RealTimeMode.requireAvailable()
     val spark = sqlContext.sparkSession
-    if (!RandomStringsScanStrategy.extensionsConfiguredOn(spark.sparkContext)) RandomStringsScanStrategy.addTo(spark)
+    if (!OffsetRowsScanStrategy.extensionsConfiguredOn(spark.sparkContext)) OffsetRowsScanStrategy.addTo(spark)
     (Nexmark.ShortName, Nexmark.Schema)
   }
 

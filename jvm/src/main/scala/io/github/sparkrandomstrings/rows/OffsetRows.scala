@@ -24,7 +24,7 @@ private[sparkrandomstrings] trait OffsetRows extends Serializable {
 
 /**
  * Makes the row at any offset, in Spark's binary row format, which the batch scan hands on
- * without a copy ([[offsets.RandomStringsScanExec]]); the row it returns may be overwritten by the next
+ * without a copy ([[offsets.OffsetRowsScanExec]]); the row it returns may be overwritten by the next
  * call.
  */
 private[sparkrandomstrings] trait RowMaker {

@@ -18,7 +18,7 @@ import org.apache.spark.sql.execution.metric.{SQLMetric, SQLMetrics}
  * "The batch scan", has what it saves). Like any scan's rows, a row is valid until the next
  * one; operators that keep rows copy them.
  */
-private[sparkrandomstrings] final case class RandomStringsScanExec(
+private[sparkrandomstrings] final case class OffsetRowsScanExec(
     output: Seq[Attribute],
     rows: RDD[InternalRow],
     sourceName: String)
@@ -45,16 +45,16 @@ private[sparkrandomstrings] final case class RandomStringsScanExec(
 }
 
 /**
- * Plans the batches of this source with [[RandomStringsScanExec]]; every other plan is left to
+ * Plans the batches of this source with [[OffsetRowsScanExec]]; every other plan is left to
  * Spark. A session gets it through `RandomStringsExtensions` or, without them, from `load()`
  * ([[addTo]]). Without it (a session it reached neither way), Spark plans the same batches with
  * its own `RDDScanExec`: the same rows, one copy slower.
  */
-private[sparkrandomstrings] object RandomStringsScanStrategy extends SparkStrategy {
+private[sparkrandomstrings] object OffsetRowsScanStrategy extends SparkStrategy {
 
   override def apply(plan: LogicalPlan): Seq[SparkPlan] = plan match {
     case batch: LogicalRDD if batch.rdd.isInstanceOf[OffsetRowsRDD] =>
-      RandomStringsScanExec(batch.output, batch.rdd, batch.rdd.asInstanceOf[OffsetRowsRDD].stream.sourceName) :: Nil
+      OffsetRowsScanExec(batch.output, batch.rdd, batch.rdd.asInstanceOf[OffsetRowsRDD].stream.sourceName) :: Nil
     case _ => Nil
   }
 
