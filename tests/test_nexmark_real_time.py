@@ -11,6 +11,7 @@ import json
 import sys
 import time
 import uuid
+import warnings
 from collections import Counter
 from pathlib import Path
 from typing import IO, Any
@@ -20,7 +21,7 @@ from pyspark import cloudpickle
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming.query import StreamingQuery
 
-from helpers.support import await_free_slots
+from helpers.support import await_free_slots, task_threads
 from spark_random_strings import nexmark_answers, read_nexmark
 from spark_random_strings.engine.choice import pyspark_line
 from spark_random_strings.engine.session import session_setting
@@ -160,9 +161,25 @@ STATEFUL_EVENTS = 2_000
 def real_time_upserts(spark: SparkSession, tmp_path: Path, name: str, done: Any) -> list[list[Any]]:
     """Run ``name`` in real-time mode over the bounded stream, one source partition and one
     shuffle partition (a stage group's tasks all run at once, and local[2] has two slots), until
-    ``done(sink rows)`` or 60 s; the rows the sink got, in order."""
-    output = tmp_path / "rows"
-    output.mkdir()
+    ``done(sink rows)`` or 60 s; the rows the sink got, in order.
+
+    A run whose sink got no row at all in 60 s stalled in Spark's streaming shuffle (its writer
+    waits for acknowledgements from a reader that never connected), not in the query: it is
+    reported as a warning with where each task was, and the query runs once more from a fresh
+    checkpoint. Rows that came and were wrong are never run again."""
+    for attempt in (1, 2):
+        rows, stalled = _run_real_time(spark, tmp_path / f"attempt-{attempt}", name, done)
+        if not stalled or attempt == 2:
+            return rows
+        warnings.warn(f"{name}: no row reached the sink in 60 s; the tasks were:\n{stalled}", stacklevel=2)
+    raise AssertionError("unreachable")
+
+
+def _run_real_time(spark: SparkSession, folder: Path, name: str, done: Any) -> tuple[list[list[Any]], str]:
+    """One run of :func:`real_time_upserts`: the sink's rows, and if it got none in 60 s, where
+    the tasks were before the query stopped."""
+    output = folder / "rows"
+    output.mkdir(parents=True)
     spark.conf.set("spark.sql.streaming.realTimeMode.minBatchDuration", "1s")
     # Spark 4.3 keeps a real-time query's state in RocksDB, and sets it where the session does not;
     # q19's function asks for the setting itself, as it does in micro-batch.
@@ -178,18 +195,21 @@ def real_time_upserts(spark: SparkSession, tmp_path: Path, name: str, done: Any)
             first_event_rate=RATE,
             next_event_rate=RATE,
         )
-        query = start_real_time(QUERIES[name](events), output, tmp_path / "checkpoint", "5 seconds")
+        query = start_real_time(QUERIES[name](events), output, folder / "checkpoint", "5 seconds")
+    stalled = ""
     try:
         deadline = time.monotonic() + 60
         while not done(sink_rows(output)) and query.isActive and time.monotonic() < deadline:
             time.sleep(0.5)
         assert query.exception() is None
+        if not sink_rows(output):
+            stalled = task_threads(spark)
     finally:
         query.stop()
         # A stopped real-time query's tasks end after stop() returns: every one must, else it
         # holds a slot that the next query's stages need at once.
         await_free_slots(spark)
-    return sink_rows(output)
+    return sink_rows(output), stalled
 
 
 def upserted(rows: list[list[Any]], key: tuple[int, ...]) -> list[list[Any]]:

@@ -270,11 +270,20 @@ def await_free_slots(spark: SparkSession, timeout_s: float = 20, rekills: int = 
         if running_tasks(spark) == 0:
             return
         stacks = task_threads(spark)
-        warnings.warn(
-            f"killing again the tasks still running {timeout_s} s after their kill:\n{stacks}", stacklevel=2
-        )
+        tids = re.findall(r"\(TID (\d+)\)", stacks)
+        if tids:
+            warnings.warn(
+                f"killing again the tasks still running {timeout_s} s after their kill:\n{stacks}",
+                stacklevel=2,
+            )
+        else:
+            warnings.warn(
+                f"the status tracker counts {running_tasks(spark)} running tasks {timeout_s} s after "
+                "their kill, and no task thread runs",
+                stacklevel=2,
+            )
         context = spark.sparkContext._jsc.sc()
-        for tid in re.findall(r"\(TID (\d+)\)", stacks):
+        for tid in tids:
             context.killTaskAttempt(int(tid), True, "still running after the test stopped its query")
         deadline = time.monotonic() + 5
         while running_tasks(spark) > 0 and time.monotonic() < deadline:
