@@ -23,7 +23,7 @@ from spark_random_strings.columns.maker import RowDraw
 from spark_random_strings.options.ranges import LONG_MAX
 from spark_random_strings.randomness.counter_random import MASK, bounded_at, mix_int, stream_keys
 from spark_random_strings.rows.generator import expected_table
-from spark_random_strings.strings.options import parse_options
+from spark_random_strings.rows.options import parse_options
 from spark_random_strings.text.character_set import NAMED_SETS, CharacterSet
 from spark_random_strings.text.string_values import DEFAULT_VALUES, StringValues
 from spark_random_strings.typed.cells import draws as draws

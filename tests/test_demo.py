@@ -12,9 +12,9 @@ import pytest
 
 from spark_random_strings import expected_rows
 from spark_random_strings.cli.demo import heading, source_description
+from spark_random_strings.offsets.definition_store import definition_to_json
 from spark_random_strings.rows.definition import StreamDefinition
-from spark_random_strings.strings.options import parse_options
-from spark_random_strings.strings.store import definition_to_json
+from spark_random_strings.rows.options import parse_options
 
 #: The demo's stream as each engine's summary names it: the jar's source describes itself; the
 #: Python data source is described from its offsets, in the same words.

@@ -27,9 +27,9 @@ from spark_random_strings.changes.rows import ChangeRows
 from spark_random_strings.changes.store import stream_from_json
 from spark_random_strings.nexmark.config import NexmarkConfig
 from spark_random_strings.nexmark.generator import NexmarkEvent, nexmark_events
+from spark_random_strings.offsets.definition_store import DEFINITION_FILE
 from spark_random_strings.randomness import strictmath as strict
-from spark_random_strings.strings.options import parse_options
-from spark_random_strings.strings.store import DEFINITION_FILE
+from spark_random_strings.rows.options import parse_options
 from spark_random_strings.text.value_pool import pool_capacity
 from spark_random_strings.time.rate_profile import parse_rate_profile
 

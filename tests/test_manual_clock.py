@@ -18,7 +18,7 @@ from pyspark.sql import SparkSession
 from spark_random_strings import PYTHON_FORMAT
 from spark_random_strings.options import INTERNAL_NAMES, MANUAL_CLOCK, NAMES
 from spark_random_strings.options.ranges import LONG_MAX
-from spark_random_strings.strings.options import parse_options
+from spark_random_strings.rows.options import parse_options
 from spark_random_strings.time import manual_clock as _manual_clock
 from spark_random_strings.time.manual_clock import FOLDER, ManualClock
 

@@ -25,9 +25,9 @@ from spark_random_strings.nexmark.stream import NexmarkStream
 from spark_random_strings.nexmark.stream import check_restart as check_nexmark_restart
 from spark_random_strings.options.table import SOURCES, Option, SourceTable
 from spark_random_strings.rows.definition import check_restart as check_definition_restart
+from spark_random_strings.rows.options import parse_options
 from spark_random_strings.strings.expected import NOT_ROW_SHAPING as STRINGS_NOT_ROW_SHAPING
 from spark_random_strings.strings.expected import StreamDefinitionKeywords
-from spark_random_strings.strings.options import parse_options
 
 STRINGS, NEXMARK, CHANGES = (SOURCES[name] for name in ("InMemoryRandomStrings", "nexmark", "changes"))
 SEED = "7"

@@ -17,14 +17,14 @@ import pytest
 from helpers.orders import ORDERS_DDL, ORDERS_FIELDS
 from helpers.support import REPO
 from spark_random_strings.offsets.corrupt import CorruptDefinitionError
-from spark_random_strings.options.ranges import Real, java_double, java_float
-from spark_random_strings.rows.columns import Cells
-from spark_random_strings.rows.definition import StreamDefinition, check_restart, describe_stream
-from spark_random_strings.strings.options import parse_options
-from spark_random_strings.strings.store import (
+from spark_random_strings.offsets.definition_store import (
     definition_from_json,
     definition_to_json,
 )
+from spark_random_strings.options.ranges import Real, java_double, java_float
+from spark_random_strings.rows.columns import Cells
+from spark_random_strings.rows.definition import StreamDefinition, check_restart, describe_stream
+from spark_random_strings.rows.options import parse_options
 from spark_random_strings.typed.cells.pattern_plan import max_utf8_bytes
 from spark_random_strings.typed.cells.pattern_plan import parse as parse_pattern
 from spark_random_strings.typed.cells.row_bytes import LIMIT

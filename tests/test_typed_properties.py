@@ -36,9 +36,9 @@ from helpers.typed_draws import FAULTS, Broken, draw_broken, draw_declared, draw
 from helpers.typed_rows import canonical, differences, from_json_cell, json_row
 from spark_random_strings import FORMAT, expected_rows, read_random_strings, stream_definition
 from spark_random_strings.engine.choice import pyspark_line
-from spark_random_strings.strings.options import parse_options
+from spark_random_strings.offsets.definition_store import DEFINITION_FILE, definition_to_json, read_definition
+from spark_random_strings.rows.options import parse_options
 from spark_random_strings.strings.read import _python_stream
-from spark_random_strings.strings.store import DEFINITION_FILE, definition_to_json, read_definition
 from spark_random_strings.typed.fields.options import split
 
 #: How many declarations Hypothesis draws: about 0.7 s of Spark for each valid one, 0.1 s for a

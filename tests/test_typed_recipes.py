@@ -32,7 +32,7 @@ from helpers.support import CLI, REPO, run_child
 from spark_random_strings import expected_rows, read_random_strings
 from spark_random_strings.rows.definition import StreamDefinition, check_restart
 from spark_random_strings.rows.generator import expected_table
-from spark_random_strings.strings.options import parse_options
+from spark_random_strings.rows.options import parse_options
 from spark_random_strings.typed.cells.pattern_plan import OPEN_REPEAT_EXTRA
 from spark_random_strings.typed.fields import properties as typed
 

@@ -23,7 +23,7 @@ from pyspark.sql import SparkSession
 
 from helpers.support import CLI, RunInProcess, StartedSpark, run_child
 from spark_random_strings import read_random_strings
-from spark_random_strings.strings.store import DEFINITION_FILE
+from spark_random_strings.offsets.definition_store import DEFINITION_FILE
 from spark_random_strings.write.contents import NEXMARK_FILE, STRINGS_FILE
 from spark_random_strings.write.files import HadoopFiles, LocalFiles
 from spark_random_strings.write.folder import check_folder

@@ -40,7 +40,7 @@ OPTION_NAMES: tuple[str, ...] = CHANGES_TABLE.names
 #: The options tests use and users never see: accepted, but not listed in ``OPTION_NAMES``.
 INTERNAL_NAMES: tuple[str, ...] = CHANGES_TABLE.internal
 #: The options this source reads itself; the rest are the rows' options (rate, time, seed,
-#: partitions, limits), parsed as the random strings' are (``strings.options``).
+#: partitions, limits), parsed as the random strings' are (``rows.options``).
 OWN_NAMES: tuple[str, ...] = (
     KEY,
     KEYS,

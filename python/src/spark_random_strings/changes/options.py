@@ -1,7 +1,7 @@
 """The ``changes`` source's options, parsed once and checked whole (the jar's
 ``ChangeOptions.scala``): the change options (:class:`ChangeSpec`), the key column's rules, and the
 rows' options with the declared schema, parsed as the random strings' typed columns are
-(``strings.options``). Names are matched case-insensitively, and each refusal is the jar's
+(``rows.options``). Names are matched case-insensitively, and each refusal is the jar's
 message, naming the option, the value and what is allowed.
 """
 
@@ -54,7 +54,7 @@ from spark_random_strings.options import (
 from spark_random_strings.options.ranges import LONG_MAX, java_equals_ignore_case, java_sort_key, java_trim
 from spark_random_strings.options.suggestions import boolean, closest, reject_unknown
 from spark_random_strings.rows.definition import StreamDefinition
-from spark_random_strings.strings.options import SourceOptions, parse_options
+from spark_random_strings.rows.options import SourceOptions, parse_options
 from spark_random_strings.typed.fields.options import is_field_option, split
 from spark_random_strings.typed.schema.ddl import to_schema
 from spark_random_strings.typed.schema.sql_types import sql
@@ -188,7 +188,7 @@ def parse_stream_options(parameters: Mapping[str, str], schema: object = None) -
 def parse_change_options(parameters: Mapping[str, str], schema: object = None) -> ChangeOptions:
     """Parse and check the ``changes`` source's options as the jar does at ``load()``. In order:
     the declared schema (``id BIGINT NOT NULL, value STRING`` without one), unknown names, the
-    change options, the key column's rules, then the rows' options, as ``strings.options``
+    change options, the key column's rules, then the rows' options, as ``rows.options``
     checks them.
 
     Args:

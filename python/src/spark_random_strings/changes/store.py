@@ -1,5 +1,5 @@
 """A change stream as its checkpoint keeps it (the jar's ``ChangeStore.scala``): the rows'
-definition as the random strings keep theirs (``strings.store``), and the change
+definition as the random strings keep theirs (``offsets.definition_store``), and the change
 options as the jar's source writes ``changes-source.json``::
 
     {"version": 1, "key": "id", "keys": 1000, "deleteFraction": 0.1, "hotKeys": 10,
@@ -31,10 +31,10 @@ from spark_random_strings.changes.keywords import (
 from spark_random_strings.changes.options import ChangeOptions, ChangeSpec, envelope_named
 from spark_random_strings.changes.rows import ChangeStream
 from spark_random_strings.offsets.corrupt import CorruptDefinitionError
+from spark_random_strings.offsets.definition_store import definition_from_json, definition_to_json
 from spark_random_strings.options import TOTAL_ROWS, TOTAL_ROWS_RANGE
 from spark_random_strings.options.ranges import LONG_MAX, LONG_MIN, java_double
 from spark_random_strings.rows.definition import check_restart as check_definition
-from spark_random_strings.strings.store import definition_from_json, definition_to_json
 
 #: The version of the change options' JSON that the jar's source writes and reads.
 STORE_VERSION = 1

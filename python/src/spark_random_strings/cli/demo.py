@@ -13,8 +13,8 @@ from rich.text import Text
 
 from spark_random_strings.cli.stream import print_header, print_row, run_until_done
 from spark_random_strings.engine.progress import ProgressReport
+from spark_random_strings.offsets.definition_store import python_stream
 from spark_random_strings.rows.definition import describe_stream
-from spark_random_strings.strings.store import python_stream
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame

@@ -17,7 +17,7 @@ from spark_random_strings.options import (
     renamed,
     source_options,
 )
-from spark_random_strings.strings.options import SourceOptions, parse_options
+from spark_random_strings.rows.options import SourceOptions, parse_options
 from spark_random_strings.strings.read import read_random_strings
 from spark_random_strings.typed.fields.options import PREFIX, shown, split
 

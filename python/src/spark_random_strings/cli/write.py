@@ -58,8 +58,8 @@ def check_before_spark(request: WriteRequest) -> None:
 
 
 def _strings_stream(args: argparse.Namespace, python_engine: bool) -> WrittenStream[StreamDefinition]:
+    from spark_random_strings.offsets.definition_store import definition_from_json
     from spark_random_strings.rows.definition import check_restart
-    from spark_random_strings.strings.store import definition_from_json
 
     options = parsed(args)
     return WrittenStream(

@@ -6,8 +6,8 @@ whole row, its ``RowShape``; its columns, and the schema made of them, are ``row
 stream with a declared schema (``declared``, a ``DeclaredSchema``) has that schema's columns in
 place of the random strings'.
 
-Options parsed from a user (``strings.options``) and a definition read back from a checkpoint
-(``strings.store``) both pass :func:`validate`, with the same messages.
+Options parsed from a user (``rows.options``) and a definition read back from a checkpoint
+(``offsets.definition_store``) both pass :func:`validate`, with the same messages.
 """
 
 from __future__ import annotations

@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Required, TypedDict, Unpack, cast
 
 from spark_random_strings.offsets.corrupt import CorruptDefinitionError
+from spark_random_strings.offsets.definition_store import DEFINITION_FILE, python_stream, read_definition
 from spark_random_strings.options import FORMAT, source_options
 from spark_random_strings.options.table import SOURCES
 from spark_random_strings.rows.definition import StreamDefinition
-from spark_random_strings.strings.options import parse_options
-from spark_random_strings.strings.store import DEFINITION_FILE, python_stream, read_definition
+from spark_random_strings.rows.options import parse_options
 from spark_random_strings.typed.fields.options import flattened, shown, split
 
 if TYPE_CHECKING:

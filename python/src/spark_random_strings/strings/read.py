@@ -14,7 +14,7 @@ from spark_random_strings.options import (
     renamed,
     source_options,
 )
-from spark_random_strings.strings.options import parse_options, python_real_time_error
+from spark_random_strings.rows.options import parse_options, python_real_time_error
 from spark_random_strings.typed.fields.options import flattened
 
 if TYPE_CHECKING:

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 from pyspark.sql.pandas.types import from_arrow_schema
 from pyspark.sql.types import StructType
 
+from spark_random_strings.offsets.definition_store import definition_from_json, definition_to_json
 from spark_random_strings.offsets.reader import OffsetStreamReader
 from spark_random_strings.options import PYTHON_FORMAT, schema_of
 from spark_random_strings.rows.definition import StreamDefinition, check_restart
 from spark_random_strings.rows.generator import RowGenerator
-from spark_random_strings.strings.options import SourceOptions, parse_options, python_real_time_error
-from spark_random_strings.strings.store import definition_from_json, definition_to_json
+from spark_random_strings.rows.options import SourceOptions, parse_options, python_real_time_error
 from spark_random_strings.typed.fields.options import is_field_option
 
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap
 import org.apache.spark.sql.types.{StringType, StructField, StructType}
 
 import io.github.sparkrandomstrings.options.Suggestions
-import io.github.sparkrandomstrings.strings.SourceOptions
+import io.github.sparkrandomstrings.rows.SourceOptions
 import io.github.sparkrandomstrings.typed.FieldOptions
 
 /**
@@ -77,7 +77,7 @@ final case class ChangeSpec(
  * @param spec the change options
  * @param rows the row options (rate, time, seed, partitions, limits) and the declared schema with
  *             its `fields.` options, parsed and checked as the random strings' typed columns are
- *             ([[strings.SourceOptions]])
+ *             ([[rows.SourceOptions]])
  */
 final case class ChangeOptions(
     spec: ChangeSpec,
@@ -148,7 +148,7 @@ object ChangeOptions {
   /**
    * Reads the options Spark passes (case-insensitive names) and the declared schema, if any.
    * In order: unknown names; the change options; the key column's rules; then the rows' options,
-   * as [[strings.SourceOptions.parse]] checks them.
+   * as [[rows.SourceOptions.parse]] checks them.
    *
    * @throws IllegalArgumentException naming the option, the value given and what is allowed
    */

@@ -8,11 +8,11 @@ import org.apache.spark.sql.SparkSession
 
 import io.github.sparkrandomstrings.offsets.MetadataFile
 import io.github.sparkrandomstrings.options.RandomStrings.TotalRowsRange
-import io.github.sparkrandomstrings.strings.DefinitionStore
+import io.github.sparkrandomstrings.offsets.DefinitionStore
 
 /**
  * Keeps a change stream in the source's metadata folder of the checkpoint: its rows' definition
- * as the random strings keep theirs ([[strings.DefinitionStore]]'s file), and beside it the change
+ * as the random strings keep theirs ([[offsets.DefinitionStore]]'s file), and beside it the change
  * options, one small JSON file written once ([[offsets.MetadataFile]]):
  *
  * {{{

@@ -11,7 +11,7 @@ import io.github.sparkrandomstrings.typed.{CellKind, DeclaredSchema}
  * Everything a row depends on besides its offset. Row `offset` of the stream is a pure function
  * of (definition, offset): that is what makes batches replayable after a restart and identical
  * whatever the partitioning. A definition is fixed when a query first starts and is kept in the
- * checkpoint (see [[strings.DefinitionStore]]); it travels to the executors inside each batch's RDD.
+ * checkpoint (see [[offsets.DefinitionStore]]); it travels to the executors inside each batch's RDD.
  * Whether its values come from a query's options or from a checkpoint, they pass the one set of
  * rules, [[StreamDefinition.validate]].
  *
@@ -127,8 +127,8 @@ object StreamDefinition {
   import RandomStrings._
 
   /**
-   * The rules every stream passes, whether its options were just parsed ([[strings.SourceOptions]]) or
-   * its definition was read from a checkpoint ([[strings.DefinitionStore]]): each written once, here,
+   * The rules every stream passes, whether its options were just parsed ([[rows.SourceOptions]]) or
+   * its definition was read from a checkpoint ([[offsets.DefinitionStore]]): each written once, here,
    * with the options' messages. In order: the rate in range, the string options' rules
    * ([[text.StringValues.validate]]), each of the row's shaping values in range, a late row's
    * lateness, a pool that the lengths and characters can fill, `startTimestamp` in range and

@@ -7,6 +7,7 @@ import io.github.sparkrandomstrings.offsets.OffsetSource
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.rows.{RowShape, StreamDefinition}
 import io.github.sparkrandomstrings.text.StringValues
+import io.github.sparkrandomstrings.rows.SourceOptions
 
 /**
  * The `InMemoryRandomStrings` stream: Spark's V1 `Source` contract ([[offsets.OffsetSource]]) over an

@@ -10,6 +10,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import io.github.sparkrandomstrings.rows.RowGenerator
 import io.github.sparkrandomstrings.testing.TestDirectories
+import io.github.sparkrandomstrings.offsets.DefinitionStore
 
 /**
  * The streams of each released version, as that release made them (tests/fixtures/<version>/

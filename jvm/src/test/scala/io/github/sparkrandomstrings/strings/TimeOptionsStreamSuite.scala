@@ -13,6 +13,7 @@ import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.rows.StreamDefinition
 import io.github.sparkrandomstrings.testing.SparkSessionSuite
 import io.github.sparkrandomstrings.time.{ManualClock, RateProfile}
+import io.github.sparkrandomstrings.offsets.DefinitionStore
 
 /** `timestampColumn`, `startTimestamp` and `rateProfile` end to end, through real streaming queries. */
 class TimeOptionsStreamSuite extends SparkSessionSuite {

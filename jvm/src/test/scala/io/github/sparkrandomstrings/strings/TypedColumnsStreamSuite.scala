@@ -12,6 +12,7 @@ import org.apache.spark.sql.types.StructType
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.rows.RowGenerator
 import io.github.sparkrandomstrings.testing.{AvailableNowQueries, SparkSessionSuite}
+import io.github.sparkrandomstrings.offsets.DefinitionStore
 
 class TypedColumnsStreamSuite extends SparkSessionSuite with AvailableNowQueries {
   import RandomStrings.ShortName

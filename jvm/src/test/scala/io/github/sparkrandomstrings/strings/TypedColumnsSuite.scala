@@ -8,6 +8,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import io.github.sparkrandomstrings.rows.{RowGenerator, StreamDefinition}
 import io.github.sparkrandomstrings.typed.CellKind
+import io.github.sparkrandomstrings.rows.SourceOptions
 
 class TypedColumnsSuite extends AnyFunSuite {
 

@@ -20,7 +20,7 @@ import org.apache.spark.sql.types.StructType
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.realtime.InterleavedReader
 import io.github.sparkrandomstrings.rows.{RowGenerator, StreamDefinition}
-import io.github.sparkrandomstrings.strings.DefinitionStore
+import io.github.sparkrandomstrings.offsets.DefinitionStore
 import io.github.sparkrandomstrings.testing.{KeepingWriter, SparkSessionSuite}
 import io.github.sparkrandomstrings.time.ManualClock
 

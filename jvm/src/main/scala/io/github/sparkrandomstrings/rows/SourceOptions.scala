@@ -1,11 +1,11 @@
-package io.github.sparkrandomstrings.strings
+package io.github.sparkrandomstrings.rows
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap
 import org.apache.spark.sql.types.StructType
 
 import io.github.sparkrandomstrings.options.{RandomStrings, Real, Suggestions, Whole}
-import io.github.sparkrandomstrings.rows.{Columns, RowShape, StreamDefinition}
+
 import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
 import io.github.sparkrandomstrings.time.{RateProfile, StreamClock}
 import io.github.sparkrandomstrings.typed.{DeclaredSchema, FieldOptions}

@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings.strings
+package io.github.sparkrandomstrings.offsets
 
 import java.security.SecureRandom
 
@@ -9,9 +9,8 @@ import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.SparkSession
 
-import io.github.sparkrandomstrings.offsets.MetadataFile
 import io.github.sparkrandomstrings.options.RandomStrings
-import io.github.sparkrandomstrings.rows.{RowShape, StreamDefinition}
+import io.github.sparkrandomstrings.rows.{RowShape, SourceOptions, StreamDefinition}
 import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
 import io.github.sparkrandomstrings.time.RateProfile
 import io.github.sparkrandomstrings.typed.DeclaredSchema

@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings.strings
+package io.github.sparkrandomstrings.offsets
 
 import java.io.File
 import java.nio.charset.StandardCharsets
@@ -10,6 +10,7 @@ import org.scalatest.funsuite.AnyFunSuite
 import io.github.sparkrandomstrings.rows.{RowShape, StreamDefinition}
 import io.github.sparkrandomstrings.testing.TestDirectories
 import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
+import io.github.sparkrandomstrings.rows.SourceOptions
 
 class DefinitionStoreSuite extends AnyFunSuite with TestDirectories {
 

@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings.strings
+package io.github.sparkrandomstrings.rows
 
 import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap
 import org.scalatest.funsuite.AnyFunSuite
