@@ -355,24 +355,9 @@ class RealTimeStreamSuite extends SparkSessionSuite {
       Ordering[(Int, Int)].gteq(sparkLine, (4, 3)),
       s"real-time mode's stateful operators arrived in Spark 4.3; this is $SPARK_VERSION")
     withTempDir { dir =>
-      // A bounded stream, read whole within the first 5 s batch: its reader then waits for the
-      // batch's deadline, and stop() kills it there; the count's shuffle reader is killed beside it.
-      val stream =
-        reader(
-          "realTime" -> "true",
-          "seed" -> "4",
-          "rowsPerSecond" -> "1000",
-          "totalRows" -> "200",
-          "numPartitions" -> "1")
-          .load()
-      val shufflePartitions = spark.conf.get("spark.sql.shuffle.partitions")
-      spark.conf.set("spark.sql.shuffle.partitions", "1") // the source's task and the count's: local[2]'s slots
-      val query =
-        try {
-          stream.groupBy("length").count().writeStream.foreach(new KeepingWriter("stateful"))
-            .outputMode(OutputMode.Update()).trigger(Trigger.RealTime("5 seconds"))
-            .option("checkpointLocation", new File(dir, "checkpoint").getPath).start()
-        } finally spark.conf.set("spark.sql.shuffle.partitions", shufflePartitions)
+      // Its reader then waits for the batch's deadline, and stop() kills it there; the count's
+      // shuffle reader is killed beside it.
+      val query = startBoundedCount(new KeepingWriter("stateful"), dir)
       // Each length's latest count, as the sink got them: every row counted once.
       def counted: Long =
         KeepingWriter.kept("stateful").map { case (row, _) => row.getInt(0) -> row.getLong(1) }.toMap.values.sum
@@ -391,31 +376,39 @@ class RealTimeStreamSuite extends SparkSessionSuite {
       Ordering[(Int, Int)].gteq(sparkLine, (4, 3)),
       s"real-time mode's stateful operators arrived in Spark 4.3; this is $SPARK_VERSION")
     withTempDir { dir =>
-      // The bounded stream is read whole within 0.2 s; its reader then parks until the batch's
-      // deadline. The count's sink fails a second after its first row, so the job's cancel kills
-      // the source's task while its reader is parked, after the shuffle's reader is gone: the
-      // source's shuffle writer then waits for that reader's acknowledgement until its thread is
-      // interrupted, and only the kill's interrupt can end it.
-      val stream =
-        reader(
-          "realTime" -> "true",
-          "seed" -> "4",
-          "rowsPerSecond" -> "1000",
-          "totalRows" -> "200",
-          "numPartitions" -> "1")
-          .load()
-      val shufflePartitions = spark.conf.get("spark.sql.shuffle.partitions")
-      spark.conf.set("spark.sql.shuffle.partitions", "1")
-      val query =
-        try {
-          stream.groupBy("length").count().writeStream.foreach(new FailingWriter(failAfterMs = 1000L))
-            .outputMode(OutputMode.Update()).trigger(Trigger.RealTime("5 seconds"))
-            .option("checkpointLocation", new File(dir, "checkpoint").getPath).start()
-        } finally spark.conf.set("spark.sql.shuffle.partitions", shufflePartitions)
+      // The reader parks until the batch's deadline once it has read the stream whole. The count's
+      // sink fails a second after its first row, so the job's cancel kills the source's task while
+      // its reader is parked, after the shuffle's reader is gone: the source's shuffle writer then
+      // waits for that reader's acknowledgement until its thread is interrupted, and only the
+      // kill's interrupt can end it.
+      val query = startBoundedCount(new FailingWriter(failAfterMs = 1000L), dir)
       val failed = intercept[StreamingQueryException](query.awaitTermination(60000L))
       assert(messages(failed).contains(FailingWriter.Message), messages(failed))
       stopAndAwaitTasks(query)
     }
+  }
+
+  /**
+   * Each length's count of a bounded stream of 200 rows, read whole within 0.2 s of the first 5 s
+   * batch, into `sink`: one source partition and one shuffle partition, the source's task and the
+   * count's filling local[2]'s two slots.
+   */
+  private def startBoundedCount(sink: ForeachWriter[Row], dir: File): StreamingQuery = {
+    val stream =
+      reader(
+        "realTime" -> "true",
+        "seed" -> "4",
+        "rowsPerSecond" -> "1000",
+        "totalRows" -> "200",
+        "numPartitions" -> "1")
+        .load()
+    val shufflePartitions = spark.conf.get("spark.sql.shuffle.partitions")
+    spark.conf.set("spark.sql.shuffle.partitions", "1")
+    try {
+      stream.groupBy("length").count().writeStream.foreach(sink).outputMode(OutputMode.Update())
+        .trigger(Trigger.RealTime("5 seconds")).option("checkpointLocation", new File(dir, "checkpoint").getPath)
+        .start()
+    } finally spark.conf.set("spark.sql.shuffle.partitions", shufflePartitions)
   }
 
   /** The messages of `error` and of its causes. */
