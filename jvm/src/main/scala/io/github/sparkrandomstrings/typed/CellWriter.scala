@@ -2,12 +2,9 @@ package io.github.sparkrandomstrings.typed
 
 import org.apache.spark.sql.catalyst.expressions.codegen.{UnsafeArrayWriter, UnsafeRowWriter, UnsafeWriter}
 import org.apache.spark.sql.types._
-import org.apache.spark.unsafe.types.UTF8String
 
 import io.github.sparkrandomstrings.columns.RowDraw
-import io.github.sparkrandomstrings.randomness.{CounterRandom, RandomStreams, ZipfSampler}
-import io.github.sparkrandomstrings.text.StringColumnWriter
-import io.github.sparkrandomstrings.time.RowClock
+import io.github.sparkrandomstrings.randomness.{CounterRandom, RandomStreams}
 
 /**
  * Writes the cells of one declared column ([[CellSpec]]) into Spark's binary format: a top-level
@@ -84,226 +81,18 @@ private[sparkrandomstrings] object CellWriter {
 
   /** The writer of `spec`'s cells into `parent`. */
   def of(cells: CellSpec, seed: Long, parent: UnsafeWriter): CellWriter = cells.kind match {
-    case k: Wholes => new WholeWriter(cells, seed, parent, k)
-    case k: Reals => new RealWriter(cells, seed, parent, k)
-    case Booleans =>
-      new CellWriter(cells, seed, parent) {
-        protected def writeValue(ordinal: Int, instance: Long, row: RowDraw): Unit =
-          parent.write(ordinal, random.nextChance(0.5))
-      }
-    case Sequence(start, step, count) =>
-      new CellWriter(cells, seed, parent) {
-        protected def writeValue(ordinal: Int, instance: Long, row: RowDraw): Unit =
-          writeWhole(parent, ordinal, cells.dataType, start + step * java.lang.Long.remainderUnsigned(instance, count))
-      }
-    case RowOffset =>
-      new CellWriter(cells, seed, parent) {
-        protected def writeValue(ordinal: Int, instance: Long, row: RowDraw): Unit = parent.write(ordinal, row.offset)
-      }
-    case EventTime(micros) =>
-      new CellWriter(cells, seed, parent) {
-        protected def writeValue(ordinal: Int, instance: Long, row: RowDraw): Unit =
-          parent.write(ordinal, if (micros) RowClock.timestampMicros(row.eventTimeMs) else row.eventTimeMs)
-      }
-    case k: Values => new ValuesWriter(cells, seed, parent, k)
-    case Strings(values) =>
-      new CellWriter(cells, seed, parent) {
-        private val strings = new StringColumnWriter(pathSeed(seed, cells.path), values)
-        protected def writeValue(ordinal: Int, instance: Long, row: RowDraw): Unit =
-          strings.writeDrawn(parent, ordinal, random)
-      }
-    case Patterned(_, plan) => new PatternWriter(cells, seed, parent, plan)
-    case Bytes(minLength, maxLength) =>
-      new CellWriter(cells, seed, parent) {
-        private val table = Array.tabulate[Byte](256)(_.toByte)
-        private val buffer = new Array[Byte](maxLength)
-        protected def writeValue(ordinal: Int, instance: Long, row: RowDraw): Unit = {
-          val length = minLength + random.nextBounded(maxLength - minLength + 1)
-          random.fillFrom(table, buffer, 0, length)
-          parent.write(ordinal, buffer, 0, length)
-        }
-      }
+    case k: Wholes => new NumberCells.WholeWriter(cells, seed, parent, k)
+    case k: Reals => new NumberCells.RealWriter(cells, seed, parent, k)
+    case Booleans => new NumberCells.BooleanWriter(cells, seed, parent)
+    case k: Sequence => new NumberCells.SequenceWriter(cells, seed, parent, k)
+    case RowOffset => new NumberCells.RowOffsetWriter(cells, seed, parent)
+    case k: EventTime => new NumberCells.EventTimeWriter(cells, seed, parent, k)
+    case k: Values => new NumberCells.ValuesWriter(cells, seed, parent, k)
+    case k: Strings => new TextCells.StringWriter(cells, seed, parent, k)
+    case Patterned(_, plan) => new TextCells.PatternWriter(cells, seed, parent, plan)
+    case k: Bytes => new TextCells.BytesWriter(cells, seed, parent, k)
     case Arrays(minSize, maxSize, element) => new ArrayWriter(cells, seed, parent, minSize, maxSize, element)
     case Structs(fields) => new StructWriter(cells, seed, parent, fields)
-  }
-
-  /** Writes whole number `value` (in the type's unit) as a cell of type `t`. */
-  private def writeWhole(w: UnsafeWriter, ordinal: Int, t: DataType, value: Long): Unit = t match {
-    case ByteType => w.write(ordinal, value.toByte)
-    case ShortType => w.write(ordinal, value.toShort)
-    case IntegerType | DateType => w.write(ordinal, value.toInt)
-    case _ => w.write(ordinal, value)
-  }
-
-  /** A uniform long in [0, span], span read as unsigned (so every span up to 2^64 - 1). */
-  def unsignedUpTo(random: CounterRandom, span: Long): Long =
-    if (span >= 0L) random.nextLongUpTo(span)
-    else if (span == -1L) random.nextLong()
-    else {
-      var bits = random.nextLong()
-      while (java.lang.Long.compareUnsigned(bits, span) > 0) bits = random.nextLong()
-      bits
-    }
-
-  /** A standard normal, by Marsaglia's polar method (its second value not kept). */
-  def standardNormal(random: CounterRandom): Double = {
-    while (true) {
-      val u = 2.0 * random.nextUnitDouble() - 1.0
-      val v = 2.0 * random.nextUnitDouble() - 1.0
-      val s = u * u + v * v
-      if (s < 1.0 && s > 0.0) return u * StrictMath.sqrt(-2.0 * StrictMath.log(s) / s)
-    }
-    throw new IllegalStateException("unreachable")
-  }
-
-  private final class WholeWriter(spec: CellSpec, seed: Long, parent: UnsafeWriter, k: Wholes)
-      extends CellWriter(spec, seed, parent) {
-    private val t = spec.dataType
-    private val span = k.max - k.min
-    private val zipf = k.distribution match {
-      case Zipf(s) => new ZipfSampler(span + 1L, s)
-      case _ => null
-    }
-    private val (decimal, precision, scale) = t match {
-      case d: DecimalType => (new Decimal, d.precision, d.scale)
-      case _ => (null, 0, 0)
-    }
-
-    /** max - min as a double, read as unsigned: a span of 2^63 or more is below 0 as a long. */
-    private val unsignedSpan = if (span >= 0L) span.toDouble else span.toDouble + 18446744073709551616.0
-    private val exponentialCut = k.distribution match {
-      case Exponential(mean) => -StrictMath.expm1(-(unsignedSpan + 1.0) / mean)
-      case _ => 0.0
-    }
-
-    protected def writeValue(ordinal: Int, instance: Long, row: RowDraw): Unit = {
-      val value = k.distribution match {
-        case Uniform => k.min + unsignedUpTo(random, span)
-        case Zipf(_) => k.min + zipf.sample(random) - 1L
-        case Normal(mean, stddev) =>
-          var drawn = Double.NaN
-          while (!(drawn >= k.min.toDouble && drawn <= k.max.toDouble)) {
-            drawn = StrictMath.rint(mean + stddev * standardNormal(random))
-          }
-          math.max(k.min, math.min(k.max, drawn.toLong))
-        case Exponential(mean) =>
-          val x = -mean * StrictMath.log1p(-random.nextUnitDouble() * exponentialCut)
-          // Added as unsigned: min + the drawn whole part wraps back into [min, max].
-          val drawn = math.min(StrictMath.floor(x), unsignedSpan)
-          k.min + (if (drawn < 9223372036854775808.0) drawn.toLong
-                   else (drawn - 9223372036854775808.0).toLong ^ Long.MinValue)
-      }
-      if (decimal != null) parent.write(ordinal, decimal.set(value, precision, scale), precision, scale)
-      else writeWhole(parent, ordinal, t, value)
-    }
-  }
-
-  private final class RealWriter(spec: CellSpec, seed: Long, parent: UnsafeWriter, k: Reals)
-      extends CellWriter(spec, seed, parent) {
-    private val isFloat = spec.dataType == FloatType
-    private val exponentialCut = k.distribution match {
-      case Exponential(mean) => -StrictMath.expm1(-(k.max - k.min) / mean)
-      case _ => 0.0
-    }
-
-    protected def writeValue(ordinal: Int, instance: Long, row: RowDraw): Unit = {
-      val value = k.distribution match {
-        case Normal(mean, stddev) =>
-          var drawn = Double.NaN
-          while (!(drawn >= k.min && drawn <= k.max)) drawn = mean + stddev * standardNormal(random)
-          drawn
-        case Exponential(mean) =>
-          math.min(k.max, k.min - mean * StrictMath.log1p(-random.nextUnitDouble() * exponentialCut))
-        case _ =>
-          val u = random.nextUnitDouble()
-          math.min(k.max, k.min * (1.0 - u) + k.max * u)
-      }
-      if (isFloat) parent.write(ordinal, value.toFloat) else parent.write(ordinal, value)
-    }
-  }
-
-  private final class ValuesWriter(spec: CellSpec, seed: Long, parent: UnsafeWriter, k: Values)
-      extends CellWriter(spec, seed, parent) {
-    private val n = k.values.length
-    private val zipf = k.pick match {
-      case PickZipf(s) => new ZipfSampler(n.toLong, s)
-      case _ => null
-    }
-    private val cumulative = k.pick match {
-      case PickWeighted(_, sums) => sums.toArray
-      case _ => null
-    }
-    private val t = spec.dataType
-    private val values = k.values.toArray
-    private val decimal = t match {
-      case _: DecimalType => new Decimal
-      case _ => null
-    }
-
-    protected def writeValue(ordinal: Int, instance: Long, row: RowDraw): Unit = {
-      val i =
-        if (zipf != null) (zipf.sample(random) - 1L).toInt
-        else if (cumulative != null) {
-          val target = random.nextUnitDouble() * cumulative(n - 1)
-          var low = 0
-          var high = n - 1
-          while (low < high) {
-            val middle = (low + high) >>> 1
-            if (cumulative(middle) > target) high = middle else low = middle + 1
-          }
-          low
-        } else random.nextBounded(n)
-      (t, values(i)) match {
-        case (BooleanType, v: Boolean) => parent.write(ordinal, v)
-        case (StringType, v: UTF8String) => parent.write(ordinal, v)
-        case (BinaryType, v: Array[Byte]) => parent.write(ordinal, v)
-        case (FloatType, v: Float) => parent.write(ordinal, v)
-        case (DoubleType, v: Double) => parent.write(ordinal, v)
-        case (d: DecimalType, v: Long) =>
-          parent.write(ordinal, decimal.set(v, d.precision, d.scale), d.precision, d.scale)
-        case (ByteType, v: Byte) => parent.write(ordinal, v)
-        case (ShortType, v: Short) => parent.write(ordinal, v)
-        case (IntegerType | DateType, v: Int) => parent.write(ordinal, v)
-        case (_, v: Long) => parent.write(ordinal, v)
-        case (other, v) => throw new IllegalStateException(s"value $v of $other")
-      }
-    }
-  }
-
-  private final class PatternWriter(spec: CellSpec, seed: Long, parent: UnsafeWriter, plan: PatternPlan)
-      extends CellWriter(spec, seed, parent) {
-    import PatternPlan._
-    private val points = new Array[Int](plan.maxLength.toInt)
-    private var length = 0
-
-    private def draw(p: PatternPlan): Unit = p match {
-      case Literal(c) =>
-        points(length) = c
-        length += 1
-      case AnyOf(all) =>
-        points(length) = all(random.nextBounded(all.length))
-        length += 1
-      case PatternPlan.Sequence(parts) =>
-        var i = 0
-        while (i < parts.length) {
-          draw(parts(i))
-          i += 1
-        }
-      case Either(options) => draw(options(random.nextBounded(options.length)))
-      case Repeat(part, min, max) =>
-        val times = if (max == min) min else min + random.nextBounded(max - min + 1)
-        var i = 0
-        while (i < times) {
-          draw(part)
-          i += 1
-        }
-    }
-
-    protected def writeValue(ordinal: Int, instance: Long, row: RowDraw): Unit = {
-      length = 0
-      draw(plan)
-      parent.write(ordinal, UTF8String.fromString(new String(points, 0, length)))
-    }
   }
 
   private final class ArrayWriter(
