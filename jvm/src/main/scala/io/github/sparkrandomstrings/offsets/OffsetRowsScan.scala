@@ -64,7 +64,7 @@ private[sparkrandomstrings] object OffsetRowsScanStrategy extends SparkStrategy 
   /**
    * The extensions that plant this strategy when a session starts, by name: the class
    * `io.github.sparkrandomstrings.RandomStringsExtensions`, which sits in the package that users
-   * name, above this one, so that both sources' providers can ask [[extensionsConfiguredOn]].
+   * name, above this one, so that every source's provider can ask [[extensionsConfiguredOn]].
    */
   val ExtensionsClass = "io.github.sparkrandomstrings.RandomStringsExtensions"
 
