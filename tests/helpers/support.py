@@ -267,9 +267,10 @@ def await_free_slots(spark: SparkSession, timeout_s: float = 20, rekills: int = 
     while running_tasks(spark) > 0 and time.monotonic() < deadline:
         time.sleep(0.1)
     for _ in range(rekills):
-        if running_tasks(spark) == 0:
-            return
         stacks = task_threads(spark)
+        counted = running_tasks(spark)  # after the stacks: a task that ended meanwhile is not counted
+        if counted == 0:
+            return
         tids = re.findall(r"\(TID (\d+)\)", stacks)
         if tids:
             warnings.warn(
@@ -278,7 +279,7 @@ def await_free_slots(spark: SparkSession, timeout_s: float = 20, rekills: int = 
             )
         else:
             warnings.warn(
-                f"the status tracker counts {running_tasks(spark)} running tasks {timeout_s} s after "
+                f"the status tracker counts {counted} running tasks {timeout_s} s after "
                 "their kill, and no task thread runs",
                 stacklevel=2,
             )
