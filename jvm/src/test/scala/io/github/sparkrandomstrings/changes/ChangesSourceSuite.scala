@@ -10,6 +10,7 @@ import org.apache.spark.sql.types.StructType
 
 import io.github.sparkrandomstrings.changes.ChangeLifecycle.{Delete, Insert}
 import io.github.sparkrandomstrings.testing.{AvailableNowQueries, DigestedRows, InvalidInputs, SparkSessionSuite}
+import io.github.sparkrandomstrings.testing.Errors.messages
 
 /** The `changes` source through Spark: its rows against the change model and the typed columns, its checkpoint and its refusals. */
 class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
@@ -28,9 +29,6 @@ class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
 
   private def changes(options: Map[String, String], schema: String = Declared) =
     spark.readStream.format(Changes.ShortName).schema(schema).options(options).load()
-
-  private def messages(error: Throwable): String =
-    Iterator.iterate[Throwable](error)(_.getCause).takeWhile(_ != null).map(_.getMessage).mkString(" | ")
 
   test(
     "an AvailableNow run reads each change once: the model's key and op, the typed columns' cells at its image",

@@ -8,6 +8,7 @@ import org.apache.spark.sql.Row
 import org.apache.spark.sql.catalyst.encoders.ExpressionEncoder
 
 import io.github.sparkrandomstrings.testing.{AvailableNowQueries, DigestedRows, InvalidInputs, SparkSessionSuite}
+import io.github.sparkrandomstrings.testing.Errors.messages
 import io.github.sparkrandomstrings.time.ManualClock
 
 /** The `nexmark` source through Spark: its rows, its clock, its checkpoint and its refusals. */
@@ -21,9 +22,6 @@ class NexmarkSourceSuite extends SparkSessionSuite with AvailableNowQueries {
     val rows = new NexmarkRows(config)
     numbers.map(n => toRow(rows.row(n).copy()))
   }
-
-  private def messages(error: Throwable): String =
-    Iterator.iterate[Throwable](error)(_.getCause).takeWhile(_ != null).map(_.getMessage).mkString(" | ")
 
   test(
     "an AvailableNow run reads every event of numEvents exactly once, each the generator's, over 3 partitions",

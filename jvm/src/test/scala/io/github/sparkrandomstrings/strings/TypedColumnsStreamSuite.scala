@@ -9,10 +9,10 @@ import org.apache.spark.sql.catalyst.encoders.ExpressionEncoder
 import org.apache.spark.sql.streaming.Trigger
 import org.apache.spark.sql.types.StructType
 
+import io.github.sparkrandomstrings.offsets.DefinitionStore
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.rows.RowGenerator
-import io.github.sparkrandomstrings.testing.{AvailableNowQueries, SparkSessionSuite}
-import io.github.sparkrandomstrings.offsets.DefinitionStore
+import io.github.sparkrandomstrings.testing.{AvailableNowQueries, Errors, SparkSessionSuite}
 
 class TypedColumnsStreamSuite extends SparkSessionSuite with AvailableNowQueries {
   import RandomStrings.ShortName
@@ -77,8 +77,7 @@ class TypedColumnsStreamSuite extends SparkSessionSuite with AvailableNowQueries
           reader(Fields ++ Map("totalRows" -> "20", "fields.user_id.max" -> "50")).load(),
           checkpoint)
       }
-      val message =
-        Iterator.iterate[Throwable](error)(_.getCause).takeWhile(_ != null).map(_.getMessage).mkString(" | ")
+      val message = Errors.messages(error)
       assert(message.contains("fields.user_id.max: the checkpoint has 1000, the query sets 50"), message)
     }
   }
