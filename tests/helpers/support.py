@@ -239,10 +239,17 @@ def group_gone(process: subprocess.Popen[bytes], timeout_s: float) -> bool:
 def wait_for(
     condition_met: Callable[[], bool], what: str, timeout_s: float = 120, poll_s: float = 0.2
 ) -> None:
+    assert met_within(condition_met, timeout_s, poll_s), f"timed out waiting for {what}"
+
+
+def met_within(condition_met: Callable[[], bool], timeout_s: float, poll_s: float = 0.2) -> bool:
+    """Whether ``condition_met()`` comes true within ``timeout_s``, asked every ``poll_s``."""
     deadline = time.monotonic() + timeout_s
     while not condition_met():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        if time.monotonic() >= deadline:
+            return False
         time.sleep(poll_s)
+    return True
 
 
 def running_tasks(spark: SparkSession) -> int:
@@ -263,9 +270,11 @@ def await_free_slots(spark: SparkSession, timeout_s: float = 20, rekills: int = 
     streaming shuffle writer's wait for its readers' acknowledgements has no other way out)
     would hold the slot for good. Each re-kill is reported as a warning with the task's stack;
     a task that outlives them all fails the wait with it."""
-    deadline = time.monotonic() + timeout_s
-    while running_tasks(spark) > 0 and time.monotonic() < deadline:
-        time.sleep(0.1)
+
+    def idle() -> bool:
+        return running_tasks(spark) == 0
+
+    met_within(idle, timeout_s, poll_s=0.1)
     for _ in range(rekills):
         stacks = task_threads(spark)
         counted = running_tasks(spark)  # after the stacks: a task that ended meanwhile is not counted
@@ -286,10 +295,8 @@ def await_free_slots(spark: SparkSession, timeout_s: float = 20, rekills: int = 
         context = spark.sparkContext._jsc.sc()
         for tid in tids:
             context.killTaskAttempt(int(tid), True, "still running after the test stopped its query")
-        deadline = time.monotonic() + 5
-        while running_tasks(spark) > 0 and time.monotonic() < deadline:
-            time.sleep(0.1)
-    if running_tasks(spark) > 0:
+        met_within(idle, 5, poll_s=0.1)
+    if not idle():
         raise AssertionError(f"tasks still running after {rekills} more kills:\n{task_threads(spark)}")
 
 
