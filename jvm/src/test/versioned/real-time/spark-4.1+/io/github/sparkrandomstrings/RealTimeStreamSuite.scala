@@ -17,10 +17,11 @@ import org.apache.spark.sql.catalyst.encoders.{ExpressionEncoder, RowEncoder}
 import org.apache.spark.sql.streaming.{OutputMode, StreamingQuery, StreamingQueryException, Trigger}
 import org.apache.spark.sql.types.StructType
 
+import io.github.sparkrandomstrings.offsets.DefinitionStore
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.realtime.InterleavedReader
 import io.github.sparkrandomstrings.rows.{RowGenerator, StreamDefinition}
-import io.github.sparkrandomstrings.offsets.DefinitionStore
+import io.github.sparkrandomstrings.testing.Errors.messages
 import io.github.sparkrandomstrings.testing.{KeepingWriter, SparkSessionSuite}
 import io.github.sparkrandomstrings.time.ManualClock
 
@@ -377,11 +378,11 @@ class RealTimeStreamSuite extends SparkSessionSuite {
       s"real-time mode's stateful operators arrived in Spark 4.3; this is $SPARK_VERSION")
     withTempDir { dir =>
       // The reader parks until the batch's deadline once it has read the stream whole. The count's
-      // sink fails a second after its first row, so the job's cancel kills the source's task while
-      // its reader is parked, after the shuffle's reader is gone: the source's shuffle writer then
-      // waits for that reader's acknowledgement until its thread is interrupted, and only the
+      // sink fails once it has counted every row, so the job's cancel kills the source's task
+      // while its reader is parked, after the shuffle's reader is gone: the source's shuffle writer
+      // then waits for that reader's acknowledgement until its thread is interrupted, and only the
       // kill's interrupt can end it.
-      val query = startBoundedCount(new FailingWriter(failAfterMs = 1000L), dir)
+      val query = startBoundedCount(new FailingWriter(rows = 200L), dir)
       val failed = intercept[StreamingQueryException](query.awaitTermination(60000L))
       assert(messages(failed).contains(FailingWriter.Message), messages(failed))
       stopAndAwaitTasks(query)
@@ -410,10 +411,6 @@ class RealTimeStreamSuite extends SparkSessionSuite {
         .start()
     } finally spark.conf.set("spark.sql.shuffle.partitions", shufflePartitions)
   }
-
-  /** The messages of `error` and of its causes. */
-  private def messages(error: Throwable): String =
-    Iterator.iterate[Throwable](error)(_.getCause).takeWhile(_ != null).map(_.getMessage).mkString(" | ")
 
   /** The Spark line this suite runs on, as (major, minor). */
   private def sparkLine: (Int, Int) = {
@@ -491,15 +488,16 @@ class RealTimeStreamSuite extends SparkSessionSuite {
 }
 
 /** The tasks that started and have not ended, and the jobs that ended, as the listener bus tells. */
-/** A sink that fails `failAfterMs` after its first row, in the task that writes it. */
-final class FailingWriter(failAfterMs: Long) extends ForeachWriter[Row] {
-  private var firstRowMs = -1L
+/**
+ * A sink of each length's count that fails once the counts it got add up to `rows`, in the task
+ * that writes them: once the source has handed on every row of its bounded stream.
+ */
+final class FailingWriter(rows: Long) extends ForeachWriter[Row] {
+  private val counts = scala.collection.mutable.Map.empty[Int, Long]
   override def open(partitionId: Long, epochId: Long): Boolean = true
   override def process(row: Row): Unit = {
-    if (firstRowMs < 0) firstRowMs = System.currentTimeMillis()
-    val left = firstRowMs + failAfterMs - System.currentTimeMillis()
-    if (left > 0) Thread.sleep(left)
-    throw new IllegalStateException(FailingWriter.Message)
+    counts(row.getInt(0)) = row.getLong(1)
+    if (counts.values.sum == rows) throw new IllegalStateException(FailingWriter.Message)
   }
   override def close(errorOrNull: Throwable): Unit = ()
 }

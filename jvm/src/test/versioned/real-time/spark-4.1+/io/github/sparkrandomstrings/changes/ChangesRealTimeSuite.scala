@@ -8,8 +8,8 @@ import org.apache.spark.sql.catalyst.encoders.{ExpressionEncoder, RowEncoder}
 import org.apache.spark.sql.streaming.{OutputMode, Trigger}
 import org.apache.spark.sql.types.StructType
 
-import io.github.sparkrandomstrings.rows.MultiRowMaker
 import io.github.sparkrandomstrings.offsets.DefinitionStore
+import io.github.sparkrandomstrings.rows.MultiRowMaker
 import io.github.sparkrandomstrings.testing.{AvailableNowQueries, KeepingWriter, SparkSessionSuite}
 
 /** `realTime=true` on the `changes` source: each change handed on once it exists, an update's two rows together. */
