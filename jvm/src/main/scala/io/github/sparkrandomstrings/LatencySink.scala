@@ -9,9 +9,9 @@ import org.apache.spark.TaskContext
 import org.apache.spark.sql.{ForeachWriter, Row}
 
 import io.github.sparkrandomstrings.latency.MeasuredStream
+import io.github.sparkrandomstrings.offsets.DefinitionStore
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.rows.StreamDefinition
-import io.github.sparkrandomstrings.offsets.DefinitionStore
 
 /**
  * A `foreach` sink that measures a pipeline fed by this source: for each row that reaches it,

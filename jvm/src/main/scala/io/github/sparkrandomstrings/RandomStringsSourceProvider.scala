@@ -12,10 +12,10 @@ import org.apache.spark.sql.sources.{DataSourceRegister, StreamSourceProvider}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
+import io.github.sparkrandomstrings.offsets.DefinitionStore
 import io.github.sparkrandomstrings.offsets.OffsetRowsScanStrategy
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.realtime.{OffsetRowsStream, OffsetRowsTable, RealTimeMode}
-import io.github.sparkrandomstrings.offsets.DefinitionStore
 import io.github.sparkrandomstrings.rows.SourceOptions
 import io.github.sparkrandomstrings.strings.RandomStringsSource
 import io.github.sparkrandomstrings.typed.FieldOptions

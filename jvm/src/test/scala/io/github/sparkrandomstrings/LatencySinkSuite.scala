@@ -13,9 +13,9 @@ import org.apache.spark.sql.types.StructType
 import org.scalatest.funsuite.AnyFunSuite
 
 import io.github.sparkrandomstrings.latency.MeasuredStream
-import io.github.sparkrandomstrings.rows.StreamDefinition
 import io.github.sparkrandomstrings.offsets.DefinitionStore
 import io.github.sparkrandomstrings.rows.SourceOptions
+import io.github.sparkrandomstrings.rows.StreamDefinition
 import io.github.sparkrandomstrings.testing.TestDirectories
 import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
 

@@ -7,10 +7,10 @@ import scala.collection.mutable
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.streaming.{StreamingQuery, Trigger}
 
+import io.github.sparkrandomstrings.offsets.DefinitionStore
 import io.github.sparkrandomstrings.offsets.OffsetRowsScanStrategy
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.rows.RowGenerator
-import io.github.sparkrandomstrings.offsets.DefinitionStore
 import io.github.sparkrandomstrings.testing.{DigestedRows, SparkSessionSuite}
 import io.github.sparkrandomstrings.time.ManualClock
 

@@ -6,9 +6,9 @@ import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.SparkSession
 
+import io.github.sparkrandomstrings.offsets.DefinitionStore
 import io.github.sparkrandomstrings.offsets.MetadataFile
 import io.github.sparkrandomstrings.options.RandomStrings.TotalRowsRange
-import io.github.sparkrandomstrings.offsets.DefinitionStore
 
 /**
  * Keeps a change stream in the source's metadata folder of the checkpoint: its rows' definition

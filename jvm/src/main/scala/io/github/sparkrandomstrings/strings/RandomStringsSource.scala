@@ -6,8 +6,8 @@ import org.apache.spark.sql.types.StructType
 import io.github.sparkrandomstrings.offsets.OffsetSource
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.rows.{RowShape, StreamDefinition}
-import io.github.sparkrandomstrings.text.StringValues
 import io.github.sparkrandomstrings.rows.SourceOptions
+import io.github.sparkrandomstrings.text.StringValues
 
 /**
  * The `InMemoryRandomStrings` stream: Spark's V1 `Source` contract ([[offsets.OffsetSource]]) over an

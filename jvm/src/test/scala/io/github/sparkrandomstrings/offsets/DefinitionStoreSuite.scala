@@ -8,9 +8,9 @@ import org.apache.hadoop.conf.Configuration
 import org.scalatest.funsuite.AnyFunSuite
 
 import io.github.sparkrandomstrings.rows.{RowShape, StreamDefinition}
+import io.github.sparkrandomstrings.rows.SourceOptions
 import io.github.sparkrandomstrings.testing.TestDirectories
 import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
-import io.github.sparkrandomstrings.rows.SourceOptions
 
 class DefinitionStoreSuite extends AnyFunSuite with TestDirectories {
 

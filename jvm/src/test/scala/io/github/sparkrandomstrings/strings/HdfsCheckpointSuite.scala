@@ -12,10 +12,10 @@ import org.apache.hadoop.hdfs.MiniDFSCluster
 import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.streaming.{StreamingQuery, Trigger}
 
+import io.github.sparkrandomstrings.offsets.DefinitionStore
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.testing.SparkSessionSuite
 import io.github.sparkrandomstrings.time.ManualClock
-import io.github.sparkrandomstrings.offsets.DefinitionStore
 
 /**
  * A checkpoint on a real HDFS, not the local disk: an in-process cluster (Hadoop's

@@ -9,9 +9,9 @@ import org.apache.spark.sql.execution.LogicalRDD
 
 import io.github.sparkrandomstrings.offsets.SparkOffsets.{LongOffset, SerializedOffset}
 import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.rows.SourceOptions
 import io.github.sparkrandomstrings.testing.{DigestedRows, SparkSessionSuite}
 import io.github.sparkrandomstrings.time.ManualClock
-import io.github.sparkrandomstrings.rows.SourceOptions
 
 /** The `Source` contract, called directly with a stepped clock (a [[time.ManualClock]]). */
 class RandomStringsSourceSuite extends SparkSessionSuite {

@@ -8,9 +8,9 @@ import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import org.apache.hadoop.conf.Configuration
 import org.scalatest.funsuite.AnyFunSuite
 
+import io.github.sparkrandomstrings.offsets.DefinitionStore
 import io.github.sparkrandomstrings.rows.RowGenerator
 import io.github.sparkrandomstrings.testing.TestDirectories
-import io.github.sparkrandomstrings.offsets.DefinitionStore
 
 /**
  * The streams of each released version, as that release made them (tests/fixtures/<version>/

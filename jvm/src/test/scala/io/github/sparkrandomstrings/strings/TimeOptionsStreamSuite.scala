@@ -9,11 +9,11 @@ import org.apache.spark.sql.{DataFrame, Row}
 import org.apache.spark.sql.functions.{col, window}
 import org.apache.spark.sql.streaming.Trigger
 
+import io.github.sparkrandomstrings.offsets.DefinitionStore
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.rows.StreamDefinition
 import io.github.sparkrandomstrings.testing.SparkSessionSuite
 import io.github.sparkrandomstrings.time.{ManualClock, RateProfile}
-import io.github.sparkrandomstrings.offsets.DefinitionStore
 
 /** `timestampColumn`, `startTimestamp` and `rateProfile` end to end, through real streaming queries. */
 class TimeOptionsStreamSuite extends SparkSessionSuite {

@@ -7,8 +7,8 @@ import org.apache.spark.sql.types._
 import org.scalatest.funsuite.AnyFunSuite
 
 import io.github.sparkrandomstrings.rows.{RowGenerator, StreamDefinition}
-import io.github.sparkrandomstrings.typed.CellKind
 import io.github.sparkrandomstrings.rows.SourceOptions
+import io.github.sparkrandomstrings.typed.CellKind
 
 class TypedColumnsSuite extends AnyFunSuite {
 
