@@ -61,6 +61,10 @@ from spark_random_strings.typed.schema.sql_types import sql
 
 #: The key of a :class:`ChangeSpec` field's metadata that names the option it holds.
 OPTION = "option"
+#: The options a spec's settings may hold, in their order (the jar's ``ChangeSpec.Stored``): the
+#: kept change options of the table, then ``totalRows``, which untidy delivery fixes (an option
+#: without a default is held only when set).
+STORED: tuple[str, ...] = (*(name for name in CHANGES_TABLE.kept if name in OWN_NAMES), TOTAL_ROWS)
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,12 @@ class ChangeSpec:
         return [
             (f.metadata[OPTION], value) for f in fields(self) if (value := getattr(self, f.name)) is not None
         ]
+
+    @classmethod
+    def of(cls, settings: Mapping[str, object]) -> ChangeSpec:
+        """The spec whose :meth:`settings` are ``settings``, each field from its option's name:
+        for every spec, ``ChangeSpec.of(dict(spec.settings())) == spec``."""
+        return cls(**{f.name: settings.get(f.metadata[OPTION]) for f in fields(cls)})  # type: ignore[arg-type]
 
     def validate(self, written: Callable[[str], str | None]) -> None:
         """The rules between the change options' values (each is in its range already): hot keys

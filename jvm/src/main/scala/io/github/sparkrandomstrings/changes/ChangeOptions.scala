@@ -71,6 +71,36 @@ final case class ChangeSpec(
     }
 }
 
+object ChangeSpec {
+
+  /**
+   * The options a spec's [[ChangeSpec.settings]] may hold, in their order: the kept change options
+   * of the table, then `totalRows`, which untidy delivery fixes (an option without a default is
+   * held only when set).
+   */
+  val Stored: Seq[String] = Changes.Table.options.kept.filter(Changes.ChangeNames.contains) :+ Changes.TOTAL_ROWS
+
+  /**
+   * The spec whose [[ChangeSpec.settings]] are `settings`, each field from its option's name: for
+   * every spec, `of(spec.settings.toMap) == spec`.
+   */
+  def of(settings: Map[String, Any]): ChangeSpec = {
+    import Changes._
+    def value[T](name: String): T = settings(name).asInstanceOf[T]
+    def optional[T](name: String): Option[T] = settings.get(name).map(_.asInstanceOf[T])
+    ChangeSpec(
+      key = value[String](KEY),
+      keys = value[Long](KEYS),
+      deleteFraction = value[Double](DELETE_FRACTION),
+      hotKeys = value[Long](HOT_KEYS),
+      hotKeyFraction = value[Double](HOT_KEY_FRACTION),
+      snapshot = value[Boolean](SNAPSHOT),
+      envelope = ChangeOptions.envelopeNamed(value[String](ENVELOPE)),
+      updateColumns = optional[String](UPDATE_COLUMNS),
+      end = optional[Long](TOTAL_ROWS))
+  }
+}
+
 /**
  * The `changes` source's options, parsed once and checked whole at `load()`.
  *

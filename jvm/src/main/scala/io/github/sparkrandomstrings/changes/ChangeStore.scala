@@ -6,9 +6,7 @@ import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.SparkSession
 
-import io.github.sparkrandomstrings.offsets.DefinitionStore
-import io.github.sparkrandomstrings.offsets.MetadataFile
-import io.github.sparkrandomstrings.options.RandomStrings.TotalRowsRange
+import io.github.sparkrandomstrings.offsets.{DefinitionStore, KeptSettings, MetadataFile}
 
 /**
  * Keeps a change stream in the source's metadata folder of the checkpoint: its rows' definition
@@ -20,7 +18,9 @@ import io.github.sparkrandomstrings.options.RandomStrings.TotalRowsRange
  *    "snapshot":false,"envelope":"flat"}
  * }}}
  *
- * A restart reads both back and refuses options that contradict them, naming each.
+ * Each option is stored under its own name and read back by its row of the table of options
+ * ([[offsets.KeptSettings]]); the spec is rebuilt from them by name ([[ChangeSpec.of]]). A restart
+ * reads both files back and refuses options that contradict them, naming each.
  */
 final class ChangeStore(metadataPath: String, hadoopConf: Configuration) {
   import ChangeStore._
@@ -44,32 +44,19 @@ final class ChangeStore(metadataPath: String, hadoopConf: Configuration) {
 
   def read(): Option[ChangeSpec] = file.read().map(parse)
 
-  private def checkRestart(stored: ChangeSpec, requested: ChangeSpec): Unit = {
-    val (was, now) = (stored.settings.toMap, requested.settings.toMap)
-    val names = stored.settings.map(_._1) ++ requested.settings.map(_._1).filterNot(was.contains)
-    val contradictions = names.filter(name => was.get(name) != now.get(name)).map { name =>
-      def shown(value: Option[Any]) = value.fold("none")(_.toString)
-      s"$name: the checkpoint has ${shown(was.get(name))}, the query sets ${shown(now.get(name))}"
-    }
-    if (contradictions.nonEmpty) {
-      throw new IllegalArgumentException(
-        s"The options of this query contradict the change stream stored in its checkpoint ($location): " +
-          contradictions.mkString("; ") + s". The options that say which changes the stream makes " +
-          s"(${stored.settings.map(_._1).mkString(", ")}) are fixed when its query first starts, so that every " +
-          "batch can be replayed identically. Restart with the stored values, or use a new checkpoint " +
-          "location to start a different stream.")
-    }
-  }
+  private def checkRestart(stored: ChangeSpec, requested: ChangeSpec): Unit =
+    KeptSettings.refuseChanged(
+      stored.settings,
+      requested.settings,
+      stream = "change stream",
+      makes = "which changes the stream makes",
+      names = stored.settings.map(_._1),
+      location = location)
 
   private def render(spec: ChangeSpec): String = {
     val node = Mapper.createObjectNode()
     node.put("version", Version)
-    spec.settings.foreach {
-      case (name, value: Long) => node.put(name, value)
-      case (name, value: Double) => node.put(name, value)
-      case (name, value: Boolean) => node.put(name, value)
-      case (name, value) => node.put(name, value.toString)
-    }
+    KeptSettings.write(node, spec.settings)
     Mapper.writeValueAsString(node)
   }
 
@@ -78,46 +65,18 @@ final class ChangeStore(metadataPath: String, hadoopConf: Configuration) {
       try Mapper.readTree(text)
       catch { case NonFatal(e) => file.corrupt(s"not valid JSON: ${e.getMessage.linesIterator.next()}", e) }
     if (json == null || !json.isObject) file.corrupt("not a JSON object")
-    def field(name: String): JsonNode = Option(json.get(name)).getOrElse(file.corrupt(s"the field '$name' is missing"))
-    val version = field("version")
+    val version = Option(json.get("version")).getOrElse(file.corrupt("the field 'version' is missing"))
     if (!version.isInt || version.asInt != Version) {
       file.corrupt(s"its version is $version, and this source reads $Version")
     }
-    def textOf(name: String): String = {
-      val node = field(name)
-      if (!node.isTextual) file.corrupt(s"'$name' is not a string")
-      node.asText
-    }
-    def whole(name: String): Long = {
-      val node = field(name)
-      if (!node.isIntegralNumber || !node.canConvertToLong) file.corrupt(s"'$name' is not a whole number")
-      node.asLong
-    }
-    def real(name: String): Double = {
-      val node = field(name)
-      if (!node.isNumber) file.corrupt(s"'$name' is not a number")
-      node.asDouble
-    }
-    def boolean(name: String): Boolean = {
-      val node = field(name)
-      if (!node.isBoolean) file.corrupt(s"'$name' is not true or false")
-      node.asBoolean
-    }
-    import Changes._
+    // Each stored option read by its row of the table of options, then the rules between them.
+    val settings = KeptSettings.read(
+      json,
+      ChangeSpec.Stored.map(Changes.Table.options(_)),
+      file,
+      Map(Changes.ENVELOPE -> (ChangeOptions.envelopeNamed(_: String).name)))
     try {
-      val spec = ChangeSpec(
-        key = textOf(KEY),
-        keys = KeysRange.check(KEYS, whole(KEYS), whole(KEYS).toString),
-        deleteFraction =
-          DeleteFractionRange.check(DELETE_FRACTION, real(DELETE_FRACTION), real(DELETE_FRACTION).toString),
-        hotKeys = HotKeysRange.check(HOT_KEYS, whole(HOT_KEYS), whole(HOT_KEYS).toString),
-        hotKeyFraction =
-          HotKeyFractionRange.check(HOT_KEY_FRACTION, real(HOT_KEY_FRACTION), real(HOT_KEY_FRACTION).toString),
-        snapshot = boolean(SNAPSHOT),
-        envelope = ChangeOptions.envelopeNamed(textOf(ENVELOPE)),
-        updateColumns = Option(json.get(UPDATE_COLUMNS)).map(_ => textOf(UPDATE_COLUMNS)),
-        end = Option(json.get(TOTAL_ROWS)).map(_ =>
-          TotalRowsRange.check(TOTAL_ROWS, whole(TOTAL_ROWS), whole(TOTAL_ROWS).toString)))
+      val spec = ChangeSpec.of(settings.toMap)
       spec.validate(name => Some(spec.settings.toMap.apply(name).toString))
       spec
     } catch { case e: IllegalArgumentException => file.corrupt(e.getMessage, e) }

@@ -5,7 +5,7 @@ import scala.util.control.NonFatal
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import org.apache.hadoop.conf.Configuration
 
-import io.github.sparkrandomstrings.offsets.MetadataFile
+import io.github.sparkrandomstrings.offsets.{KeptSettings, MetadataFile}
 
 /**
  * Keeps a Nexmark stream ([[NexmarkStream]]: its configuration and first start) in the source's
@@ -43,19 +43,14 @@ final class NexmarkStore(metadataPath: String, hadoopConf: Configuration) {
 
   def read(): Option[NexmarkStream] = file.read().map(parse)
 
-  private def checkRestart(stored: NexmarkStream, requested: NexmarkConfig): Unit = {
-    val contradictions = stored.config.settings.zip(requested.settings).collect {
-      case ((name, was), (_, now)) if was != now => s"$name: the checkpoint has $was, the query sets $now"
-    }
-    if (contradictions.nonEmpty) {
-      throw new IllegalArgumentException(
-        s"The options of this query contradict the Nexmark stream stored in its checkpoint ($location): " +
-          contradictions.mkString("; ") + ". The options that say which events the stream makes " +
-          s"(${Nexmark.EventNames.mkString(", ")}) are fixed when its query first starts, so that " +
-          "every batch can be replayed identically. Restart with the stored values, or use a new " +
-          "checkpoint location to start a different stream.")
-    }
-  }
+  private def checkRestart(stored: NexmarkStream, requested: NexmarkConfig): Unit =
+    KeptSettings.refuseChanged(
+      stored.config.settings,
+      requested.settings,
+      stream = "Nexmark stream",
+      makes = "which events the stream makes",
+      names = Nexmark.EventNames,
+      location = location)
 
   private def render(stream: NexmarkStream): String = {
     val node = Mapper.createObjectNode()

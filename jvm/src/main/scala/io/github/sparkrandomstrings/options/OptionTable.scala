@@ -30,6 +30,9 @@ final case class OptionRow(name: String, kind: String, private val node: JsonNod
   /** The values a `choice` allows, as the documentation writes them. */
   def values: Seq[String] = Option(node.get("values")).toSeq.flatMap(_.elements.asScala.map(_.asText)).toVector
 
+  /** Whether the option has a default; one without is decided elsewhere, or unset. */
+  def hasDefault: Boolean = Option(node.get("default")).exists(!_.isNull)
+
   private def default: JsonNode =
     Option(node.get("default")).filterNot(_.isNull).getOrElse(sys.error(s"table.json: option '$name' has no default"))
 
