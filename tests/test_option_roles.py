@@ -14,8 +14,8 @@ from typing import get_type_hints
 
 import pytest
 
-from spark_random_strings.changes.expected import BATCH_ONLY, NOT_ROW_SHAPING, ChangeDefinitionKeywords
-from spark_random_strings.changes.keywords import OWN_NAMES
+from spark_random_strings.changes.expected import BATCH_ONLY, NOT_ROW_SHAPING
+from spark_random_strings.changes.keywords import OWN_NAMES, ChangeDefinitionKeywords
 from spark_random_strings.changes.options import OPTION, ChangeSpec, parse_change_options
 from spark_random_strings.changes.rows import ChangeStream
 from spark_random_strings.changes.store import check_restart as check_change_restart
@@ -175,6 +175,19 @@ def test_a_change_spec_keeps_each_field_under_its_own_option_and_every_kept_chan
     assert [name for name, _ in spec.settings()] == named
     assert named == [*(name for name in CHANGES.kept if name in OWN_NAMES), "totalRows"]
     assert set(OWN_NAMES) == {*named[:-1], *CHANGES.read("batch")}
+    # The source's own options are every option but the rows', which the strings source has too.
+    assert OWN_NAMES == (
+        "key",
+        "keys",
+        "deleteFraction",
+        "hotKeys",
+        "hotKeyFraction",
+        "snapshot",
+        "envelope",
+        "updateColumns",
+        "asOf",
+        "history",
+    )
 
 
 def test_a_change_spec_reads_back_from_its_json_field_for_field() -> None:

@@ -8,7 +8,7 @@ import json
 import zipfile
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, TypedDict
+from typing import Annotated, TypedDict, get_type_hints
 
 import pytest
 
@@ -74,6 +74,16 @@ def test_a_keyword_the_table_does_not_have_is_refused_naming_it() -> None:
         OptionTable(Short, SOURCES["InMemoryRandomStrings"])
     with pytest.raises(KeyError, match=r"table\.json has no option 'rowsPerMinute'"):
         SOURCES["InMemoryRandomStrings"]["rowsPerMinute"]
+
+
+def test_keywords_may_extend_others_in_any_order_and_the_rows_keep_the_tables_order() -> None:
+    from spark_random_strings.changes.keywords import CHANGE_OPTIONS, CHANGES_TABLE, ChangeDefinitionKeywords
+
+    # ChangeKeywords lists the oracles' keywords first (it extends ChangeDefinitionKeywords), and
+    # its rows, read_changes' docstring and the command line's flags still follow the table.
+    assert [row.name for row in CHANGE_OPTIONS.rows] == list(CHANGES_TABLE.names)
+    assert list(get_type_hints(ChangeDefinitionKeywords))[-1] == "rate_profile"
+    assert CHANGE_OPTIONS.keyword_args().index("rate_profile") > CHANGE_OPTIONS.keyword_args().index("seed")
 
 
 def test_the_typed_columns_guide_lists_every_property_of_the_table_and_no_other() -> None:

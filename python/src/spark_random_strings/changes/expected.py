@@ -4,9 +4,14 @@ of a pipeline that applies the ``changes`` source's feed asserts against."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Annotated, TypedDict, Unpack
+from typing import TYPE_CHECKING, Unpack
 
-from spark_random_strings.changes.keywords import BATCH_NAMES, CHANGE_OPTIONS, CHANGES_TABLE
+from spark_random_strings.changes.keywords import (
+    BATCH_NAMES,
+    CHANGE_OPTIONS,
+    CHANGES_TABLE,
+    ChangeDefinitionKeywords,
+)
 from spark_random_strings.changes.options import parse_change_options
 from spark_random_strings.changes.rows import ChangeRows, ChangeStream
 from spark_random_strings.changes.table import history_after, table_after
@@ -21,26 +26,6 @@ if TYPE_CHECKING:
 NOT_ROW_SHAPING: tuple[str, ...] = CHANGES_TABLE.delivery
 #: Keywords of a batch read alone (``spark.read``): the oracles refuse them.
 BATCH_ONLY: tuple[str, ...] = tuple(CHANGES_TABLE[name].keyword for name in BATCH_NAMES)
-
-
-class ChangeDefinitionKeywords(TypedDict, total=False):
-    """The options that make a change stream's rows, as keywords of
-    [`expected_changes`][spark_random_strings.expected_changes] and
-    [`expected_table`][spark_random_strings.expected_table]: ``read_changes``'s, each the
-    ``changes`` source's option in snake_case. ``None``, like a keyword left out, leaves the
-    source's default."""
-
-    key: Annotated[str | None, "key"]
-    keys: Annotated[int | None, "keys"]
-    delete_fraction: Annotated[float | None, "deleteFraction"]
-    hot_keys: Annotated[int | None, "hotKeys"]
-    hot_key_fraction: Annotated[float | None, "hotKeyFraction"]
-    snapshot: Annotated[bool | None, "snapshot"]
-    envelope: Annotated[str | None, "envelope"]
-    update_columns: Annotated[str | None, "updateColumns"]
-    rows_per_second: Annotated[int | None, "rowsPerSecond"]
-    start_timestamp: Annotated[int | None, "startTimestamp"]
-    rate_profile: Annotated[str | None, "rateProfile"]
 
 
 def expected_changes(
@@ -85,7 +70,7 @@ def expected_changes(
         fields: how each declared column but the key is made: column path to its properties,
             as ``read_changes`` and ``expected_rows`` take them (docs/typed-columns.md).
         **options: the options that make the changes, under their ``read_changes`` keywords
-            (``ChangeDefinitionKeywords`` in ``spark_random_strings.changes.expected``):
+            (``ChangeDefinitionKeywords`` in ``spark_random_strings.changes.keywords``):
             ``key``, ``keys``, ``delete_fraction``, ``hot_keys``, ``hot_key_fraction``,
             ``snapshot``, ``envelope``, ``update_columns``, ``rows_per_second`` or
             ``rate_profile`` (they space the commit times) and ``start_timestamp``.

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from typing import Annotated, TypedDict, cast
 
-from spark_random_strings.options import (
-    OptionTable,
-)
+from spark_random_strings.options import NAMES as ROW_NAMES
+from spark_random_strings.options import OptionTable
 from spark_random_strings.options.ranges import Real, Whole
 from spark_random_strings.options.table import SOURCES, SourceTable
 
@@ -39,20 +38,9 @@ CHANGES_TABLE: SourceTable = SOURCES[CHANGES_FORMAT]
 OPTION_NAMES: tuple[str, ...] = CHANGES_TABLE.names
 #: The options tests use and users never see: accepted, but not listed in ``OPTION_NAMES``.
 INTERNAL_NAMES: tuple[str, ...] = CHANGES_TABLE.internal
-#: The options this source reads itself; the rest are the rows' options (rate, time, seed,
-#: partitions, limits), parsed as the random strings' are (``rows.options``).
-OWN_NAMES: tuple[str, ...] = (
-    KEY,
-    KEYS,
-    DELETE_FRACTION,
-    HOT_KEYS,
-    HOT_KEY_FRACTION,
-    SNAPSHOT,
-    ENVELOPE,
-    UPDATE_COLUMNS,
-    AS_OF,
-    HISTORY,
-)
+#: The options this source reads itself: every option but the rows' (rate, time, seed, partitions,
+#: limits, delivery), which are the random strings' own, parsed as theirs are (``rows.options``).
+OWN_NAMES: tuple[str, ...] = tuple(name for name in OPTION_NAMES if name not in ROW_NAMES)
 #: The options a batch read takes and a stream refuses (the table's ``reads``).
 BATCH_NAMES: tuple[str, ...] = CHANGES_TABLE.read("batch")
 #: The options a stream takes and a batch read refuses: how it reads its changes.
@@ -85,12 +73,12 @@ KEY_TYPES: tuple[tuple[str, int], ...] = (
 )
 
 
-class ChangeKeywords(TypedDict, total=False):
-    """The keywords of ``read_changes``: each option of the ``changes`` source, in snake_case.
-
-    ``None``, like a keyword left out, leaves the source's default. Each hint names the option's
-    row of the table of options, which says its default, allowed values and what it does.
-    """
+class ChangeDefinitionKeywords(TypedDict, total=False):
+    """The options that make a change stream's rows, as keywords of
+    [`expected_changes`][spark_random_strings.expected_changes] and
+    [`expected_table`][spark_random_strings.expected_table]: ``read_changes``'s, each the
+    ``changes`` source's option in snake_case. ``None``, like a keyword left out, leaves the
+    source's default."""
 
     key: Annotated[str | None, "key"]
     keys: Annotated[int | None, "keys"]
@@ -101,12 +89,23 @@ class ChangeKeywords(TypedDict, total=False):
     envelope: Annotated[str | None, "envelope"]
     update_columns: Annotated[str | None, "updateColumns"]
     rows_per_second: Annotated[int | None, "rowsPerSecond"]
+    start_timestamp: Annotated[int | None, "startTimestamp"]
+    rate_profile: Annotated[str | None, "rateProfile"]
+
+
+class ChangeKeywords(ChangeDefinitionKeywords, total=False):
+    """The keywords of ``read_changes``: each option of the ``changes`` source, in snake_case:
+    those that make its rows (:class:`ChangeDefinitionKeywords`, the oracles' keywords), then the
+    seed, how its changes are delivered, and a batch read's own.
+
+    ``None``, like a keyword left out, leaves the source's default. Each hint names the option's
+    row of the table of options, which says its default, allowed values and what it does.
+    """
+
     seed: Annotated[int | None, "seed"]
     num_partitions: Annotated[int | None, "numPartitions"]
     max_rows_per_trigger: Annotated[int | None, "maxRowsPerTrigger"]
     total_rows: Annotated[int | None, "totalRows"]
-    start_timestamp: Annotated[int | None, "startTimestamp"]
-    rate_profile: Annotated[str | None, "rateProfile"]
     max_out_of_order_ms: Annotated[int | None, "maxOutOfOrderMs"]
     late_row_fraction: Annotated[float | None, "lateRowFraction"]
     late_by_ms: Annotated[int | None, "lateByMs"]

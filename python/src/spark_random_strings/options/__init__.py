@@ -169,12 +169,13 @@ class OptionTable:
     package has one.
 
     Raises:
-        ValueError: the keywords and the table disagree: an option missing, in another order,
-            under another keyword, or of another Python type.
+        ValueError: the keywords and the table disagree: an option missing or unknown, under
+            another keyword, or of another Python type. The keywords may come in any order (a
+            ``TypedDict`` that extends another lists the other's first); the rows take the table's.
     """
 
     def __init__(self, keywords: type, table: SourceTable) -> None:
-        rows = []
+        by_name: dict[str, SourceOption] = {}
         for keyword, hint in get_type_hints(keywords, include_extras=True).items():
             optional, name = get_args(hint)
             (kind,) = (t for t in get_args(optional) if t is not type(None))
@@ -184,11 +185,11 @@ class OptionTable:
                     f"{keywords.__name__}.{keyword} ({kind.__name__}) is not table.json's option "
                     f"'{name}': keyword {option.keyword}, kind {option.kind}"
                 )
-            rows.append(SourceOption(keyword, kind, option))
-        if tuple(row.name for row in rows) != table.names:
+            by_name[name] = SourceOption(keyword, kind, option)
+        if set(by_name) != set(table.names):
             raise ValueError(f"{keywords.__name__} lists other options than table.json: {table.names}")
         #: Every option, in the order the documentation lists them.
-        self.rows: tuple[SourceOption, ...] = tuple(rows)
+        self.rows: tuple[SourceOption, ...] = tuple(by_name[name] for name in table.names)
         #: The options tests use and users never see: accepted, but not listed.
         self.internal = table.internal
         self.by_keyword = {row.keyword: row for row in self.rows}

@@ -53,9 +53,11 @@ object Changes {
   /** The options tests use and users never see: accepted, but not listed in [[Names]]. */
   val InternalNames: Seq[String] = Table.internal
 
-  /** The options this source reads itself; the rest are the rows' options, parsed as the random strings' are. */
-  val ChangeNames: Seq[String] =
-    Seq(KEY, KEYS, DELETE_FRACTION, HOT_KEYS, HOT_KEY_FRACTION, SNAPSHOT, ENVELOPE, UPDATE_COLUMNS, AS_OF, HISTORY)
+  /**
+   * The options this source reads itself: every option but the rows' (rate, time, seed, partitions,
+   * limits, delivery), which are the random strings' own, parsed as theirs are ([[rows.SourceOptions]]).
+   */
+  val ChangeNames: Seq[String] = Names.filterNot(RandomStrings.Names.contains)
 
   /** The options a batch read takes and a stream refuses, and those a batch read refuses (the table's `reads`). */
   val BatchNames: Seq[String] = options.read("batch")

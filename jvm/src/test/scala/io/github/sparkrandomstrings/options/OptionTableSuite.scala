@@ -145,8 +145,9 @@ class OptionTableSuite extends AnyFunSuite {
       envelope = ChangeEnvelope.Delta,
       updateColumns = Some("value"),
       end = Some(7L))
-    assert(spec.settings.size == spec.productArity)
-    assert(spec.settings.map(_._1) == Table.options.kept.filter(ChangeNames.contains) :+ TOTAL_ROWS)
+    assert(spec.settings.size == spec.productArity && ChangeSpec.of(spec.settings.toMap) == spec)
+    assert(spec.settings.map(_._1) == ChangeSpec.Stored)
+    assert(ChangeNames == Seq(KEY, KEYS, DELETE_FRACTION, HOT_KEYS, HOT_KEY_FRACTION, SNAPSHOT, ENVELOPE, UPDATE_COLUMNS, AS_OF, HISTORY))
     assert(ChangeNames.toSet == (Table.options.kept.filter(ChangeNames.contains) ++ BatchNames).toSet)
   }
 
