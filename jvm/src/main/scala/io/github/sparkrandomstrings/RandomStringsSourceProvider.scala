@@ -1,24 +1,9 @@
 package io.github.sparkrandomstrings
 
-import java.util.{Map => JMap}
-
-import scala.jdk.CollectionConverters._
-
-import org.apache.spark.sql.SQLContext
-import org.apache.spark.sql.connector.catalog.{Table, TableProvider}
-import org.apache.spark.sql.connector.expressions.Transform
-import org.apache.spark.sql.execution.streaming.Source
-import org.apache.spark.sql.sources.{DataSourceRegister, StreamSourceProvider}
 import org.apache.spark.sql.types.StructType
-import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import io.github.sparkrandomstrings.offsets.DefinitionStore
-import io.github.sparkrandomstrings.offsets.OffsetRowsScanStrategy
 import io.github.sparkrandomstrings.options.RandomStrings
-import io.github.sparkrandomstrings.realtime.{OffsetRowsStream, OffsetRowsTable, RealTimeMode}
-import io.github.sparkrandomstrings.rows.SourceOptions
-import io.github.sparkrandomstrings.strings.RandomStringsSource
-import io.github.sparkrandomstrings.typed.FieldOptions
+import io.github.sparkrandomstrings.strings.RandomStringsProvider
 
 /**
  * A streaming source of random strings, for testing, benchmarking and demonstrating streaming
@@ -119,81 +104,11 @@ import io.github.sparkrandomstrings.typed.FieldOptions
  * `rowsPerSecond`, the lengths, the characters, the shaping options, `timestampColumn`,
  * `startTimestamp`, `rateProfile`, and a declared schema with its `fields.` options; a restart
  * must not contradict them.
+ *
+ * This class is the source's public face, under the name users and `META-INF/services` give; its
+ * work is [[strings.RandomStringsProvider]]'s.
  */
-class RandomStringsSourceProvider extends StreamSourceProvider with TableProvider with DataSourceRegister {
-  import RandomStringsSourceProvider._
-
-  override def shortName(): String = ShortName
-
-  /**
-   * Called by `load()`: validates everything the user gave, so errors surface there, and adds
-   * this source's batch scan to the session's planner (`OffsetRowsScanStrategy`) if the
-   * session was not started with [[RandomStringsExtensions]]. The options are checked before a
-   * user-specified schema is refused, so that the refusal shows the schema those options make.
-   */
-  override def sourceSchema(
-      sqlContext: SQLContext,
-      schema: Option[StructType],
-      providerName: String,
-      parameters: Map[String, String]): (String, StructType) = {
-    val options = SourceOptions.parse(parameters, schema)
-    if (options.realTime) RealTimeMode.requireAvailable()
-    val spark = sqlContext.sparkSession
-    if (!RandomStringsExtensions.configuredOn(spark.sparkContext)) OffsetRowsScanStrategy.addTo(spark)
-    (ShortName, options.schema)
-  }
-
-  /** Called when a query starts: fixes or reads back the stream's definition. */
-  override def createSource(
-      sqlContext: SQLContext,
-      metadataPath: String,
-      schema: Option[StructType],
-      providerName: String,
-      parameters: Map[String, String]): Source = {
-    val options = SourceOptions.parse(parameters, schema)
-    val spark = sqlContext.sparkSession
-    val definition = DefinitionStore.atStart(spark, metadataPath, options)
-    new RandomStringsSource(spark, definition, options, options.partitionsIn(spark))
-  }
-
-  /**
-   * DSv2: the schema of the table the options describe, when no schema was declared. Spark asks
-   * for it after `sourceSchema` has validated the same options.
-   */
-  override def inferSchema(options: CaseInsensitiveStringMap): StructType =
-    SourceOptions.parse(options.asCaseSensitiveMap().asScala.toMap).schema
-
-  /** Spark passes a user-specified schema here only after `sourceSchema` has accepted it. */
-  override def supportsExternalMetadata(): Boolean = true
-
-  /**
-   * DSv2: the table Spark reads a stream from if it reports `MICRO_BATCH_READ`, which it does
-   * with `realTime=true` only ([[realtime.OffsetRowsTable]]); otherwise Spark uses [[createSource]].
-   */
-  override def getTable(schema: StructType, partitioning: Array[Transform], properties: JMap[String, String]): Table = {
-    val parameters = properties.asScala.toMap
-    // Spark passes the schema `inferSchema` made when none was declared: one of the random
-    // strings' two. A declared schema is any other, or any with `fields.` options.
-    val declared = parameters.keys.exists(FieldOptions.isFieldOption) ||
-      (schema != RandomStrings.Schema && schema != RandomStrings.TimestampSchema)
-    val options = SourceOptions.parse(parameters, if (declared) Some(schema) else None)
-    new OffsetRowsTable(
-      ShortName,
-      options.schema,
-      options.realTime,
-      (spark, checkpoint) => {
-        val definition = DefinitionStore.atStart(spark, checkpoint, options)
-        val numPartitions = options.partitionsIn(spark)
-        new OffsetRowsStream(
-          definition,
-          options.totalRows,
-          options.maxRowsPerTrigger.map(RandomStrings.MAX_ROWS_PER_TRIGGER -> _),
-          options.clock,
-          numPartitions,
-          s"$ShortName[${RandomStrings.REAL_TIME}=true, seed=${definition.seed}, numPartitions=$numPartitions]")
-      })
-  }
-}
+class RandomStringsSourceProvider extends RandomStringsProvider
 
 /**
  * The source's name and schema, as [[options.RandomStrings]] holds them, under the provider's name: the
