@@ -5,7 +5,7 @@ import org.apache.spark.sql.types.{StringType, StructField, StructType}
 
 import io.github.sparkrandomstrings.options.Suggestions
 import io.github.sparkrandomstrings.rows.SourceOptions
-import io.github.sparkrandomstrings.typed.FieldOptions
+import io.github.sparkrandomstrings.typed.fields.FieldOptions
 
 /**
  * What makes the changes of a stream besides its rows' definition: the keyspace, the key column

@@ -5,7 +5,7 @@ import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 
 import io.github.sparkrandomstrings.columns.RowDraw
-import io.github.sparkrandomstrings.typed.CellWriter
+import io.github.sparkrandomstrings.typed.cells.CellWriter
 
 /**
  * Writes a change stream's images into `target`, the row being made or a struct in it: an image

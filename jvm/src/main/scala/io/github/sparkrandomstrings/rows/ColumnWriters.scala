@@ -5,11 +5,11 @@ import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeRowWriter
 import io.github.sparkrandomstrings.columns.{ColumnWriter, RowDraw}
 import io.github.sparkrandomstrings.text.StringColumnWriter
 import io.github.sparkrandomstrings.time.RowClock
-import io.github.sparkrandomstrings.typed.CellWriter
+import io.github.sparkrandomstrings.typed.cells.CellWriter
 
 /**
  * Picks each column's [[columns.ColumnWriter]]: the string column's ([[text.StringColumnWriter]]), a
- * declared column's ([[typed.CellWriter]]), and the small writers of the row's offset, its event time
+ * declared column's ([[typed.cells.CellWriter]]), and the small writers of the row's offset, its event time
  * and a string's length, which are here.
  */
 private[sparkrandomstrings] object ColumnWriters {

@@ -4,7 +4,8 @@ import org.apache.spark.sql.types.{StructField, StructType}
 
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.text.StringValues
-import io.github.sparkrandomstrings.typed.{CellSpec, DeclaredSchema}
+import io.github.sparkrandomstrings.typed.DeclaredSchema
+import io.github.sparkrandomstrings.typed.cells.CellSpec
 
 /**
  * One column of a stream's rows: its field of the schema, and what its cells hold. A stream's
@@ -36,7 +37,7 @@ object Column {
   /** The length, in code points, of the string the column at `ordinal` holds (written before this one). */
   final case class LengthOf(ordinal: Int) extends Content
 
-  /** A declared column's cells, made as its spec says ([[typed.CellWriter]]). */
+  /** A declared column's cells, made as its spec says ([[typed.cells.CellWriter]]). */
   final case class Cells(spec: CellSpec) extends Content
 }
 
@@ -58,7 +59,7 @@ object Columns {
   /**
    * The columns of a declared schema: each its declared field as given (name, type, nullability
    * and metadata, such as a `COMMENT`, which Spark's own schemas keep), made as its
-   * [[typed.CellSpec]] says. So a declared stream's schema is the one declared, exactly.
+   * [[typed.cells.CellSpec]] says. So a declared stream's schema is the one declared, exactly.
    */
   def declared(schema: DeclaredSchema): Seq[Column] =
     schema.schema.fields.toSeq.zip(schema.cells).map { case (f, s) => Column(f, Cells(s)) }

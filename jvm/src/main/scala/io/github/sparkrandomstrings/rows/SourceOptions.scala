@@ -8,7 +8,8 @@ import io.github.sparkrandomstrings.options.{RandomStrings, Real, Suggestions, W
 
 import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
 import io.github.sparkrandomstrings.time.{RateProfile, StreamClock}
-import io.github.sparkrandomstrings.typed.{DeclaredSchema, FieldOptions}
+import io.github.sparkrandomstrings.typed.DeclaredSchema
+import io.github.sparkrandomstrings.typed.fields.FieldOptions
 
 /**
  * The options of the `InMemoryRandomStrings` source, parsed and validated once.

@@ -5,7 +5,8 @@ import org.apache.spark.sql.types.StructType
 import io.github.sparkrandomstrings.options.{RandomStrings, Real, Whole}
 import io.github.sparkrandomstrings.text.StringValues
 import io.github.sparkrandomstrings.time.{RateProfile, RowClock}
-import io.github.sparkrandomstrings.typed.{CellKind, DeclaredSchema}
+import io.github.sparkrandomstrings.typed.DeclaredSchema
+import io.github.sparkrandomstrings.typed.cells.CellKind
 
 /**
  * Everything a row depends on besides its offset. Row `offset` of the stream is a pure function

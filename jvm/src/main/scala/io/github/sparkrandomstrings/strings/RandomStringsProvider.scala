@@ -16,7 +16,7 @@ import io.github.sparkrandomstrings.offsets.{DefinitionStore, OffsetRowsScanStra
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.realtime.{OffsetRowsStream, OffsetRowsTable, RealTimeMode}
 import io.github.sparkrandomstrings.rows.SourceOptions
-import io.github.sparkrandomstrings.typed.FieldOptions
+import io.github.sparkrandomstrings.typed.fields.FieldOptions
 
 /**
  * The work of the random strings source behind its public face, `RandomStringsSourceProvider`,

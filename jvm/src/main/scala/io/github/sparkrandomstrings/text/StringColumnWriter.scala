@@ -65,7 +65,7 @@ private[sparkrandomstrings] final class StringColumnWriter(seed: Long, values: S
   }
 
   /**
-   * Writes a value drawn from `draws`, a declared column's cell stream (see [[typed.CellWriter]]): a
+   * Writes a value drawn from `draws`, a declared column's cell stream (see [[typed.cells.CellWriter]]): a
    * fresh value's length and characters, or the pool entry it picks (uniformly or by Zipf's
    * law), whose characters come from the entry's own stream.
    */

@@ -4,6 +4,8 @@ import java.util.Locale
 
 import org.apache.spark.sql.types.StructType
 
+import io.github.sparkrandomstrings.typed.cells.CellSpec
+
 /**
  * The schema a user declared with `.schema(...)`, and the `fields.` options that say how each
  * column is made: the part of a stream's definition that replaces the `value` column and its

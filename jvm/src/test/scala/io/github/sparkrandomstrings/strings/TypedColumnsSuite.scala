@@ -8,7 +8,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import io.github.sparkrandomstrings.rows.{RowGenerator, StreamDefinition}
 import io.github.sparkrandomstrings.rows.SourceOptions
-import io.github.sparkrandomstrings.typed.CellKind
+import io.github.sparkrandomstrings.typed.cells.CellKind
 
 class TypedColumnsSuite extends AnyFunSuite {
 

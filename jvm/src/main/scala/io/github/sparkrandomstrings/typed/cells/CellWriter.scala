@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings.typed
+package io.github.sparkrandomstrings.typed.cells
 
 import org.apache.spark.sql.catalyst.expressions.codegen.{UnsafeArrayWriter, UnsafeRowWriter, UnsafeWriter}
 import org.apache.spark.sql.types._

@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings.typed
+package io.github.sparkrandomstrings.typed.cells
 
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.text.Utf8

@@ -1,11 +1,11 @@
-package io.github.sparkrandomstrings.typed
+package io.github.sparkrandomstrings.typed.cells
 
 import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeWriter
 import org.apache.spark.unsafe.types.UTF8String
 
 import io.github.sparkrandomstrings.columns.RowDraw
 import io.github.sparkrandomstrings.text.StringColumnWriter
-import io.github.sparkrandomstrings.typed.CellKind._
+import io.github.sparkrandomstrings.typed.cells.CellKind._
 
 /**
  * The writers of STRING and BINARY cells (Python: `typed/cells/text.py`): a string column's

@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings.typed
+package io.github.sparkrandomstrings.typed.fields
 
 import java.math.{BigDecimal => JBigDecimal}
 import java.time.{LocalDate, LocalDateTime}

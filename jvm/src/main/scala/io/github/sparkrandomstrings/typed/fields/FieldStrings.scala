@@ -1,7 +1,8 @@
-package io.github.sparkrandomstrings.typed
+package io.github.sparkrandomstrings.typed.fields
 
 import io.github.sparkrandomstrings.options.RandomStrings
 import io.github.sparkrandomstrings.text.{CharacterSet, StringValues}
+import io.github.sparkrandomstrings.typed.cells.{CellKind, PatternPlan}
 
 /**
  * The properties of a STRING column: a `pattern`, or the stream's string options per column

@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings.typed
+package io.github.sparkrandomstrings.typed.fields
 
 import scala.util.control.NonFatal
 
@@ -7,6 +7,7 @@ import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 
 import io.github.sparkrandomstrings.options.RandomStrings
+import io.github.sparkrandomstrings.typed.cells.CellKind
 
 /**
  * The `values` kind of a declared column: its JSON list read as the column's type, and how one is

@@ -1,8 +1,9 @@
-package io.github.sparkrandomstrings.typed
+package io.github.sparkrandomstrings.typed.cells
 
 import org.apache.spark.sql.types.DataType
 
 import io.github.sparkrandomstrings.text.StringValues
+import io.github.sparkrandomstrings.typed.fields.FieldOptions
 
 /**
  * How the cells of one declared column (or of a field or the elements of one) are made: a pure

@@ -1,8 +1,9 @@
-package io.github.sparkrandomstrings.typed
+package io.github.sparkrandomstrings.typed.fields
 
 import org.apache.spark.sql.types.FloatType
 
 import io.github.sparkrandomstrings.options.{RandomStrings, Real, Whole}
+import io.github.sparkrandomstrings.typed.cells.CellKind
 
 /**
  * The properties of a number, date or time column: its range, its distribution (uniform, zipf,

@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings.typed
+package io.github.sparkrandomstrings.typed.cells
 
 import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeWriter
 import org.apache.spark.sql.types._
@@ -7,8 +7,8 @@ import org.apache.spark.unsafe.types.UTF8String
 import io.github.sparkrandomstrings.columns.RowDraw
 import io.github.sparkrandomstrings.randomness.ZipfSampler
 import io.github.sparkrandomstrings.time.RowClock
-import io.github.sparkrandomstrings.typed.CellDraws.{standardNormal, unsignedUpTo}
-import io.github.sparkrandomstrings.typed.CellKind._
+import io.github.sparkrandomstrings.typed.cells.CellDraws.{standardNormal, unsignedUpTo}
+import io.github.sparkrandomstrings.typed.cells.CellKind._
 
 /**
  * The writers of number, boolean, date and time cells, and of the `values` kind's picks (Python:

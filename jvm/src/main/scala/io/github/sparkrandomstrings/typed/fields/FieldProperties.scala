@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings.typed
+package io.github.sparkrandomstrings.typed.fields
 
 import java.util.Locale
 

@@ -1,4 +1,4 @@
-package io.github.sparkrandomstrings.typed
+package io.github.sparkrandomstrings.typed.cells
 
 import java.util.Locale
 
@@ -7,6 +7,7 @@ import org.apache.spark.unsafe.array.ByteArrayMethods
 import org.apache.spark.unsafe.types.UTF8String
 
 import io.github.sparkrandomstrings.text.StringColumnWriter
+import io.github.sparkrandomstrings.typed.fields.{FieldOptions, FieldProperties}
 
 /**
  * The most bytes a declared row takes in Spark's binary row format (`UnsafeRow`), and the
