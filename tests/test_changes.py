@@ -27,7 +27,7 @@ from spark_random_strings import (
     expected_table,
     read_changes,
 )
-from spark_random_strings.changes.envelope import FLAT, KIND_NAMES
+from spark_random_strings.changes.envelope import ENVELOPE_OF, FLAT
 from spark_random_strings.changes.keywords import CHANGE_OPTIONS, CHANGES_FORMAT
 from spark_random_strings.changes.lifecycle import DELETE, INSERT, UPDATE, ChangeLifecycle
 from spark_random_strings.changes.options import ChangeSpec, parse_change_options, parse_stream_options
@@ -225,7 +225,7 @@ def test_in_the_long_run_inserts_and_deletes_are_d_over_1_plus_d_and_updates_the
     for op, share in ((INSERT, d / (1 + d)), (DELETE, d / (1 + d)), (UPDATE, (1 - d) / (1 + d))):
         # Five binomial standard errors of a share of 200,000 changes (at most 0.0056).
         tolerance = 5 * math.sqrt(share * (1 - share) / total)
-        assert abs(counts[op] / total - share) < tolerance, (KIND_NAMES[FLAT][op], counts)
+        assert abs(counts[op] / total - share) < tolerance, (ENVELOPE_OF[FLAT].kind_names[op], counts)
     assert abs(counts[INSERT] - counts[DELETE]) <= keys, "a key's inserts and deletes alternate"
 
 

@@ -17,6 +17,8 @@ the declared ones, as Arrow types them. ``changes.rows`` makes the rows.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
@@ -45,70 +47,82 @@ SNAPSHOT_OP = "r"
 #: Debezium's ``source.snapshot`` of a live change, a snapshot read, and the snapshot's last read.
 SNAPSHOT_STATES: tuple[str, ...] = ("false", "true", "last")
 
-#: Each envelope's names of what a row does, by the operation's index (``changes.lifecycle``'s
-#: ``INSERT``, ``UPDATE``, ``DELETE``), and in the Delta and Flink envelopes the row before an
-#: update last.
-KIND_NAMES: dict[str, tuple[str, ...]] = {
-    FLAT: ("insert", "update", "delete"),
-    DEBEZIUM: ("c", "u", "d"),
-    DELTA: ("insert", "update_postimage", "delete", "update_preimage"),
-    FLINK: ("+I", "+U", "-D", "-U"),
-}
-#: The index of an update's row before, in ``KIND_NAMES``.
+#: Where :attr:`Envelope.kind_names` of the Delta and Flink envelopes holds the row before an
+#: update (the jar's ``ChangeEnvelope.PreimageIndex``).
 PREIMAGE = 3
-#: Each envelope's column that says what a row does (a value of ``KIND_NAMES``), and the one that
-#: holds its change's number, as Spark SQL names them.
-KIND_AND_NUMBER: dict[str, tuple[str, str]] = {
-    FLAT: ("_op", "_seq"),
-    DEBEZIUM: ("op", "source.sequence"),
-    DELTA: ("_change_type", "_commit_version"),
-    FLINK: ("_row_kind", "_seq"),
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """One format of a change stream's rows (the jar's ``ChangeEnvelope``): its columns and the names
+    of what a row does. ``ENVELOPE_OF`` holds each under its name, the option's value."""
+
+    #: The option's value.
+    name: str
+    #: The names of what a row does, in :attr:`kind_column`, by the operation's index
+    #: (``changes.lifecycle``'s ``INSERT``, ``UPDATE``, ``DELETE``), and in the Delta and Flink
+    #: envelopes the row before an update's at ``PREIMAGE``.
+    kind_names: tuple[str, ...]
+    #: The column that says what a row does, and the one that holds its change's number, as Spark
+    #: SQL names them.
+    kind_column: str
+    number_column: str
+    #: The columns added after the declared ones; ``None`` for Debezium's, whose columns are the
+    #: whole row's, the declared ones inside ``before`` and ``after``.
+    added: tuple[pa.Field, ...] | None
+
+    @property
+    def updates_take_two_rows(self) -> bool:
+        """Whether an update is two rows, its image before first (Delta and Flink)."""
+        return len(self.kind_names) > PREIMAGE
+
+    def schema_of(self, declared: pa.Schema) -> pa.Schema:
+        """The schema of the rows of a stream whose declared columns are ``declared``."""
+        if self.added is None:
+            image = pa.struct(list(declared))
+            return pa.schema(
+                [
+                    pa.field("before", image, nullable=True),
+                    pa.field("after", image, nullable=True),
+                    pa.field("source", SOURCE_TYPE, nullable=False),
+                    pa.field("op", pa.string(), nullable=False),
+                    pa.field("ts_ms", pa.int64(), nullable=False),
+                ]
+            )
+        return pa.schema([*declared, *self.added])
+
+    def added_names(self) -> tuple[str, ...]:
+        """The names of the columns this envelope has besides the declared ones, which no declared
+        column may take: :meth:`schema_of` no declared column."""
+        return tuple(self.schema_of(pa.schema([])).names)
+
+    def rows_of(self, updates: npt.NDArray[np.bool_]) -> I64:
+        """How many rows each change takes, given which are updates: an update is two where
+        :attr:`updates_take_two_rows`, every other change one."""
+        return np.where(updates & self.updates_take_two_rows, 2, 1).astype(np.int64)
+
+
+def _fields(kind: str, number: str, time: str) -> tuple[pa.Field, ...]:
+    return (
+        pa.field(kind, pa.string(), nullable=False),
+        pa.field(number, pa.int64(), nullable=False),
+        pa.field(time, _TIMESTAMP, nullable=False),
+    )
+
+
+#: Every envelope under its name, in the documentation's order (``ENVELOPES``).
+ENVELOPE_OF: dict[str, Envelope] = {
+    envelope.name: envelope
+    for envelope in (
+        Envelope(FLAT, ("insert", "update", "delete"), "_op", "_seq", _fields("_op", "_seq", "_ts")),
+        Envelope(DEBEZIUM, ("c", "u", "d"), "op", "source.sequence", None),
+        Envelope(
+            DELTA,
+            ("insert", "update_postimage", "delete", "update_preimage"),
+            "_change_type",
+            "_commit_version",
+            _fields("_change_type", "_commit_version", "_commit_timestamp"),
+        ),
+        Envelope(FLINK, ("+I", "+U", "-D", "-U"), "_row_kind", "_seq", _fields("_row_kind", "_seq", "_ts")),
+    )
 }
-
-#: The columns each envelope adds after the declared ones (Debezium's are the whole row's).
-_ADDED: dict[str, tuple[pa.Field, ...]] = {
-    FLAT: (
-        pa.field("_op", pa.string(), nullable=False),
-        pa.field("_seq", pa.int64(), nullable=False),
-        pa.field("_ts", _TIMESTAMP, nullable=False),
-    ),
-    DELTA: (
-        pa.field("_change_type", pa.string(), nullable=False),
-        pa.field("_commit_version", pa.int64(), nullable=False),
-        pa.field("_commit_timestamp", _TIMESTAMP, nullable=False),
-    ),
-    FLINK: (
-        pa.field("_row_kind", pa.string(), nullable=False),
-        pa.field("_seq", pa.int64(), nullable=False),
-        pa.field("_ts", _TIMESTAMP, nullable=False),
-    ),
-}
-
-
-def envelope_schema(envelope: str, declared: pa.Schema) -> pa.Schema:
-    """The schema of the rows of a stream in ``envelope`` whose declared columns are ``declared``."""
-    if envelope == DEBEZIUM:
-        image = pa.struct(list(declared))
-        return pa.schema(
-            [
-                pa.field("before", image, nullable=True),
-                pa.field("after", image, nullable=True),
-                pa.field("source", SOURCE_TYPE, nullable=False),
-                pa.field("op", pa.string(), nullable=False),
-                pa.field("ts_ms", pa.int64(), nullable=False),
-            ]
-        )
-    return pa.schema([*declared, *_ADDED[envelope]])
-
-
-def added_names(envelope: str) -> tuple[str, ...]:
-    """The names of the columns ``envelope`` has besides the declared ones, which no declared
-    column may take: ``envelope_schema`` of no declared column."""
-    return tuple(envelope_schema(envelope, pa.schema([])).names)
-
-
-def rows_of(envelope: str, updates: npt.NDArray[np.bool_]) -> I64:
-    """How many rows each change takes, given which are updates: an update is two in the Delta
-    and Flink envelopes, every other change one."""
-    two = envelope in (DELTA, FLINK)
-    return np.where(updates & two, 2, 1).astype(np.int64)

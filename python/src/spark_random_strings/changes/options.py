@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, fields, replace
 
 from spark_random_strings.changes.declared_columns import check_key_column, key_column, updated_columns
 from spark_random_strings.changes.delivery import is_untidy, share_before
-from spark_random_strings.changes.envelope import added_names
+from spark_random_strings.changes.envelope import ENVELOPE_OF
 from spark_random_strings.changes.keywords import (
     AS_OF,
     AS_OF_RANGE,
@@ -255,7 +255,7 @@ def parse_change_options(parameters: Mapping[str, str], schema: object = None) -
     )
     spec.validate(given)
 
-    added = added_names(envelope)
+    added = ENVELOPE_OF[envelope].added_names()
     for f in declared.fields:
         if any(java_equals_ignore_case(f.name, name) for name in added):
             raise ValueError(

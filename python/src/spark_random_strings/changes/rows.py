@@ -17,13 +17,12 @@ from spark_random_strings.changes.delivery import ChangeDelivery, is_untidy
 from spark_random_strings.changes.envelope import (
     CONNECTOR,
     DEBEZIUM,
-    KIND_NAMES,
+    ENVELOPE_OF,
     PREIMAGE,
     SNAPSHOT_OP,
     SNAPSHOT_STATES,
     SOURCE_TYPE,
-    envelope_schema,
-    rows_of,
+    Envelope,
 )
 from spark_random_strings.changes.images import ImageMaker, spread
 from spark_random_strings.changes.keywords import CHANGES_FORMAT
@@ -50,7 +49,12 @@ class ChangeStream:
     @property
     def schema(self) -> pa.Schema:
         """The rows' schema: the declared columns in the envelope."""
-        return envelope_schema(self.spec.envelope, self.declared_schema)
+        return self.envelope.schema_of(self.declared_schema)
+
+    @property
+    def envelope(self) -> Envelope:
+        """The format of the rows (``envelope``)."""
+        return ENVELOPE_OF[self.spec.envelope]
 
     def delivery(self) -> ChangeDelivery | None:
         """The order in which offsets read the changes, if untidy (``changes.delivery``): else
@@ -117,8 +121,7 @@ class ChangeRows:
             previous_base[changed] = insert
             base = np.where(op == UPDATE, previous_base, n)
         commit_ms = self.stream.commit_times_ms(n)
-        envelope = self.stream.spec.envelope
-        if envelope == DEBEZIUM:
+        if self.stream.envelope.name == DEBEZIUM:
             columns = self._debezium(n, key, op, (previous, previous_base), (base, commit_ms))
         else:
             columns = self._rows(n, key, op, (previous, previous_base), (base, commit_ms))
@@ -131,7 +134,7 @@ class ChangeRows:
         and its commit time. An update that takes two rows has its image before first. ``earlier``
         is each change's image before and its base, ``now`` its own image's base and commit time."""
         (previous, previous_base), (base, commit_ms) = earlier, now
-        counts = rows_of(self.stream.spec.envelope, op == UPDATE)
+        counts = self.stream.envelope.rows_of(op == UPDATE)
         change = np.repeat(np.arange(len(n)), counts)
         preimage = np.zeros(len(change), np.bool_)
         starts = np.cumsum(counts) - counts
@@ -141,7 +144,7 @@ class ChangeRows:
         image = np.where(before, previous[change], n[change])
         image_base = np.where(before, previous_base[change], base[change])
         kind = np.where(preimage, PREIMAGE, row_op)
-        names = np.asarray(KIND_NAMES[self.stream.spec.envelope], dtype=object)
+        names = np.asarray(self.stream.envelope.kind_names, dtype=object)
         return [
             *self.images.columns(key[change], image, n[change], image_base),
             pa.array(names[kind], pa.string()),
@@ -179,7 +182,7 @@ class ChangeRows:
             ],
             fields=list(SOURCE_TYPE),
         )
-        ops = np.asarray(KIND_NAMES[DEBEZIUM], dtype=object)[op]
+        ops = np.asarray(self.stream.envelope.kind_names, dtype=object)[op]
         ops[snapshot > 0] = SNAPSHOT_OP
         return [
             pa.StructArray.from_arrays(before, fields=list(image_type), mask=pa.array(~has_before)),

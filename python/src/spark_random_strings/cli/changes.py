@@ -158,10 +158,10 @@ def show_batches(
     """
     from pyspark.sql import functions as f
 
-    from spark_random_strings.changes.envelope import KIND_AND_NUMBER
+    from spark_random_strings.changes.envelope import ENVELOPE_OF
     from spark_random_strings.cli.stream import run_until_done
 
-    kind, number = KIND_AND_NUMBER[envelope]
+    kind, number = ENVELOPE_OF[envelope].kind_column, ENVELOPE_OF[envelope].number_column
     totals: dict[str, int] = {}
     read = [0]
 
