@@ -98,4 +98,3 @@ abstract class RandomStringsProvider extends StreamSourceProvider with TableProv
       })
   }
 }
-

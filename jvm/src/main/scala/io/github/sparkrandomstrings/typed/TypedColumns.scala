@@ -6,7 +6,13 @@ import org.apache.spark.sql.types._
 
 import io.github.sparkrandomstrings.options.{RandomStrings, Whole}
 import io.github.sparkrandomstrings.typed.cells.{CellKind, CellSpec, RowBytes}
-import io.github.sparkrandomstrings.typed.fields.{FieldNumbers, FieldOptions, FieldProperties, FieldStrings, FieldValues}
+import io.github.sparkrandomstrings.typed.fields.{
+  FieldNumbers,
+  FieldOptions,
+  FieldProperties,
+  FieldStrings,
+  FieldValues
+}
 
 /**
  * A declared schema and its `fields.<column>.<property>` options, read into the [[CellSpec]] of
