@@ -55,3 +55,10 @@ def test_a_spec_with_every_field_set_is_stored_under_each_fields_option_and_read
     assert stored["totalRows"] == 7 and stored["deleteFraction"] == 1e-5
     assert ChangeSpec.of(dict(spec.settings())) == spec
     assert spec_from_json(stored, "here") == spec
+
+
+def test_a_spec_is_not_rebuilt_without_a_required_setting_as_the_jar_refuses_it() -> None:
+    settings = dict(parse_change_options({}).spec.settings())
+    del settings["envelope"]
+    with pytest.raises(KeyError, match="envelope"):
+        ChangeSpec.of(settings)

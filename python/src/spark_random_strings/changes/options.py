@@ -111,7 +111,13 @@ class ChangeSpec:
     def of(cls, settings: Mapping[str, object]) -> ChangeSpec:
         """The spec whose :meth:`settings` are ``settings``, each field from its option's name:
         for every spec, ``ChangeSpec.of(dict(spec.settings())) == spec``."""
-        return cls(**{f.name: settings.get(f.metadata[OPTION]) for f in fields(cls)})  # type: ignore[arg-type]
+
+        # A field whose default is not None is required, as the jar's ChangeSpec.of requires it.
+        def value(option: str, required: bool) -> object:
+            return settings[option] if required else settings.get(option)
+
+        values = {f.name: value(f.metadata[OPTION], f.default is not None) for f in fields(cls)}
+        return cls(**values)  # type: ignore[arg-type]
 
     def validate(self, written: Callable[[str], str | None]) -> None:
         """The rules between the change options' values (each is in its range already): hot keys

@@ -19,7 +19,7 @@ from typing import Any
 from spark_random_strings.changes.keywords import CHANGES_TABLE, ENVELOPE
 from spark_random_strings.changes.options import STORED, ChangeOptions, ChangeSpec, envelope_named
 from spark_random_strings.changes.rows import ChangeStream
-from spark_random_strings.offsets.corrupt import CorruptDefinitionError
+from spark_random_strings.offsets.corrupt import corrupt
 from spark_random_strings.offsets.definition_store import definition_from_json, definition_to_json
 from spark_random_strings.offsets.kept_settings import read_settings, refuse_changed, shown
 from spark_random_strings.rows.definition import check_restart as check_definition
@@ -41,16 +41,13 @@ def spec_from_json(stored: object, where: str) -> ChangeSpec:
         CorruptDefinitionError: ``stored`` is not such an object, or a value is out of range.
     """
 
-    def corrupt(why: str) -> CorruptDefinitionError:
-        return CorruptDefinitionError(f"{where} is corrupt: {why}")
-
     if not isinstance(stored, dict):
-        raise corrupt("not a JSON object")
+        raise corrupt(where, "not a JSON object")
     if "version" not in stored:
-        raise corrupt("the field 'version' is missing")
+        raise corrupt(where, "the field 'version' is missing")
     version = stored["version"]
     if type(version) is not int or version != STORE_VERSION:
-        raise corrupt(f"its version is {json.dumps(version)}, and this source reads {STORE_VERSION}")
+        raise corrupt(where, f"its version is {json.dumps(version)}, and this source reads {STORE_VERSION}")
     settings = read_settings(
         stored, [CHANGES_TABLE[name] for name in STORED], where, {ENVELOPE: envelope_named}
     )
@@ -58,7 +55,7 @@ def spec_from_json(stored: object, where: str) -> ChangeSpec:
         spec = ChangeSpec.of(dict(settings))
         spec.validate(lambda name: shown(dict(spec.settings())[name]))
     except ValueError as error:
-        raise corrupt(str(error)) from None
+        raise corrupt(where, str(error)) from None
     return spec
 
 
@@ -75,9 +72,7 @@ def stream_from_json(stored: object, where: str) -> ChangeStream:
         CorruptDefinitionError: ``stored`` is not such a stream.
     """
     if not isinstance(stored, dict) or "definition" not in stored or "changes" not in stored:
-        raise CorruptDefinitionError(
-            f"{where} is corrupt: not a change stream's definition and change options"
-        )
+        raise corrupt(where, "not a change stream's definition and change options")
     return ChangeStream(
         definition_from_json(stored["definition"], where), spec_from_json(stored["changes"], where)
     )

@@ -20,7 +20,8 @@ from spark_random_strings.nexmark.config import NexmarkConfig
 from spark_random_strings.nexmark.generator import nexmark_events
 from spark_random_strings.nexmark.options import EVENT_NAMES, config_settings, parse_nexmark_options
 from spark_random_strings.nexmark.timeline import nexmark_timeline
-from spark_random_strings.offsets.corrupt import CorruptDefinitionError
+from spark_random_strings.offsets.corrupt import CorruptDefinitionError, corrupt
+from spark_random_strings.offsets.kept_settings import refuse_changed
 
 #: The checkpoint file's layout, as the jar's source writes it.
 STORE_VERSION = 1
@@ -140,28 +141,28 @@ def stream_from_json(stored: object, where: str) -> NexmarkStream:
         CorruptDefinitionError: ``stored`` is not such a stream, or its configuration is invalid.
     """
 
-    def corrupt(why: str) -> CorruptDefinitionError:
-        return CorruptDefinitionError(f"{where} is corrupt: {why}")
+    def bad(why: str) -> CorruptDefinitionError:
+        return corrupt(where, why)
 
     if not isinstance(stored, dict):
-        raise corrupt("not a JSON object")
+        raise bad("not a JSON object")
     version = stored.get("version")
     if version != STORE_VERSION or isinstance(version, bool):
         shown = version if "version" in stored else "missing"
-        raise corrupt(f"its version is {shown}, and this source reads {STORE_VERSION}")
+        raise bad(f"its version is {shown}, and this source reads {STORE_VERSION}")
     start = stored.get("startTimeMs")
     if not isinstance(start, int) or isinstance(start, bool):
-        raise corrupt("'startTimeMs' is missing")
+        raise bad("'startTimeMs' is missing")
     config = stored.get("config")
     if not isinstance(config, dict):
-        raise corrupt("'config' is missing")
+        raise bad("'config' is missing")
     missing = [name for name in EVENT_NAMES if name not in config]
     if missing:
-        raise corrupt(f"'config' has no {', '.join(missing)}")
+        raise bad(f"'config' has no {', '.join(missing)}")
     try:
         parsed = parse_nexmark_options({name: str(config[name]) for name in EVENT_NAMES}).config
     except ValueError as error:
-        raise corrupt(f"'config' is invalid: {error}") from None
+        raise bad(f"'config' is invalid: {error}") from None
     return NexmarkStream(parsed, start)
 
 
@@ -172,19 +173,11 @@ def check_restart(stored: NexmarkStream, requested: NexmarkConfig, location: str
     Raises:
         ValueError: naming each option, the stored value and the value given.
     """
-    contradictions = [
-        f"{name}: the checkpoint has {was}, the query sets {now}"
-        for (name, was), (_, now) in zip(
-            config_settings(stored.config), config_settings(requested), strict=True
-        )
-        if was != now
-    ]
-    if contradictions:
-        raise ValueError(
-            f"The options of this query contradict the Nexmark stream stored in its checkpoint ({location}): "
-            + "; ".join(contradictions)
-            + ". The options that say which events the stream makes "
-            f"({', '.join(EVENT_NAMES)}) are fixed when its query first starts, so that every batch can be "
-            "replayed identically. Restart with the stored values, or use a new checkpoint location to "
-            "start a different stream."
-        )
+    refuse_changed(
+        config_settings(stored.config),
+        config_settings(requested),
+        stream="Nexmark stream",
+        makes="which events the stream makes",
+        names=EVENT_NAMES,
+        location=location,
+    )

@@ -169,9 +169,10 @@ class OptionTable:
     package has one.
 
     Raises:
-        ValueError: the keywords and the table disagree: an option missing or unknown, under
-            another keyword, or of another Python type. The keywords may come in any order (a
+        ValueError: the keywords and the table disagree: an option missing, under another
+            keyword, or of another Python type. The keywords may come in any order (a
             ``TypedDict`` that extends another lists the other's first); the rows take the table's.
+        KeyError: a keyword names an option the table does not have.
     """
 
     def __init__(self, keywords: type, table: SourceTable) -> None:

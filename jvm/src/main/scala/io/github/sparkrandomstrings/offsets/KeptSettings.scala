@@ -27,8 +27,8 @@ object KeptSettings {
    * The settings of `rows` in `json`, in the rows' order, each read as its kind says and then
    * checked against its range before the next is read, so a file with several bad values is
    * refused naming the first. An option whose default is none is optional: absent from the file,
-   * it is absent from the settings. A `choice` (and any `text` named in `values`) is given to its
-   * reader, whose refusal says what is allowed.
+   * it is absent from the settings. A text or choice option named in `values` is given to its
+   * reader there, whose refusal says what is allowed; any other is taken as stored.
    *
    * @param values the readers of the text options that hold more than text, by name
    * @throws IllegalStateException the file's refusal ([[MetadataFile.corrupt]]), naming the setting

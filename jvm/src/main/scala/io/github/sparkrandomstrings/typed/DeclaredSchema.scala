@@ -9,7 +9,7 @@ import io.github.sparkrandomstrings.typed.cells.CellSpec
 /**
  * The schema a user declared with `.schema(...)`, and the `fields.` options that say how each
  * column is made: the part of a stream's definition that replaces the `value` column and its
- * string options. The [[CellSpec]]s are read from them ([[TypedColumns.parse]]) wherever the
+ * string options. The [[cells.CellSpec]]s are read from them ([[TypedColumns.parse]]) wherever the
  * definition is, so a definition read back from a checkpoint makes the same cells.
  *
  * @param schema the declared columns, in order, with their types and nullability

@@ -15,12 +15,12 @@ import io.github.sparkrandomstrings.typed.fields.{
 }
 
 /**
- * A declared schema and its `fields.<column>.<property>` options, read into the [[CellSpec]] of
+ * A declared schema and its `fields.<column>.<property>` options, read into the [[cells.CellSpec]] of
  * each column: every property checked against the column's type and kind, with a message that
  * names the option, the value and what is allowed. This is where the properties, their defaults
- * and their rules are written, once (the names and the common checks in [[FieldProperties]], the
- * kinds' own in [[FieldNumbers]], [[FieldValues]] and [[FieldStrings]], the types' units in
- * [[FieldUnits]]); the provider's Scaladoc and `docs/typed-columns.md` list them.
+ * and their rules are written, once (the names and the common checks in [[fields.FieldProperties]], the
+ * kinds' own in [[fields.FieldNumbers]], [[fields.FieldValues]] and [[fields.FieldStrings]], the types' units in
+ * [[fields.FieldUnits]]); the provider's Scaladoc and `docs/typed-columns.md` list them.
  */
 object TypedColumns {
   import CellKind._
@@ -38,7 +38,7 @@ object TypedColumns {
    * @param schema  the schema the user declared
    * @param options each `fields.` option, its name as the user wrote it, and its value
    * @throws IllegalArgumentException naming the column, the option, the value and what is allowed;
-   *                                  or a column whose rows may not fit in Spark's ([[RowBytes]])
+   *                                  or a column whose rows may not fit in Spark's ([[cells.RowBytes]])
    */
   def parse(schema: StructType, options: Seq[(String, String)]): IndexedSeq[CellSpec] = {
     if (schema.isEmpty) {
