@@ -20,7 +20,10 @@ auction's expiry keep its bids and whole rows until it closes (q4's closing pric
 250,000 ran the 1 GB driver heap out in q9), q6 hands each batch's rows to a Python processor, and
 q19 keeps 10 bids of each auction in RocksDB: they read batches of `small_batch_events`
 (`SMALL_BATCHES`).
-Repetitions interleave the queries in a rotating order.
+Repetitions interleave the queries in a rotating order. Once a query stops, its state stores are
+closed (`driver_facts.release_state_stores`: Spark keeps them loaded for up to a minute, and the
+queries of one minute ran the 1 GB heap out), and the driver's heap after a full GC is read: a
+query's last repetition must leave it within `NEXMARK_HEAP_FLAT` of its first, in any order.
 
 The latency: q0, q1 and q2 in real-time mode, one partition, at 10,000 and 1,000,000 events/s,
 each event measured from the moment it comes to exist to the jar's LatencySink (a `foreach` sink)
@@ -54,9 +57,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import real_time
+from driver_facts import heap_after_gc_mb, release_state_stores
 from pyspark.sql import DataFrame, SparkSession
 from report import LatencyRun, LatencySettings
-from targets import NEXMARK_GENERATOR, NEXMARK_GENERATOR_ROWS, NEXMARK_Q0_P99, TargetRow
+from targets import (
+    NEXMARK_GENERATOR,
+    NEXMARK_GENERATOR_ROWS,
+    NEXMARK_HEAP_FLAT,
+    NEXMARK_Q0_P99,
+    TargetRow,
+)
 
 from spark_random_strings import nexmark_queries
 from spark_random_strings.engine.choice import Engine
@@ -180,6 +190,8 @@ class NexmarkResults:
     same_events: bool
     #: Events per second, per repetition, by query.
     queries: dict[str, list[float]] = field(default_factory=dict)
+    #: The driver's heap after a full GC after each repetition of each query, MB, by query.
+    heap_mb: dict[str, list[float]] = field(default_factory=dict)
     #: Real-time runs, per repetition, by (query, rate).
     latency: dict[tuple[str, int], list[LatencyRun]] = field(default_factory=dict)
     #: q0 through the Python data source, events/s per repetition.
@@ -190,6 +202,13 @@ class NexmarkResults:
     @property
     def speedup(self) -> float:
         return statistics.median(self.generator["ours"]) / statistics.median(self.generator["beam"])
+
+    @property
+    def heap_growth_mb(self) -> float | None:
+        """The most any query's heap after GC grew from its first repetition to its last (None if
+        no query ran twice)."""
+        growths = [heaps[-1] - heaps[0] for heaps in self.heap_mb.values() if len(heaps) > 1]
+        return max(growths) if growths else None
 
     @property
     def rows_speedup(self) -> float:
@@ -282,7 +301,11 @@ def _measure(spark: SparkSession, name: str, settings: NexmarkSettings, engine: 
             .trigger(availableNow=True)
             .start()
         )
-        running.awaitTermination()
+        try:
+            running.awaitTermination()
+        finally:
+            running.stop()
+            release_state_stores(spark)
         error = running.exception()
         if error is not None:
             raise RuntimeError(f"the query failed: {error}")
@@ -291,6 +314,13 @@ def _measure(spark: SparkSession, name: str, settings: NexmarkSettings, engine: 
     rows = sum(int(p["numInputRows"]) for p in measured)
     seconds = sum(int(p["durationMs"]["triggerExecution"]) for p in measured) / 1000
     return rows / seconds
+
+
+def measure_with_heap(spark: SparkSession, name: str, settings: NexmarkSettings) -> tuple[float, float]:
+    """One run of query `name` (events/s over the batches after the first), and the driver's heap
+    after a full GC once the query stopped and its state stores were closed, MB."""
+    rate = _measure(spark, name, settings)
+    return rate, heap_after_gc_mb(spark)
 
 
 def run_nexmark_section(
@@ -303,9 +333,14 @@ def run_nexmark_section(
     for repetition in range(settings.repetitions):
         shift = repetition % len(names)
         for name in names[shift:] + names[:shift]:
-            rate = _measure(spark, name, settings)
+            rate, heap = measure_with_heap(spark, name, settings)
             results.queries.setdefault(name, []).append(rate)
-            print(f"nexmark {name:<10} repetition {repetition + 1}: {rate:>12,.0f} events/s", flush=True)
+            results.heap_mb.setdefault(name, []).append(heap)
+            print(
+                f"nexmark {name:<10} repetition {repetition + 1}: {rate:>12,.0f} events/s, "
+                f"heap after {heap:,.1f} MB",
+                flush=True,
+            )
         rate = _measure(spark, "q0", settings, engine="python")
         results.python_q0.append(rate)
         print(f"nexmark q0 (python) repetition {repetition + 1}: {rate:>12,.0f} events/s", flush=True)
@@ -394,7 +429,13 @@ def nexmark_targets(results: NexmarkResults) -> list[TargetRow]:
         measured += " (**the checksums differed: not the same events**)"
     generator = (label, measured, met and results.same_events)
     rows = NEXMARK_GENERATOR_ROWS.row(f"{results.rows_speedup:.2f}x", results.rows_speedup, beam=BEAM)
-    return [latency, generator, rows]
+    growth = results.heap_growth_mb
+    heap = NEXMARK_HEAP_FLAT.row(
+        "no query ran twice" if growth is None else f"{growth:+.1f} MB",
+        float("nan") if growth is None else growth,
+        queries=len(results.heap_mb),
+    )
+    return [latency, generator, rows, heap]
 
 
 def nexmark_lines(results: NexmarkResults) -> list[str]:
@@ -427,12 +468,14 @@ def nexmark_lines(results: NexmarkResults) -> list[str]:
         "",
         f"Every query in micro-batch, {s.batches} batches under Trigger.AvailableNow into the noop sink in "
         f"its output mode, the {s.batches - 1} batches after the first, events/s (q6 and q19 with RocksDB's "
-        "state store, q19's processor in the JVM, the others with Spark's default):",
+        "state store, q19's processor in the JVM, the others with Spark's default), and the driver's "
+        "heap after a full GC after each repetition, its state stores closed once the query stopped "
+        "(`release_state_stores`):",
         "",
         "| query | batch events | mode | "
         + " | ".join(f"repetition {i + 1}" for i in range(s.repetitions))
-        + " | median |",
-        "|---|---|---|" + "---|" * (s.repetitions + 1),
+        + " | median | heap after, MB |",
+        "|---|---|---|" + "---|" * (s.repetitions + 2),
     ]
     for name in QUERY_NAMES:
         rates = results.queries.get(name)
@@ -442,7 +485,9 @@ def nexmark_lines(results: NexmarkResults) -> list[str]:
         lines.append(
             f"| {name} | {batch_events(name, s):,} | {mode} | "
             + " | ".join(f"{rate:,.0f}" for rate in rates)
-            + f" | {statistics.median(rates):,.0f} |"
+            + f" | {statistics.median(rates):,.0f} | "
+            + ", ".join(f"{mb:,.0f}" for mb in results.heap_mb.get(name, []))
+            + " |"
         )
     python_q0 = statistics.median(results.python_q0)
     times = statistics.median(results.queries["q0"]) / python_q0

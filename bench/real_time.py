@@ -30,6 +30,7 @@ import statistics
 import tempfile
 import time
 
+from driver_facts import release_state_stores
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming.query import StreamingQuery
 from report import LatencyConfig, LatencyRun, LatencySettings, RealTimeResults
@@ -169,8 +170,7 @@ def measure_latency(
     else:
         warmup_s, window_s, margin_s = settings.micro_batch_warmup_s, settings.micro_batch_window_s, 0.0
     patience_s = 2 * (batch_s or settings.batch_s) + 30
-    # ignore_cleanup_errors: a state store's maintenance thread may still write a file as the
-    # directory goes, after the query has stopped.
+    # ignore_cleanup_errors: a file a stopped task's thread may still write as the directory goes.
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as checkpoint:
         query = start_measured(
             stream(spark, rate) if df is None else df,
@@ -198,6 +198,7 @@ def measure_latency(
         finally:
             query.stop()
             reset_latency(spark, name)  # its buckets are a few MB
+            release_state_stores(spark)  # a stateful query's (driver_facts says why)
     assert summary.p50_ms is not None and summary.p99_ms is not None and summary.max_ms is not None
     assert summary.p999_ms is not None
     return LatencyRun(

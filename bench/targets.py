@@ -185,7 +185,19 @@ NEXMARK_GENERATOR_ROWS = Target(
     "at least",
     3,
 )
-NEXMARK = (NEXMARK_Q0_P99, NEXMARK_GENERATOR, NEXMARK_GENERATOR_ROWS)
+#: The most any query's driver heap after a full GC grew from its first repetition to its last. One
+#: query's state at the section's batches is 20 to 300 MB (q7's join about 190 MB): a stopped query
+#: whose state stayed loaded grows it past the bound; Spark's bounded history of executions
+#: (spark.sql.ui.retainedExecutions) grows it a few MB a repetition. Facts: ``queries``.
+NEXMARK_HEAP_FLAT = Target(
+    "Nexmark queries: the driver heap after GC after a query's last repetition {target} of its first "
+    "(the most any of {queries} queries grew)",
+    "at most",
+    32.0,
+    " MB",
+    wording="within",
+)
+NEXMARK = (NEXMARK_Q0_P99, NEXMARK_GENERATOR, NEXMARK_GENERATOR_ROWS, NEXMARK_HEAP_FLAT)
 
 # The soak run (reliability.md): one long query, sampled.
 SOAK_HEAP_FLAT = Target("driver heap after GC flat (spread {target})", "at most", HEAP_FLAT.bound, " MB")

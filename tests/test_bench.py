@@ -6,6 +6,7 @@ import dataclasses
 import functools
 import importlib
 import importlib.util
+import json
 import re
 import sys
 from pathlib import Path
@@ -106,17 +107,48 @@ def _assert_changes_report(report: str) -> None:
     assert re.search(r"^\| 10,000 \| real-time, 1 s batches \| [\d.,]+ / [\d.,]+ / ", report, re.M)
 
 
+# q20 (every auction's bids kept in the join's state) run twice as the Nexmark section runs a query,
+# in batches of 50,000 events: its state holds about 100 MB, which the second run's heap would
+# carry if the first run's state stores stayed loaded (kept, the second read 111 MB above the
+# first; closed, 1 MB below it).
+_HEAP_CHECK = """
+import dataclasses, json
+import nexmark
+from spark_random_strings.engine.local import local_session
+spark = local_session("bench heap check", cores=2, log_level="OFF", silent_jvm=True)
+settings = dataclasses.replace(nexmark.SMOKE, small_batch_events=50_000, batches=5)
+print(json.dumps([nexmark.measure_with_heap(spark, "q20", settings)[1] for _ in range(2)]))
+spark.stop()
+"""
+
+
+@pytest.mark.slow
+def test_a_nexmark_query_run_twice_leaves_the_driver_heap_within_the_bound_of_its_first_run() -> None:
+    done = run_child([sys.executable, "-c", _HEAP_CHECK], REPO / "bench")
+    assert done.returncode == 0, done.stderr[-3000:]
+    first, second = json.loads(done.stdout.strip().splitlines()[-1])
+    assert second - first <= TARGETS.NEXMARK_HEAP_FLAT.bound, (first, second)
+
+
 def _assert_nexmark_report(report: str) -> None:
     """The smoke run's Nexmark report: its targets, Beam's generator and ours on the same events,
     each query's throughput, q0 to q2's latency at both rates and the stateful queries' in real time."""
     nexmark = _bench_module("nexmark")
     targets = _target_rows(report)
-    facts = {"beam": nexmark.BEAM, "rate": 10_000, "batch_s": nexmark.SMOKE.latency.batch_s}
+    facts = {
+        "beam": nexmark.BEAM,
+        "rate": 10_000,
+        "batch_s": nexmark.SMOKE.latency.batch_s,
+        "queries": len(nexmark.SMOKE.queries),
+    }
     assert [label for label, _ in targets] == [target.label(**facts) for target in TARGETS.NEXMARK]
     measured = dict(targets)
     assert re.fullmatch(r"[\d.]+ ms", measured[TARGETS.NEXMARK_Q0_P99.label(**facts)])
     assert re.fullmatch(r"[\d.]+x", measured[TARGETS.NEXMARK_GENERATOR.label(**facts)])
     assert re.fullmatch(r"[\d.]+x", measured[TARGETS.NEXMARK_GENERATOR_ROWS.label(**facts)])
+    # The smoke run runs each query once: the heap test above runs one twice.
+    assert nexmark.SMOKE.repetitions == 1
+    assert measured[TARGETS.NEXMARK_HEAP_FLAT.label(**facts)] == "no query ran twice"
     assert "Same events: yes, every round's checksums equal." in report
     for generator in (nexmark.BEAM, "ours", "ours, and Spark's rows written"):
         assert re.search(rf"^\| {re.escape(generator)} \| [\d,]+ \| [\d,]+ \| [\d.]+x \|$", report, re.M), (
@@ -129,8 +161,10 @@ def _assert_nexmark_report(report: str) -> None:
     for query in nexmark.SMOKE.queries:
         mode = "update" if query in UPDATE_QUERIES else "append"
         batch = "1,000" if query in nexmark.SMALL_BATCHES else "10,000"
-        row = re.search(rf"^\| {query} \| {batch} \| {mode} \| ([\d,]+) \| ([\d,]+) \|$", report, re.M)
-        assert row and _number(row.group(1)) > 0, query
+        row = re.search(
+            rf"^\| {query} \| {batch} \| {mode} \| ([\d,]+) \| ([\d,]+) \| ([\d,]+) \|$", report, re.M
+        )
+        assert row and _number(row.group(1)) > 0 and _number(row.group(3)) > 0, query
     python = re.search(
         r"^q0 through the Python data source .* events/s: ([\d,]+); median ([\d,]+), the jar's", report, re.M
     )
@@ -591,11 +625,14 @@ def _section_targets(report: Any, target: Any, value: float, reference: float) -
             generator["ours" if target == TARGETS.NEXMARK_GENERATOR else "ours+rows"] = [value]
         p99 = value if target == TARGETS.NEXMARK_Q0_P99 else 1.0
         latency = dataclasses.replace(nexmark.FULL.latency, batch_s=SECTION_FACTS["batch_s"])
+        growth = value if target == TARGETS.NEXMARK_HEAP_FLAT else 0.0
         results = nexmark.NexmarkResults(
             settings=dataclasses.replace(nexmark.FULL, latency=latency),
             generator=generator,
             same_events=True,
             latency={("q0", nexmark.LATENCY_RATES[0]): [_run(report, 0.5, p99, p99, p99, (1, 3.0, 3.0))]},
+            # Two queries of SECTION_FACTS' ``queries``: one grows by ``value``, one shrinks.
+            heap_mb={"q7": [300.0, 250.0, 200.0], "q20": [100.0, 140.0, 100.0 + growth]},
         )
         rows = nexmark.nexmark_targets(results)
     elif target in TARGETS.SOAK:
@@ -628,6 +665,7 @@ SECTION_FACTS = {
     "keys": 1_000_000,
     "batch_s": 30.0,
     "beam": "Beam 2.76.0",
+    "queries": 2,
 }
 
 
