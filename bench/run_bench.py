@@ -368,7 +368,13 @@ def main(argv: list[str] | None = None) -> int:
 
     # Queries are stopped mid-batch on purpose; their failures surface through query.exception().
     # local[2] holds the real-time section's one long-running task (one partition) and more.
-    spark = local_session("spark-random-strings bench", cores=2, log_level="OFF", silent_jvm=True)
+    spark = local_session(
+        "spark-random-strings bench",
+        cores=2,
+        log_level="OFF",
+        silent_jvm=True,
+        config=nexmark.SESSION_CONFIG if args.nexmark_only else None,
+    )
     # A section on its own: run it, read the machine, stop the session, write its report.
     sections: list[tuple[bool, Callable[[], Any], Callable[..., bool]]] = [
         (

@@ -187,8 +187,8 @@ NEXMARK_GENERATOR_ROWS = Target(
 )
 #: The most any query's driver heap after a full GC grew from its first repetition to its last. One
 #: query's state at the section's batches is 20 to 300 MB (q7's join about 190 MB): a stopped query
-#: whose state stayed loaded grows it past the bound; Spark's bounded history of executions
-#: (spark.sql.ui.retainedExecutions) grows it a few MB a repetition. Facts: ``queries``.
+#: whose state stayed loaded grows it past the bound; Spark's history of jobs and executions, which
+#: the section keeps short (nexmark.SESSION_CONFIG), a few MB at most. Facts: ``queries``.
 NEXMARK_HEAP_FLAT = Target(
     "Nexmark queries: the driver heap after GC after a query's last repetition {target} of its first "
     "(the most any of {queries} queries grew)",
