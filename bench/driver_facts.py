@@ -39,7 +39,7 @@ def release_state_stores(spark: SparkSession) -> None:
     maintenance task, every ``spark.sql.streaming.stateStore.maintenanceInterval`` (60 s), finds
     them inactive. A benchmark that runs one stateful query after another within that minute holds
     several queries' state at once: the Nexmark section's queries, each holding 20 to 300 MB, took
-    the 1 GB heap to 990 MB in one repetition and ran it out in the next. ``StateStore.stop()``
+    the 1 GB heap to 990 MB in one repetition, and a 2-core VM's run ran it out. ``StateStore.stop()``
     closes and forgets every loaded store (a later query's first batch loads its own and starts the
     maintenance again): it is only for a moment when no query runs.
     """

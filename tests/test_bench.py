@@ -115,7 +115,9 @@ _HEAP_CHECK = """
 import dataclasses, json
 import nexmark
 from spark_random_strings.engine.local import local_session
-spark = local_session("bench heap check", cores=2, log_level="OFF", silent_jvm=True)
+spark = local_session(
+    "bench heap check", cores=2, log_level="OFF", silent_jvm=True, config=nexmark.SESSION_CONFIG
+)
 settings = dataclasses.replace(nexmark.SMOKE, small_batch_events=50_000, batches=5)
 print(json.dumps([nexmark.measure_with_heap(spark, "q20", settings)[1] for _ in range(2)]))
 spark.stop()
