@@ -5,6 +5,7 @@ in a child process."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import signal
 import subprocess
@@ -33,6 +34,7 @@ from helpers.support import (
 )
 from spark_random_strings import expected_rows, jar_path, read_random_strings
 from spark_random_strings.cli.real_time import (
+    ArrivedRows,
     HandedOn,
     ShownRow,
     parse_recent,
@@ -210,17 +212,37 @@ def test_on_spark_4_0_and_4_1_a_write_of_the_python_source_exits_2_and_writes_no
             ["write", "--real-time", "--total-rows", "5", "--output", "out"],
             "spark-random-strings write: error: argument --real-time: write cannot run in Spark's "
             "real-time mode (real-time mode writes to console, foreach and Kafka sinks, not to "
-            "files); only stream takes --real-time. (see spark-random-strings write --help)",
+            "files); only stream and nexmark take --real-time. (see spark-random-strings write --help)",
         ),
         (
             ["demo", "--real-time"],
             "spark-random-strings demo: error: argument --real-time: demo cannot run in Spark's "
             "real-time mode (real-time mode writes to console, foreach and Kafka sinks, and the demo "
-            "counts each batch's strings with foreachBatch); only stream takes --real-time. "
+            "counts each batch's strings with foreachBatch); only stream and nexmark take --real-time. "
             "(see spark-random-strings demo --help)",
         ),
+        (
+            ["nexmark", "--real-time", "--query", "q7"],
+            "spark-random-strings nexmark: error: argument --query: q7 does not run in Spark's "
+            "real-time mode (its operators are not on Spark 4.3's list for it). Allowed with "
+            "--real-time: q0, q1, q2, q5_counts, q12, q13, q15, q16, q17, q18, q19 "
+            "(see spark-random-strings nexmark --help)",
+        ),
+        (
+            ["nexmark", "--real-time", "--output", "out", "--num-events", "5"],
+            "spark-random-strings nexmark: error: argument --output: real-time mode writes to "
+            "console, foreach and Kafka sinks, not to files; leave out --output or --real-time "
+            "(see spark-random-strings nexmark --help)",
+        ),
+        (
+            ["nexmark", "--real-time", "--max-events-per-trigger", "10"],
+            "spark-random-strings nexmark: error: argument --max-events-per-trigger: 10 limits the "
+            "events of a micro-batch, and --real-time runs real-time batches, which read each event as "
+            "it comes to exist. Leave out --max-events-per-trigger or --real-time. "
+            "(see spark-random-strings nexmark --help)",
+        ),
     ],
-    ids=["python engine", "row limit", "write", "demo"],
+    ids=["python engine", "row limit", "write", "demo", "nexmark query", "nexmark output", "event limit"],
 )
 def test_real_time_where_it_cannot_run_exits_2_with_a_usage_error_naming_the_flag(
     args: list[str], message: str, in_process: RunInProcess
@@ -554,6 +576,60 @@ def test_stream_real_time_prints_the_seeded_rows_as_they_come_and_their_latency_
     assert seconds <= elapsed < seconds + 2
 
 
+# A q5_counts row as `nexmark --real-time` prints it: auction, num, the window's start and end, and
+# the time of the newest bid it counts.
+COUNT_ROW = re.compile(r"  (\d+), (\d+), ([\d-]+ [\d:.]+), ([\d-]+ [\d:.]+), ([\d-]+ [\d:.]+)")
+NEXMARK_SUMMARY = re.compile(
+    r"streamed ([\d,]+) rows of q5_counts in real-time mode \(5 s batches\) over ([\d.]+) s "
+    r"\(([\d.,]+) rows/s\); latency after warm-up: p50 ([\d.,]+) ms, p99 ([\d.,]+) ms, max ([\d.,]+) ms "
+    r"over ([\d,]+) rows"
+)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(pyspark_line() < (4, 3), reason="real-time mode's state: Spark 4.3+")
+@pytest.mark.processes
+def test_nexmark_real_time_prints_a_querys_rows_as_they_come_and_their_latency_after_warm_up() -> None:
+    seconds = 25
+    done = run(
+        "nexmark",
+        "--real-time",
+        "--query",
+        "q5_counts",
+        "--first-event-rate",
+        "200",
+        "--next-event-rate",
+        "200",
+        "--duration",
+        str(seconds),
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert lines[0] == "auction, num, starttime, endtime, dateTime"
+    rows = [COUNT_ROW.fullmatch(line) for line in lines[1:-1]]
+    assert rows and all(rows), lines[:5]
+
+    def moment(text: str) -> datetime:
+        return datetime.fromisoformat(text)
+
+    for row in rows:
+        assert row is not None
+        start, end, newest = moment(row.group(3)), moment(row.group(4)), moment(row.group(5))
+        # A sliding window of 10 s every 2 s, which holds the newest bid it counts.
+        assert int(row.group(2)) >= 1
+        assert (end - start).total_seconds() == 10 and start.second % 2 == 0 and start.microsecond == 0
+        assert start <= newest < end
+    summary = NEXMARK_SUMMARY.fullmatch(lines[-1])
+    assert summary, lines[-1]
+    streamed, measured = (int(summary.group(i).replace(",", "")) for i in (1, 7))
+    # Each refresh shows the newest of the rows that came since the last: at most ROWS_SHOWN.
+    assert len(rows) <= streamed and 0 < measured <= streamed
+    p50, p99, top = (float(summary.group(i).replace(",", "")) for i in (4, 5, 6))
+    assert 0 < p50 <= p99 <= top
+    assert seconds <= float(summary.group(2)) < seconds + 2
+
+
 @pytest.mark.slow
 @REAL_TIME_LINE
 @pytest.mark.processes
@@ -593,6 +669,8 @@ def figures(count: int, p50: float | None, p99: float | None, top: float | None)
         gap_count=0,
         gap_median_ms=None,
         gap_max_ms=None,
+        batches=(),
+        arrived=count,
         recent=(),
     )
 
@@ -638,6 +716,22 @@ def test_the_sinks_last_rows_are_read_back_whole_even_with_tabs_and_line_breaks_
     ]
     stamped = ("cd\t1700000000000\t7\t2\t2023-11-14 22:13:20.0",)
     assert parse_recent(stamped, timestamp_column=True) == [ShownRow(7, 1_700_000_000_000, 2, "cd")]
+
+
+def test_a_querys_rows_are_counted_by_the_sink_and_each_of_its_last_rows_is_new_once() -> None:
+    def sink(arrived: int) -> LatencySummary:
+        """The sink after ``arrived`` rows, row i's line "i": it keeps the last 20."""
+        summary = figures(arrived, None, None, None)
+        return dataclasses.replace(
+            summary, arrived=arrived, recent=tuple(str(i) for i in range(max(0, arrived - 20), arrived))
+        )
+
+    arrived = ArrivedRows()
+    assert arrived.take(sink(3)) == ["0", "1", "2"] and arrived.count == 3
+    assert arrived.take(sink(5)) == ["3", "4"]
+    assert arrived.take(sink(5)) == []
+    # More came than the sink keeps: the newest 20 are new, and all count.
+    assert arrived.take(sink(40)) == [str(i) for i in range(20, 40)] and arrived.count == 40
 
 
 def test_rows_handed_on_are_counted_per_partition_and_each_is_new_once() -> None:

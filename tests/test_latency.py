@@ -23,13 +23,15 @@ KEYS = {
     *("count", "p50Ms", "p99Ms", "p999Ms", "maxMs"),
     *("firstMs", "lastMs"),
     *("gapCount", "gapMedianMs", "gapMaxMs"),
+    *("batches", "arrived"),
 }
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
 def test_a_sinks_summary_reads_into_every_field_exactly(case: dict[str, Any]) -> None:
     summary = summary_from({**case["summary"], "recent": "a\t1\nb\t2"})
-    assert asdict(summary) == {**case["python"], "recent": ("a\t1", "b\t2")}
+    batches = tuple(tuple(arrivals) for arrivals in case["python"]["batches"])
+    assert asdict(summary) == {**case["python"], "batches": batches, "recent": ("a\t1", "b\t2")}
 
 
 def test_the_shared_cases_cover_every_field_of_the_summary_and_every_key_of_the_sink() -> None:

@@ -5,7 +5,8 @@
 ``spark-random-strings write --total-rows N --format parquet --output PATH`` writes exactly N
 rows to files through a checkpointed streaming query, resumable after an interruption;
 ``spark-random-strings demo`` counts the strings by length, batch by batch (``make demo`` runs
-it); ``spark-random-strings nexmark`` shows the Nexmark benchmark's events batch by batch, or with
+it); ``spark-random-strings nexmark`` shows the Nexmark benchmark's events batch by batch (or
+a query's rows; with ``--real-time``, in real-time mode, with their latency), or with
 ``--output`` writes exactly ``--num-events`` of them to files; ``spark-random-strings changes``
 counts a change stream's changes batch by batch, or with ``--output`` writes exactly
 ``--total-rows`` of them to files. Each starts a local Spark session
@@ -241,7 +242,7 @@ def _add_nexmark(commands: Any) -> None:
     )
     add_nexmark_flags(nexmark)
     nexmark.add_argument("--verbose", action="store_true", help="show Spark's own log (default: silent)")
-    nexmark.set_defaults(run=run_nexmark, parser=nexmark, open=open_nexmark, real_time=False)
+    nexmark.set_defaults(run=run_nexmark, parser=nexmark, open=open_nexmark)
 
 
 def _add_changes(commands: Any) -> None:
@@ -329,6 +330,13 @@ def _run_write(args: argparse.Namespace, strings: DataFrame, console: Console) -
     return write_command(strings, args.write_request, total_rows=args.total_rows, console=console)
 
 
+def _shuffled(args: argparse.Namespace) -> bool:
+    """Whether the real-time query passes a shuffle: a second stage of long-running tasks."""
+    from spark_random_strings.nexmark.real_time import SHUFFLED_REAL_TIME
+
+    return args.command == "nexmark" and args.query in SHUFFLED_REAL_TIME
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command; return its exit status (2 for a bad flag, 130 after Ctrl-C)."""
     from spark_random_strings.engine.local import local_session
@@ -359,7 +367,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.real_time:
         if args.num_partitions is None:  # one by default: its task takes a core for the whole batch
             args.num_partitions = 1
-        cores = real_time_cores(args.num_partitions)
+        cores = real_time_cores(args.num_partitions * (2 if _shuffled(args) else 1))
     spark = None
     console = Console(highlight=False)
     try:

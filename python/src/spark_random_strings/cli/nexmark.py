@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.text import Text
 
 from spark_random_strings.cli.options import UsageError, add_engine_flag, add_output_flags
+from spark_random_strings.cli.real_time import BATCH_DURATION_S
 from spark_random_strings.nexmark.table import NEXMARK_FORMAT, NEXMARK_OPTIONS
 
 if TYPE_CHECKING:
@@ -37,11 +38,24 @@ LAST_BATCH_WAIT_S = 3.0
 def add_nexmark_flags(parser: argparse.ArgumentParser) -> None:
     """A flag for each of the ``nexmark`` source's options, and the command's own."""
     for row in NEXMARK_OPTIONS.rows:
-        if row.kind is bool:
-            continue  # realTime: the terminal view and the files are micro-batch queries
+        if row.kind is bool:  # realTime: the command's own --real-time view sets it
+            continue
         parser.add_argument(
             row.flag, dest=row.keyword, type=row.kind, help=row.described, metavar=row.option.metavar
         )
+    from spark_random_strings.nexmark.real_time import REAL_TIME_QUERIES
+
+    parser.add_argument(
+        "--real-time",
+        action="store_true",
+        help="run the events, or --query's rows, in Spark's real-time mode (Spark 4.3 for the queries "
+        f"with state), in batches of {BATCH_DURATION_S} s: each row reaches the terminal as it comes, and "
+        "the status line shows how long rows took from the newest event they count to the sink (p50, "
+        "p99, max), after a warm-up of about two batches. Queries: "
+        + ", ".join(REAL_TIME_QUERIES)
+        + "; the stream is endless unless --num-events says otherwise, read in 1 partition unless "
+        "--num-partitions does (default: off)",
+    )
     parser.add_argument(
         "--duration",
         type=float,
@@ -90,9 +104,46 @@ def nexmark_options(args: argparse.Namespace) -> dict[str, str]:
                 "cannot take; without --output the command shows them"
             )
     keywords = _keywords(args)
+    if args.real_time:
+        _check_real_time(args)
+        keywords["real_time"] = True
+        if keywords["num_events"] is None:
+            keywords["num_events"] = 0
     if args.output is not None and keywords["max_events_per_trigger"] is None:
         keywords["max_events_per_trigger"] = EVENTS_PER_TRIGGER
     return NEXMARK_OPTIONS.options(keywords, "nexmark")
+
+
+def _check_real_time(args: argparse.Namespace) -> None:
+    """Refuse, before Spark starts, what ``--real-time`` cannot run with.
+
+    Raises:
+        UsageError: on the flag that cannot go with it.
+    """
+    from spark_random_strings.engine.choice import pyspark_line
+    from spark_random_strings.nexmark.real_time import REAL_TIME_QUERIES, STATEFUL_REAL_TIME
+
+    if args.output is not None:
+        raise UsageError(
+            "argument --output: real-time mode writes to console, foreach and Kafka sinks, not to files; "
+            "leave out --output or --real-time"
+        )
+    if args.query in STATEFUL_REAL_TIME and pyspark_line() < (4, 3):
+        raise UsageError(
+            f"argument --query: real-time mode runs {args.query}'s state from Spark 4.3 on; this is Spark "
+            f"{'.'.join(map(str, pyspark_line()))}. Without --real-time it runs in micro-batches"
+        )
+    if args.query is not None and args.query not in REAL_TIME_QUERIES:
+        raise UsageError(
+            f"argument --query: {args.query} does not run in Spark's real-time mode (its operators are "
+            f"not on Spark 4.3's list for it). Allowed with --real-time: {', '.join(REAL_TIME_QUERIES)}"
+        )
+    if args.max_events_per_trigger is not None:
+        raise UsageError(
+            f"argument --max-events-per-trigger: {args.max_events_per_trigger} limits the events of a "
+            "micro-batch, and --real-time runs real-time batches, which read each event as it comes to "
+            "exist. Leave out --max-events-per-trigger or --real-time."
+        )
 
 
 def parsed_nexmark(args: argparse.Namespace) -> NexmarkOptions:
@@ -147,6 +198,8 @@ def run_nexmark(args: argparse.Namespace, events: DataFrame, console: Console) -
     """Show the events (or ``--query``'s rows) batch by batch, or write them with ``--output``."""
     from spark_random_strings.engine.local import StopRequest, first_interrupt_sets
 
+    if args.real_time:
+        return run_nexmark_in_real_time(args, events, console)
     num_events = 100_000 if args.num_events is None else args.num_events
     rows = events if args.query is None else query_rows(events, args.query)
     if args.output is not None:
@@ -171,6 +224,38 @@ def run_nexmark(args: argparse.Namespace, events: DataFrame, console: Console) -
             )
     console.print(summary, soft_wrap=True, markup=False)
     return 0 if events_read > 0 else 1
+
+
+def run_nexmark_in_real_time(args: argparse.Namespace, events: DataFrame, console: Console) -> int:
+    """Show the events (or ``--query``'s rows, in their real-time form) as they reach the sink, in
+    real-time mode, with the session settings of ``nexmark.real_time`` (the command owns its
+    session): a shuffle partition per source partition, RocksDB's state store, and
+    ``REAL_TIME_SETTINGS``."""
+    from spark_random_strings.cli.real_time import rows_in_real_time
+    from spark_random_strings.engine.local import StopRequest, first_interrupt_sets
+    from spark_random_strings.nexmark.queries import ROCKSDB_PROVIDER, STATE_STORE_PROVIDER
+    from spark_random_strings.nexmark.real_time import REAL_TIME_QUERIES, REAL_TIME_SETTINGS
+
+    conf = events.sparkSession.conf
+    for key, value in {
+        "spark.sql.shuffle.partitions": str(args.num_partitions),
+        STATE_STORE_PROVIDER: ROCKSDB_PROVIDER,
+        **REAL_TIME_SETTINGS,
+    }.items():
+        conf.set(key, value)
+    rows = events if args.query is None else REAL_TIME_QUERIES[args.query](events)
+    stop = StopRequest()
+    with first_interrupt_sets(stop):
+        summary = rows_in_real_time(
+            rows,
+            of=args.query or "the events",
+            console=console,
+            rows_shown=ROWS_SHOWN,
+            duration_s=args.duration,
+            stop=stop,
+        )
+    console.print(summary, soft_wrap=True, markup=False)
+    return 0
 
 
 def query_rows(events: DataFrame, name: str) -> DataFrame:

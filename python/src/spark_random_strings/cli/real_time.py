@@ -1,13 +1,14 @@
-"""``spark-random-strings stream --real-time``: the stream in Spark's real-time mode, each row
-shown as it reaches the sink, under a status line with how long rows take to get there; and
-``--real-time`` refused, before Spark starts, where it cannot run.
+"""``spark-random-strings stream --real-time`` (and ``nexmark --real-time``): the stream in Spark's
+real-time mode, each row shown as it reaches the sink, under a status line with how long rows
+take to get there; and ``--real-time`` refused, before Spark starts, where it cannot run.
 
 The query writes into the jar's ``LatencySink`` (see ``latency.sink``), which measures, for every
 row, the moment it reached the sink minus the moment it came to exist, and keeps the last
 :data:`SINK_KEEPS` rows. Four times a second this module reads the sink: it prints the rows it
 has not shown yet and updates the status line. Two choices follow from how the sink works:
 
-- Rows are counted from their offsets, not by the sink. The query reads a fresh checkpoint,
+- The random strings are counted from their offsets, not by the sink (a Nexmark query's rows,
+  which have none, by the sink: :class:`ArrivedRows`). The query reads a fresh checkpoint,
   and partition p of n hands on the offsets p, p + n, p + 2n, ... in order, so the highest
   offset seen in each partition says how many rows that partition has handed on
   (:class:`HandedOn`). It also says which of the sink's last rows are new. A refresh sees the
@@ -29,7 +30,7 @@ import re
 import tempfile
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Protocol, TypeVar
@@ -192,14 +193,37 @@ def status(rows: int, elapsed_s: float, summary: LatencySummary | None, after_wa
     )
 
 
-def summary_line(rows: int, elapsed_s: float, latency: LatencySummary | None, after_warm_up: bool) -> str:
-    """The one line printed at the end."""
+def summary_line(
+    rows: int, elapsed_s: float, latency: LatencySummary | None, after_warm_up: bool, of: str = ""
+) -> str:
+    """The one line printed at the end (``of``: whose rows, as " of q5_counts")."""
     rate = rows / elapsed_s if elapsed_s > 0 else 0.0
     measured = "" if latency is None or latency.count == 0 else f" over {latency.count:,} rows"
     return (
-        f"streamed {rows:,} rows in real-time mode ({BATCH_DURATION_S} s batches) over {elapsed_s:.1f} s "
+        f"streamed {rows:,} rows{of} in real-time mode ({BATCH_DURATION_S} s batches) over {elapsed_s:.1f} s "
         f"({rate:,.1f} rows/s); {latency_text(latency, after_warm_up)}{measured}"
     )
+
+
+class ArrivedRows:
+    """Which of a ``LatencySink``'s last rows are new, for rows without offsets (a query's): the
+    sink counts every row that reached it (``arrived``), and the last of them is the last of its
+    ``recent`` rows."""
+
+    def __init__(self) -> None:
+        self._arrived = 0
+
+    @property
+    def count(self) -> int:
+        """How many rows have reached the sink."""
+        return self._arrived
+
+    def take(self, summary: LatencySummary) -> list[str]:
+        """The rows of ``summary.recent`` that arrived since the last take (those it holds: the
+        newest); they count from now on."""
+        new = summary.arrived - self._arrived
+        self._arrived = max(self._arrived, summary.arrived)
+        return list(summary.recent[-new:]) if new > 0 else []
 
 
 class _Display:
@@ -215,12 +239,15 @@ class _Display:
         partitions: int,
         stamped: bool,
         declared: bool,
+        counted: bool = False,
     ) -> None:
         self.query, self.spark, self.name, self.console = query, spark, name, console
         self.rows_shown = min(rows_shown, SINK_KEEPS)
         self.stamped = stamped
         self.declared = declared
         self.handed_on = HandedOn(partitions)
+        #: Rows without offsets (a query's), counted by the sink: None for this source's strings.
+        self.arrived = ArrivedRows() if counted else None
         self.after_warm_up = False
         #: The figures of the warm-up, the last read before they were dropped.
         self.since_start: LatencySummary | None = None
@@ -229,6 +256,10 @@ class _Display:
         """The sink's measurements; its rows not shown yet are printed (the newest
         ``rows_shown`` of them)."""
         summary = latency_summary(self.spark, self.name)
+        if self.arrived is not None:
+            for line in self.arrived.take(summary)[-self.rows_shown :]:
+                self.console.print(Text("  " + line.replace("\t", ", ")), soft_wrap=True)
+            return summary
         if self.declared:
             for declared in self.handed_on.take(parse_recent_declared(summary.recent))[-self.rows_shown :]:
                 print_cells(self.console, declared.cells)
@@ -244,6 +275,11 @@ class _Display:
             reset_latency(self.spark, self.name)
             self.after_warm_up = True
         return self.read()
+
+    @property
+    def rows(self) -> int:
+        """How many rows have reached the sink, as far as the display can tell."""
+        return self.handed_on.count if self.arrived is None else self.arrived.count
 
     def final_figures(self, summary: LatencySummary) -> tuple[LatencySummary | None, bool]:
         """The figures to report at the end, and whether they are after the warm-up: they are
@@ -272,24 +308,68 @@ def stream_in_real_time(
     The query's checkpoint is a temporary folder, removed at the end. Returns the one-line
     summary. Raises the query's exception if it failed.
     """
-    name = f"spark-random-strings stream {uuid.uuid4().hex}"
     print_header(console, strings.columns if declared else None)
+    return _measured_in_real_time(
+        strings,
+        lambda query, name: _Display(
+            query, strings.sparkSession, name, console, rows_shown, partitions, timestamp_column, declared
+        ),
+        duration_s=duration_s,
+        stop=stop,
+    )
+
+
+def rows_in_real_time(
+    rows: DataFrame,
+    *,
+    of: str,
+    console: Console,
+    rows_shown: int,
+    duration_s: float | None,
+    stop: StopRequest,
+) -> str:
+    """Run ``rows`` (of a real-time stream, with a column the ``LatencySink`` measures from: a
+    Nexmark query's ``dateTime``) in real-time mode into a ``LatencySink``, and print them as they
+    reach it, their columns separated by commas, under a status line with their latency, until
+    ``duration_s`` passes or ``stop`` is set. ``of`` names them in the summary ("q5_counts").
+
+    Returns the one-line summary. Raises the query's exception if it failed.
+    """
+    console.print(Text(", ".join(rows.columns), style="bold"), soft_wrap=True)
+    return _measured_in_real_time(
+        rows,
+        lambda query, name: _Display(
+            query, rows.sparkSession, name, console, rows_shown, 1, False, False, counted=True
+        ),
+        duration_s=duration_s,
+        stop=stop,
+        of=f" of {of}",
+    )
+
+
+def _measured_in_real_time(
+    df: DataFrame,
+    display_of: Callable[[StreamingQuery, str], _Display],
+    *,
+    duration_s: float | None,
+    stop: StopRequest,
+    of: str = "",
+) -> str:
+    """Run ``df`` in real-time mode into a ``LatencySink`` whose rows and figures ``display_of``
+    shows; the one-line summary at the end."""
+    name = f"spark-random-strings real-time {uuid.uuid4().hex}"
     with tempfile.TemporaryDirectory(prefix="spark-random-strings-stream-") as checkpoint:
         started = time.monotonic()
-        query = start_measured(
-            strings, name=name, checkpoint=checkpoint, real_time=f"{BATCH_DURATION_S} seconds"
-        )
-        display = _Display(
-            query, strings.sparkSession, name, console, rows_shown, partitions, timestamp_column, declared
-        )
+        query = start_measured(df, name=name, checkpoint=checkpoint, real_time=f"{BATCH_DURATION_S} seconds")
+        display = display_of(query, name)
         try:
             with Live(
-                status(0, 0.0, None, False), console=console, refresh_per_second=4, transient=True
+                status(0, 0.0, None, False), console=display.console, refresh_per_second=4, transient=True
             ) as live:
 
                 def update(elapsed: float) -> None:
                     summary = display.tick()
-                    live.update(status(display.handed_on.count, elapsed, summary, display.after_warm_up))
+                    live.update(status(display.rows, elapsed, summary, display.after_warm_up))
 
                 # A real-time batch runs for the whole batch duration: waiting for its end would
                 # hold a stop for up to BATCH_DURATION_S, and this query's sink and checkpoint
@@ -305,7 +385,7 @@ def stream_in_real_time(
             # The rows that arrived since the last tick, and the figures of the whole run.
             figures, after_warm_up = display.final_figures(display.read())
             reset_latency(display.spark, name)
-            return summary_line(display.handed_on.count, elapsed, figures, after_warm_up)
+            return summary_line(display.rows, elapsed, figures, after_warm_up, of)
         finally:
             # Before its checkpoint goes.
             if query.isActive:
@@ -328,7 +408,7 @@ def check_real_time(args: argparse.Namespace, command: argparse.ArgumentParser) 
     if name in NOT_REAL_TIME:
         command.error(
             f"argument --real-time: {name} cannot run in Spark's real-time mode "
-            f"({NOT_REAL_TIME[name]}); only stream takes --real-time."
+            f"({NOT_REAL_TIME[name]}); only stream and nexmark take --real-time."
         )
     if args.engine == "python":
         command.error(
@@ -336,6 +416,8 @@ def check_real_time(args: argparse.Namespace, command: argparse.ArgumentParser) 
             "python reads the Python data source. Use --engine jvm or auto (the default: the "
             "jar's source, which comes with this package) with --real-time."
         )
+    if name == "nexmark":  # its own checks are nexmark_options'
+        return
     if args.schema is not None and parsed(args).definition(0, 0).offset_column() is None:
         command.error(
             "argument --real-time: the status line measures each row from the moment its offset "

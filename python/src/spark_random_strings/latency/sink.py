@@ -10,11 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
     from pyspark.sql.streaming.query import StreamingQuery
+
+
+class BatchArrivals(NamedTuple):
+    """When a batch's rows reached a ``LatencySink``: its first and last arrival (epoch µs)."""
+
+    batch: int
+    first_us: int
+    last_us: int
 
 
 @dataclass(frozen=True)
@@ -36,6 +44,12 @@ class LatencySummary:
     gap_count: int
     gap_median_ms: float | None
     gap_max_ms: float | None
+    #: The arrivals of the last batches' rows (up to 256, oldest first), kept through a reset: a
+    #: boundary between two batches is timed from them against the query's progress.
+    batches: tuple[BatchArrivals, ...]
+    #: Every row that has reached the sink, through resets: the last of them is the last of
+    #: ``recent``, so a reader that remembers it knows which of ``recent`` are new.
+    arrived: int
     #: The last rows that reached the sink, their columns separated by tabs.
     recent: tuple[str, ...]
 
@@ -94,6 +108,7 @@ def summary_from(found: Mapping[str, str]) -> LatencySummary:
         return int(found[key]) if key in found else None
 
     recent = str(found.get("recent", ""))
+    batches = str(found.get("batches", ""))
     return LatencySummary(
         count=int(found["count"]),
         p50_ms=number("p50Ms"),
@@ -105,6 +120,8 @@ def summary_from(found: Mapping[str, str]) -> LatencySummary:
         gap_count=int(found.get("gapCount", "0")),
         gap_median_ms=number("gapMedianMs"),
         gap_max_ms=number("gapMaxMs"),
+        arrived=int(found.get("arrived", "0")),
+        batches=tuple(BatchArrivals(*map(int, line.split())) for line in batches.split("\n") if line),
         recent=tuple(recent.split("\n")) if recent else (),
     )
 

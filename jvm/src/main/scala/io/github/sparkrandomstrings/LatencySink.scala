@@ -143,16 +143,21 @@ object LatencySink {
    * What the sink named `name` has measured so far, in this JVM: `count`; the latencies' `p50Ms`,
    * `p99Ms`, `p999Ms` (p99.9) and `maxMs`; `firstMs` and `lastMs` (epoch ms of the first and last
    * row's arrival); `gapCount`, the gaps between batches whose both sides it measured, with
-   * `gapMedianMs` and `gapMaxMs`; and `recent`: the last rows that arrived, one per line, their
-   * columns separated by tabs (with a declared schema: the row's offset, a tab and the row as a
-   * JSON object, whose strings hold no line break). Figures of no row or no gap are left out.
+   * `gapMedianMs` and `gapMaxMs`; `batches`: the arrivals of the last batches' rows, one batch a
+   * line, its id, first and last arrival (epoch µs) separated by spaces, kept through a reset, for
+   * timing the pause between two batches against the query's progress; `arrived`: every row that
+   * has reached the sink, through resets, the last of them the last of `recent`; and `recent`: the
+   * last rows that arrived, one per line, their columns separated by tabs (with a declared schema:
+   * the row's offset, a tab and the row as a JSON object, whose strings hold no line break).
+   * Figures of no row or no gap are left out.
    */
   def summary(name: String): java.util.Map[String, String] = latenciesOf(name).summary()
 
   /**
    * Forgets what the sink named `name` has measured so far (after a warm-up, say): from now on
-   * it counts afresh, also in the tasks that are running. The last rows stay: they are what
-   * arrived, not a measurement, and a reader of them misses none across a reset.
+   * it counts afresh, also in the tasks that are running. The last rows and the batches' arrivals
+   * stay: they are what arrived, not a measurement, and a reader of them misses none across a
+   * reset.
    */
   def reset(name: String): Unit = Option(registry.get(name)).foreach(_.clear())
 
@@ -235,8 +240,12 @@ object LatencySink {
         result.put("gapMedianMs", (medianMicros / 1000.0).toString)
         result.put("gapMaxMs", (sorted.last / 1000.0).toString)
       }
+      result.put(
+        "batches",
+        batches.history().map { case (batch, first, last) => s"$batch $first $last" }.mkString("\n"))
       val last = arrived.get()
       val rows = (math.max(0L, last - RecentRows) until last).flatMap(i => Option(recent.get((i % RecentRows).toInt)))
+      result.put("arrived", last.toString)
       result.put("recent", rows.map(shown).mkString("\n"))
       result
     }
@@ -248,6 +257,10 @@ object LatencySink {
    * gaps are final. A batch runs only once the one before it has ended, so the gap after a batch
    * is final once the batch after the next has rows: it is then kept as a number, and the batch
    * is forgotten. Each row updates its batch's two arrivals; a batch's first row finds it.
+   *
+   * The last [[Batches.Kept]] batches' arrivals are also kept by id, through a reset (a reset
+   * mid-batch keeps that batch's first arrival): a boundary between two batches is timed from
+   * them against the query's progress.
    */
   private final class Batches {
 
@@ -263,6 +276,9 @@ object LatencySink {
     /** The batches whose gap after them is not final yet, by batch (guarded by this). */
     private val open = new java.util.TreeMap[Long, Arrivals]()
 
+    /** The last batches' arrivals, by batch, kept through a reset (guarded by this). */
+    private val kept = new java.util.TreeMap[Long, Arrivals]()
+
     /** The gaps that are final, in µs (guarded by this). */
     private var gaps = new Array[Long](0)
     private var gapCount = 0
@@ -275,7 +291,8 @@ object LatencySink {
     }
 
     private def arrivalsOf(batch: Long): Arrivals = synchronized {
-      val arrivals = open.computeIfAbsent(batch, new Arrivals(_))
+      val arrivals = open.computeIfAbsent(batch, b => kept.computeIfAbsent(b, new Arrivals(_)))
+      while (kept.size > Batches.Kept) kept.pollFirstEntry()
       if (current == null || batch > current.batch) current = arrivals
       // The gaps between the batches before the one before `batch` are final: keep them as numbers.
       while (open.size > 2 && open.firstKey < batch) {
@@ -303,11 +320,22 @@ object LatencySink {
       gaps.take(gapCount).toSeq ++ batches.zip(batches.drop(1)).flatMap { case (a, b) => gapBetween(a, b) }
     }
 
+    /** The kept batches' arrivals, oldest first: (batch, first, last arrival in epoch µs). */
+    def history(): Seq[(Long, Long, Long)] = synchronized {
+      kept.values().toArray(Array.empty[Arrivals]).toSeq.map(a => (a.batch, a.first.get(), a.last.get()))
+    }
+
     def clear(): Unit = synchronized {
       open.clear()
       current = null
       gaps = new Array[Long](0)
       gapCount = 0
     }
+  }
+
+  private object Batches {
+
+    /** How many batches' arrivals are kept. */
+    val Kept = 256
   }
 }

@@ -58,7 +58,7 @@ class LatencySinkSuite extends AnyFunSuite with TestDirectories {
     assert(summaryOf(thousand :+ Seq(0L, 1000L, 3000L, 1L))("p999Ms") == "2.1")
   }
 
-  test("a gap counts once both its sides are measured: a reset forgets the batch it comes in") {
+  test("a gap counts once both its sides are measured: a reset forgets the batch it comes in, not its arrivals") {
     val latencies = new LatencySink.Latencies
     def at(batch: Long, arrivalMs: Long): Unit = latencies.record(100L, arrivalMs * 1000L, batch, Row(batch))
     at(0L, 1000L)
@@ -75,7 +75,26 @@ class LatencySinkSuite extends AnyFunSuite with TestDirectories {
     assert(summary("gapCount") == "4")
     assert(summary("gapMedianMs") == "250.0" && summary("gapMaxMs") == "400.0")
     latencies.clear()
-    assert(latencies.summary().asScala.toMap - "recent" == Map("count" -> "0", "gapCount" -> "0"))
+    // What arrived stays through a reset: each batch's first and last arrival (batch 1's first
+    // came before the first reset), for timing the boundaries against the query's progress.
+    val arrivals = Seq(
+      "0 1000000 1900000",
+      "1 2100000 2500000",
+      "2 2800000 2800000",
+      "3 3000000 3100000",
+      "5 3500000 3500000",
+      "6 3600000 3600000")
+    assert(
+      latencies.summary().asScala.toMap - "recent" ==
+        Map("count" -> "0", "gapCount" -> "0", "batches" -> arrivals.mkString("\n"), "arrived" -> "9"))
+  }
+
+  test("a sink keeps the arrivals of its last 256 batches, oldest first") {
+    val latencies = new LatencySink.Latencies
+    (0L until 300L).foreach(batch => latencies.record(100L, (batch + 1) * 1000L, batch, Row(batch)))
+    val kept = latencies.summary().asScala("batches").split("\n").toSeq
+    assert(kept.size == 256)
+    assert(kept.head == "44 45000 45000" && kept.last == "299 300000 300000")
   }
 
   private def storeIn(checkpoint: File, definition: StreamDefinition): Unit =
