@@ -37,30 +37,36 @@ whether or not the driver's heap was collected before), and the median of two wa
 
 The stateful latency: each query that real-time mode runs with state on Spark 4.3 (q5's counts,
 q12, q15 to q19, q19 with its JVM processor and RocksDB's state store) and q13's stream-static
-join, at 10,000 events/s, one source partition and one shuffle partition (every stage's tasks run
-at once: two of local[2]'s two slots), in batches of 30 s (`FULL.stateful_latency`), after the
-stateless runs (a warm JVM). An aggregation's row is measured from its newest event (the queries'
+join (the package's `nexmark.real_time.STATEFUL_REAL_TIME`), at 10,000 events/s, one source
+partition and one shuffle partition (every stage's tasks run at once: two of local[2]'s two slots),
+with the package's `REAL_TIME_SETTINGS`, in batches of 30 s (`FULL.stateful_latency`): a window
+of one batch after two warm-up batches (the pause after a query's first batch holds its first
+batch's own work: planning, loading and writing things for the first time), after the stateless
+runs (a warm JVM). An aggregation's row is measured from its newest event (the queries'
 `latest=True`: `dateTime`, the newest event the row counts), q13's, q18's and q19's rows from their
-bid's `dateTime`: each row from the moment the last event that changed it came to exist. Databricks
-publishes real-time p99s for stateful queries on its own runtime and cluster (`DATABRICKS_P99_MS`):
-another machine's, beside ours for scale.
+bid's `dateTime`: each row from the moment the last event that changed it came to exist. Each
+pause between two batches is split into its parts (`real_time.boundaries_of`): closing a batch
+(removing the state the watermark passed, the state's commit, the logs), posting the progress,
+planning the next and starting its job. Databricks publishes real-time p99s for stateful queries
+on its own runtime and cluster (`DATABRICKS_P99_MS`): another machine's, beside ours for scale.
+bench/boundary.py tries Spark's settings for the pause one at a time.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-import functools
 import json
 import statistics
 import subprocess
 import tempfile
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import real_time
 from driver_facts import heap_after_gc_mb, release_state_stores
-from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import SparkSession
 from report import LatencyRun, LatencySettings
 from targets import (
     NEXMARK_GENERATOR,
@@ -81,6 +87,7 @@ from spark_random_strings.nexmark.queries import (
     TRANSFORM_WITH_STATE_QUERIES,
     UPDATE_QUERIES,
 )
+from spark_random_strings.nexmark.real_time import REAL_TIME_SETTINGS, STATEFUL_REAL_TIME, STATELESS_REAL_TIME
 
 #: The peer whose generator ours is measured against (project/SparkLineProjects.scala pins its jar).
 BEAM = "Beam 2.76.0"
@@ -90,18 +97,6 @@ GENERATOR_MAIN = "io.github.sparkrandomstrings.nexmark.NexmarkGeneratorBench"
 #: processor sees each row, and q19, whose processor keeps each auction's top 10 (read as before
 #: its processor moved to the JVM, so that the figures compare).
 SMALL_BATCHES = ("q3", "q4_closing_prices", "q6", "q9", "q19", "q20", "q23")
-#: The queries measured in real-time mode with state (and q13's stream-static join), each row
-#: with the time of the newest event it counts (`dateTime`).
-STATEFUL_REAL_TIME: dict[str, Callable[[DataFrame], DataFrame]] = {
-    "q5_counts": functools.partial(nexmark_queries.q5_counts, latest=True),
-    "q12": functools.partial(nexmark_queries.q12, latest=True),
-    "q13": nexmark_queries.q13,
-    "q15": functools.partial(nexmark_queries.q15, latest=True),
-    "q16": functools.partial(nexmark_queries.q16, latest=True),
-    "q17": functools.partial(nexmark_queries.q17, latest=True),
-    "q18": nexmark_queries.q18,
-    "q19": nexmark_queries.q19,
-}
 #: The rate the stateful queries are measured at, events per second.
 STATEFUL_RATE = 10_000
 #: Databricks' published real-time p99s at 10,000 rows/s (its runtime, cluster and Kafka source:
@@ -121,14 +116,6 @@ SESSION_CONFIG = {
 
 #: The rates the latency is measured at, events per second.
 LATENCY_RATES = (10_000, 1_000_000)
-
-
-def _q2_timed(events: DataFrame) -> DataFrame:
-    """q2 (Flink's: the bids on auctions whose id is a multiple of 123, their auction and price)
-    with each bid's dateTime kept, which the sink measures an event from."""
-    return events.where("event_type = 2 AND bid.auction % 123 = 0").selectExpr(
-        "bid.auction AS auction", "bid.price AS price", "dateTime"
-    )
 
 
 @dataclass(frozen=True)
@@ -154,9 +141,10 @@ class NexmarkSettings:
 
 # Batches of 250,000 events (25 s of event time): the state of q7's join holds a batch's bids
 # until the watermark passes them, in the driver's heap on a local session.
-# The stateful real-time runs: one window of a 30 s batch after a 30 s warm-up batch, once each
-# (300,000 events a run; seven runs took about thirteen minutes, q15 and q16 waiting on their backlog;
-# q19's adds about two).
+# The stateful real-time runs: one window of a 30 s batch after two 30 s warm-up batches, once each
+# (300,000 events a window; the pause after a query's first batch is its longest, and the second
+# warm-up batch keeps it out of the window; eight runs took about seventeen minutes, q15 and q16
+# waiting on their backlog).
 FULL = NexmarkSettings(
     generator_events=2_000_000,
     generator_rounds=5,
@@ -167,7 +155,7 @@ FULL = NexmarkSettings(
     latency=LatencySettings(10.0, 2, 1, 10.0, 2, 0.0, 0.0, repetitions=3),
     python_batch_events=25_000,
     small_batch_events=50_000,
-    stateful_latency=LatencySettings(30.0, 1, 1, 30.0, 1, 0.0, 0.0, repetitions=1),
+    stateful_latency=LatencySettings(30.0, 1, 1, 30.0, 1, 0.0, 0.0, repetitions=1, warmup_batches=2),
     queries=QUERY_NAMES,
     stateful_queries=tuple(STATEFUL_REAL_TIME),
 )
@@ -363,7 +351,7 @@ def run_nexmark_section(
 
 def run_latency(spark: SparkSession, settings: NexmarkSettings, results: NexmarkResults) -> None:
     """q0 to q2 in real-time mode at each rate, the repetitions interleaved."""
-    timed = {"q0": nexmark_queries.q0, "q1": nexmark_queries.q1, "q2": _q2_timed}
+    timed = STATELESS_REAL_TIME
     latency = settings.latency
     with real_time.min_batch_duration(spark, latency.batch_s):
         configs = [(name, rate) for rate in LATENCY_RATES for name in timed]
@@ -391,43 +379,53 @@ def run_latency(spark: SparkSession, settings: NexmarkSettings, results: Nexmark
                 )
 
 
+def measure_stateful(
+    spark: SparkSession, name: str, latency: LatencySettings, session: Mapping[str, str] = REAL_TIME_SETTINGS
+) -> LatencyRun:
+    """One real-time run of the query ``name`` of STATEFUL_REAL_TIME at STATEFUL_RATE, one source
+    partition and one shuffle partition, in batches of ``latency.batch_s``, with the session
+    settings ``session`` (the package's REAL_TIME_SETTINGS by default) for the run."""
+    events = read_nexmark(
+        spark,
+        real_time=True,
+        num_events=0,
+        num_partitions=1,
+        first_event_rate=STATEFUL_RATE,
+        next_event_rate=STATEFUL_RATE,
+    )
+    # Spark 4.3 keeps a real-time query's state in RocksDB (it sets it where the session does
+    # not); q19's function asks for the setting itself.
+    settings = {"spark.sql.shuffle.partitions": "1", STATE_STORE_PROVIDER: ROCKSDB_PROVIDER, **session}
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(real_time.min_batch_duration(spark, latency.batch_s))
+        for key, value in settings.items():
+            stack.enter_context(session_setting(spark, key, value))
+        return real_time.measure_latency(
+            spark,
+            STATEFUL_RATE,
+            latency.batch_s,
+            latency,
+            latency.batches,
+            df=STATEFUL_REAL_TIME[name](events),
+        )
+
+
 def run_stateful_latency(spark: SparkSession, settings: NexmarkSettings, results: NexmarkResults) -> None:
-    """The stateful queries in real-time mode at STATEFUL_RATE, one shuffle partition."""
+    """The stateful queries in real-time mode at STATEFUL_RATE, one shuffle partition, with the
+    package's REAL_TIME_SETTINGS."""
     latency = settings.stateful_latency
-    with (
-        real_time.min_batch_duration(spark, latency.batch_s),
-        session_setting(spark, "spark.sql.shuffle.partitions", "1"),
-    ):
-        names = list(settings.stateful_queries)
-        for repetition in range(latency.repetitions):
-            shift = repetition % len(names)
-            for name in names[shift:] + names[:shift]:
-                events = read_nexmark(
-                    spark,
-                    real_time=True,
-                    num_events=0,
-                    num_partitions=1,
-                    first_event_rate=STATEFUL_RATE,
-                    next_event_rate=STATEFUL_RATE,
-                )
-                # Spark 4.3 keeps a real-time query's state in RocksDB (it sets it where the session
-                # does not); q19's function asks for the setting itself.
-                with session_setting(spark, STATE_STORE_PROVIDER, ROCKSDB_PROVIDER):
-                    run = real_time.measure_latency(
-                        spark,
-                        STATEFUL_RATE,
-                        latency.batch_s,
-                        latency,
-                        latency.batches,
-                        df=STATEFUL_REAL_TIME[name](events),
-                    )
-                results.stateful_latency.setdefault(name, []).append(run)
-                print(
-                    f"nexmark real-time {name} at {STATEFUL_RATE:,}/s, repetition {repetition + 1}: "
-                    f"p50 {run.p50_ms:.1f} ms, p99 {run.p99_ms:.1f} ms, p99.9 {run.p999_ms:.1f} ms, "
-                    f"max {run.max_ms:.1f} ms, {run.rows:,} rows",
-                    flush=True,
-                )
+    names = list(settings.stateful_queries)
+    for repetition in range(latency.repetitions):
+        shift = repetition % len(names)
+        for name in names[shift:] + names[:shift]:
+            run = measure_stateful(spark, name, latency)
+            results.stateful_latency.setdefault(name, []).append(run)
+            print(
+                f"nexmark real-time {name} at {STATEFUL_RATE:,}/s, repetition {repetition + 1}: "
+                f"p50 {run.p50_ms:.1f} ms, p99 {run.p99_ms:.1f} ms, p99.9 {run.p999_ms:.1f} ms, "
+                f"max {run.max_ms:.1f} ms, {run.rows:,} rows",
+                flush=True,
+            )
 
 
 def nexmark_targets(results: NexmarkResults) -> list[TargetRow]:
@@ -526,7 +524,7 @@ def nexmark_lines(results: NexmarkResults) -> list[str]:
                 f"| {name} | {rate:,} | {i + 1} | {run.rows_per_s:,.0f} | {run.p50_ms:.1f} "
                 f"| {run.p99_ms:.1f} | {run.p999_ms:.1f} | {run.max_ms:.1f} | {_gaps(run)} |"
             )
-    lines += _stateful_lines(results)
+    lines += stateful_lines(results)
     lines.append("")
     return lines
 
@@ -538,15 +536,16 @@ def _gaps(run: LatencyRun) -> str:
     return f"{run.gap_count}, {run.gap_median_ms:.1f}, {run.gap_max_ms:.1f}"
 
 
-def _stateful_lines(results: NexmarkResults) -> list[str]:
+def stateful_lines(results: NexmarkResults) -> list[str]:
     """The stateful real-time table, with Databricks' published figures beside the kind they measure."""
     s = results.settings.stateful_latency
     lines = [
         "",
         f"The stateful queries (and q13's stream-static join) in real-time mode at {STATEFUL_RATE:,} "
-        f"events/s, one source partition and one shuffle partition, batches of {s.batch_s:g} s, a window of "
-        f"{s.batches} batch(es) after a warm-up batch: each row from the moment the newest event it "
-        "counts came to exist to the `foreach` sink (rows are updates: events/s here is rows/s). "
+        f"events/s, one source partition and one shuffle partition, batches of {s.batch_s:g} s, a "
+        f"window of {s.batches} batch(es) after {s.warmup_batches} warm-up batch(es), with the package's "
+        "`REAL_TIME_SETTINGS`: each row from the moment the newest event it counts came to exist to "
+        "the `foreach` sink (rows are updates: events/s here is rows/s). "
         "Databricks' p99 is its published figure for a query of that kind at 10,000 rows/s, on its "
         "runtime, cluster and Kafka source: another machine's, for scale "
         "(docs/nexmark.md, Benchmarks, cites it):",
@@ -563,4 +562,34 @@ def _stateful_lines(results: NexmarkResults) -> list[str]:
                 f"| {name} | {i + 1} | {run.rows_per_s:,.0f} | {run.p50_ms:.1f} | {run.p99_ms:.1f} "
                 f"| {run.p999_ms:.1f} | {run.max_ms:.1f} | {_gaps(run)} | {published} |"
             )
+    return lines + boundary_lines(results.stateful_latency, "query")
+
+
+def boundary_lines(runs: dict[str, list[LatencyRun]], what: str) -> list[str]:
+    """The pause before each batch of each run after its first, split into its parts
+    (`report.Boundary`); ``runs`` by their ``what``."""
+    lines = [
+        "",
+        "The pause before each batch after the first, split by the query's progress (ms): from the "
+        "last row of a batch to reach the sink to the first of the next. Closing the batch runs from "
+        "its last row to the end of its trigger (of which removing the state the watermark passed, "
+        "`allRemovalsTimeMs`, the state stores' commit, `commitTimeMs`, and the offset and commit logs, "
+        "`walCommit` and `commitOffsets`); then the progress is made and posted (in no duration of "
+        "Spark's); starting the next runs from its start to its first row (of which planning: "
+        "`latestOffset`, `getBatch`, `queryPlanning`; the rest is its job's start: scheduling, tasks, "
+        "the state stores' load, the first row through the shuffle). The parts add up to the pause:",
+        "",
+        f"| {what} | repetition | batch | pause | closing | of which eviction | of which commit "
+        "| of which logs | progress | starting | of which planning |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, repetitions in runs.items():
+        for i, run in enumerate(repetitions):
+            for b in run.boundaries:
+                batch = f"{b.batch}" if b.in_window else f"{b.batch} (warm-up)"
+                lines.append(
+                    f"| {name} | {i + 1} | {batch} | {b.gap_ms:.1f} | {b.close_ms:.1f} | {b.evict_ms:.0f} "
+                    f"| {b.commit_ms:.0f} | {b.logs_ms:.0f} | {b.between_ms:.0f} | {b.start_ms:.1f} "
+                    f"| {b.planning_ms:.0f} |"
+                )
     return lines

@@ -61,6 +61,40 @@ class LatencyConfig:
         return f"{self.trigger}, {self.rate:,} rows/s"
 
 
+@dataclass(frozen=True)
+class Boundary:
+    """The pause between two real-time batches, N and the next, split by the query's progress
+    (ms). Spark runs no task between them: the rows that come to exist in the pause wait for the
+    next batch's, so a pause longer than 1% of the batch duration sets the p99. The parts add up
+    to the gap exactly: ``close_ms + between_ms + start_ms``."""
+
+    #: The next batch's id.
+    batch: int
+    #: Whether the next batch is one of the window's, whose rows are measured.
+    in_window: bool
+    #: From the last row of batch N to reach the sink to the first row of the next.
+    gap_ms: float
+    #: From N's last row to the end of its trigger: its tasks' end, its state stores' commit, its
+    #: offset and commit logs.
+    close_ms: float
+    #: Of close_ms: removing the state the watermark has passed, where it is left for the batch's
+    #: end (every stateful operator's `allRemovalsTimeMs`).
+    evict_ms: float
+    #: Of close_ms: the state stores' commit (every stateful operator's `commitTimeMs`).
+    commit_ms: float
+    #: Of close_ms: the offset log (`walCommit`, with the source's commit of the batch before,
+    #: which ran as N started) and the commit log (`commitOffsets`).
+    logs_ms: float
+    #: From the end of N's trigger to the next's start: the progress made and posted, in no
+    #: duration of Spark's.
+    between_ms: float
+    #: From the next batch's start to its first row at the sink.
+    start_ms: float
+    #: Of start_ms: planning the next batch (`latestOffset`, `getBatch`, `queryPlanning`); the
+    #: rest is its job's start: scheduling, tasks, the state stores' load, the first row.
+    planning_ms: float
+
+
 @dataclass
 class LatencyRun:
     """One run's window of the real-time section: what its sink recorded."""
@@ -82,6 +116,9 @@ class LatencyRun:
     trigger_ms: list[int] = field(default_factory=list)
     #: Whether the window ended in a pause between two batches, as it should.
     aligned: bool = True
+    #: The pauses before each real-time batch after the first, warm-up batches included, split into
+    #: their parts.
+    boundaries: list[Boundary] = field(default_factory=list)
 
     @property
     def rows_per_s(self) -> float:
@@ -103,6 +140,10 @@ class LatencySettings:
     micro_batch_warmup_s: float
     micro_batch_window_s: float
     repetitions: int
+    #: The real-time batches before a window: the first ends the query's first batch, whose pause
+    #: after it is the longest (its first plans, loads and writes); a second measures a query
+    #: after that.
+    warmup_batches: int = 1
 
 
 @dataclass
@@ -163,14 +204,20 @@ class ChangesResults:
 
 
 def machine_and_targets(info: dict[str, str], targets: list[TargetRow]) -> list[str]:
-    """The report's tables of the machine and of the targets, each with its heading."""
-    return [
+    """The report's tables of the machine and of the targets (a section without targets has no
+    such table), each with its heading."""
+    machine = [
         "## Machine",
         "",
         "| | |",
         "|---|---|",
         *[f"| {key} | {value} |" for key, value in info.items()],
         "",
+    ]
+    if not targets:
+        return machine
+    return [
+        *machine,
         "## Targets",
         "",
         "| target | measured | met |",

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import boundary
 import changes
 import nexmark
 import python_source
@@ -351,6 +352,12 @@ def main(argv: list[str] | None = None) -> int:
         help="run only the Nexmark section, into benchmarks-nexmark.md in --out",
     )
     parser.add_argument(
+        "--boundary-only",
+        action="store_true",
+        help="run only the trials of the pause between real-time batches of a stateful query, and the "
+        "stateful queries with the package's settings, into benchmarks-boundary.md in --out",
+    )
+    parser.add_argument(
         "--nexmark-classpath",
         type=Path,
         default=None,
@@ -373,7 +380,7 @@ def main(argv: list[str] | None = None) -> int:
         cores=2,
         log_level="OFF",
         silent_jvm=True,
-        config=nexmark.SESSION_CONFIG if args.nexmark_only else None,
+        config=nexmark.SESSION_CONFIG if args.nexmark_only or args.boundary_only else None,
     )
     # A section on its own: run it, read the machine, stop the session, write its report.
     sections: list[tuple[bool, Callable[[], Any], Callable[..., bool]]] = [
@@ -393,6 +400,11 @@ def main(argv: list[str] | None = None) -> int:
             write_changes_report,
         ),
         (args.typed_only, lambda: typed_section(spark, settings), write_typed_report),
+        (
+            args.boundary_only,
+            lambda: boundary.run_boundary_section(spark, nexmark_settings, smoke=args.smoke),
+            write_boundary_report,
+        ),
     ]
     for chosen, run_section, write_section in sections:
         if chosen:
@@ -512,6 +524,23 @@ def write_nexmark_report(
         info=info,
         targets=nexmark.nexmark_targets(results),
         lines=nexmark.nexmark_lines(results),
+    )
+
+
+def write_boundary_report(
+    out: Path, results: boundary.BoundaryResults, *, smoke: bool, info: dict[str, str]
+) -> bool:
+    """The trials of the pause between real-time batches, benchmarks-boundary.md; their targets'
+    verdicts are the stateful queries' (those of the Nexmark section)."""
+    return write_section_report(
+        out,
+        "benchmarks-boundary.md",
+        title="Benchmarks: the pause between real-time batches",
+        made_by="Made by `run_bench.py --boundary-only`; bench/boundary.py says how each figure is measured",
+        smoke=smoke,
+        info=info,
+        targets=[],
+        lines=boundary.boundary_lines_of(results),
     )
 
 

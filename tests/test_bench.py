@@ -709,3 +709,96 @@ def test_every_target_is_in_its_section_and_a_target_refuses_words_of_another_co
         TARGETS.Target("x y", "at most", 1.5)
     with pytest.raises(ValueError, match="not 'above'"):
         TARGETS.Target("x {target} y", "above", 1.5)
+
+
+def _progress(
+    batch: int, started: str, duration_ms: int, durations: dict[str, int], removals: int, commit: int
+) -> Any:
+    """A real-time batch's progress, as Spark posts it: one stateful operator."""
+    from pyspark.sql.streaming.listener import StreamingQueryProgress
+
+    operator = {
+        "operatorName": "StatefulStreamlineAggregate",
+        **dict.fromkeys(("numRowsTotal", "numRowsUpdated", "numRowsRemoved", "allUpdatesTimeMs"), 0),
+        **dict.fromkeys(("memoryUsedBytes", "numRowsDroppedByWatermark"), 0),
+        "allRemovalsTimeMs": removals,
+        "commitTimeMs": commit,
+        "numShufflePartitions": 1,
+        "numStateStoreInstances": 1,
+    }
+    return StreamingQueryProgress.fromJson(
+        {
+            "id": "00000000-0000-0000-0000-000000000001",
+            "runId": "00000000-0000-0000-0000-000000000002",
+            "name": None,
+            "timestamp": started,
+            "batchId": batch,
+            "batchDuration": duration_ms,
+            "durationMs": durations,
+            "stateOperators": [operator],
+            "sources": [],
+            "sink": {"description": "ForeachWriterTable", "numOutputRows": 0},
+        }
+    )
+
+
+def test_a_pause_between_real_time_batches_splits_into_parts_that_add_up_to_it() -> None:
+    from spark_random_strings.latency.sink import BatchArrivals
+
+    real_time = _bench_module("real_time")
+    report = _report_module()
+    second = 1_800_000_000_000  # 2027-01-15T08:00:00Z, in epoch ms
+    progress = [
+        _progress(3, "2027-01-15T08:00:00.000Z", 30_400, {"walCommit": 20, "commitOffsets": 30}, 250, 60),
+        _progress(4, "2027-01-15T08:00:30.410Z", 30_300, {"latestOffset": 2, "queryPlanning": 70}, 5, 50),
+    ]
+    assert real_time._epoch_ms("2027-01-15T08:00:00.000Z") == second
+    # Batch 3's last row reached the sink 30,000.5 ms after it started; batch 4's first, 150.25 ms after it.
+    arrivals = [
+        BatchArrivals(3, (second + 100) * 1000, (second + 30_000) * 1000 + 500),
+        BatchArrivals(4, (second + 30_410 + 150) * 1000 + 250, (second + 60_000) * 1000),
+    ]
+    assert real_time.boundaries_of(progress, arrivals, window=[4]) == [
+        report.Boundary(
+            batch=4,
+            in_window=True,
+            gap_ms=559.75,  # 30,560.25 - 30,000.5
+            close_ms=399.5,  # to the end of batch 3's trigger, 30,400 ms after its start
+            evict_ms=250.0,
+            commit_ms=60.0,
+            logs_ms=50.0,
+            between_ms=10.0,  # batch 4 started at 30,410
+            start_ms=150.25,
+            planning_ms=72.0,
+        )
+    ]
+    # Batch 3's pause before it has no batch 2 to come from; outside the window, a pause is a warm-up's.
+    assert [b.in_window for b in real_time.boundaries_of(progress, arrivals, window=[])] == [False]
+
+
+@pytest.mark.slow
+def test_the_boundary_smoke_run_tries_settings_and_splits_each_pause_into_parts(tmp_path: Path) -> None:
+    done = run_child(
+        [sys.executable, "run_bench.py", "--smoke", "--boundary-only", "--out", str(tmp_path)], REPO / "bench"
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = (tmp_path / "benchmarks-boundary.md").read_text()
+    boundary = _bench_module("boundary")
+    for trial in boundary.SMOKE_TRIALS:
+        assert re.search(rf"^\| {re.escape(trial.label)} \| 1 \| [\d.]+ \| [\d.]+ \| ", report, re.M), trial
+    assert re.search(r"^\| q5_counts \| 1 \| [\d,]+ \| [\d.]+ \| [\d.]+ \| ", report, re.M)
+    # Every pause's parts: closing + progress + starting is the pause, to the rounding of each.
+    parts = re.findall(
+        r"^\| [^|]+ \| 1 \| \d+(?: \(warm-up\))? \| ([\d.]+) \| ([\d.]+) \| \d+ \| \d+ \| \d+ "
+        r"\| (-?\d+) \| ([\d.]+) \| \d+ \|$",
+        report,
+        re.M,
+    )
+    assert parts
+    for gap, close, between, start in parts:
+        assert abs(float(close) + float(between) + float(start) - float(gap)) <= 0.7, (
+            gap,
+            close,
+            between,
+            start,
+        )
