@@ -315,10 +315,17 @@ class RealTimeStreamSuite extends SparkSessionSuite {
       assert(summary("gapCount").toInt >= 1 && 0.0 < ms("gapMedianMs") && ms("gapMedianMs") <= ms("gapMaxMs"), summary)
       val recent = summary("recent").split("\n").toSeq
       assert(recent.size == 20 && recent.forall(_.split("\t").length == 4), recent)
+      // Each batch's arrivals, first before last, in batch order; every row counted.
+      val batches = summary("batches").split("\n").toSeq.map(_.split(" ").map(_.toLong).toSeq)
+      assert(batches.size >= 2 && batches.forall(b => b.size == 3 && b(1) <= b(2)), batches)
+      assert(batches.map(_.head) == batches.map(_.head).sorted && summary("arrived").toLong == ms("count").toLong)
       LatencySink.reset("probe")
+      // What arrived stays: the last rows, the batches' arrivals and the count of every row.
       assert(LatencySink.summary("probe").asScala == Map(
         "count" -> "0",
         "gapCount" -> "0",
+        "batches" -> summary("batches"),
+        "arrived" -> summary("arrived"),
         "recent" -> summary("recent")))
     }
   }
