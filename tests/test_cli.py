@@ -33,15 +33,8 @@ from helpers.support import (
     wait_for,
 )
 from spark_random_strings import expected_rows, jar_path, read_random_strings
-from spark_random_strings.cli.real_time import (
-    ArrivedRows,
-    HandedOn,
-    ShownRow,
-    parse_recent,
-    real_time_cores,
-    status,
-    summary_line,
-)
+from spark_random_strings.cli.real_time import real_time_cores, status, summary_line
+from spark_random_strings.cli.sink_rows import ArrivedRows, HandedOn, ShownRow, parse_recent
 from spark_random_strings.engine.choice import pyspark_line
 from spark_random_strings.engine.local import StopRequest
 from spark_random_strings.latency.sink import LatencySummary
@@ -1033,7 +1026,7 @@ def test_a_bad_schema_or_field_exits_2_before_spark_naming_the_flag(
 
 
 def test_the_sinks_last_rows_of_a_declared_schema_are_read_back_as_offset_and_cells() -> None:
-    from spark_random_strings.cli.real_time import DeclaredRow, parse_recent_declared
+    from spark_random_strings.cli.sink_rows import DeclaredRow, parse_recent_declared
 
     recent = ('3\t{"id":3,"s":"a\\tb\\nc","amount":12345678901234567.89,"n":null,"t":[1,2]}', '4\t{"id":4}')
     assert parse_recent_declared(recent) == [

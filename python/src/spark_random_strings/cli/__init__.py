@@ -26,6 +26,7 @@ from rich.console import Console
 
 from spark_random_strings.cli.changes import add_changes_flags, open_changes, parsed_changes, run_changes
 from spark_random_strings.cli.nexmark import add_nexmark_flags, open_nexmark, parsed_nexmark, run_nexmark
+from spark_random_strings.cli.nexmark_real_time import shuffled
 from spark_random_strings.cli.options import (
     UsageError,
     add_engine_flag,
@@ -35,7 +36,7 @@ from spark_random_strings.cli.options import (
     parsed,
     unrecognized,
 )
-from spark_random_strings.cli.real_time import BATCH_DURATION_S, check_real_time, real_time_cores
+from spark_random_strings.cli.real_time import REAL_TIME_HELP, check_real_time, real_time_cores
 from spark_random_strings.cli.write import check_before_spark, write_request
 from spark_random_strings.engine.choice import pyspark_line
 from spark_random_strings.engine.local import StopRequest, first_interrupt_sets
@@ -54,15 +55,6 @@ NEXMARK_FLAG = "--nexmark"
 DEMO_DEFAULTS: dict[str, Any] = {"rows_per_second": 50, "min_length": 1, "max_length": 8}
 DEMO_SECONDS = 20.0
 FORMATS = ("parquet", "json", "csv")
-REAL_TIME_HELP = (
-    "run the query in Spark's real-time mode (Spark 4.1+), in batches of "
-    f"{BATCH_DURATION_S} s: each row reaches the terminal as it comes to exist, and the status "
-    "line shows how long rows took from existing to reaching the sink (p50, p99, max): since the "
-    "start at first, then after a warm-up of about two batches, whose first rows waited for the "
-    "query to start. Reads 1 partition unless --num-partitions says otherwise, on a local Spark "
-    "with more cores than partitions: each partition is a task that runs for the whole batch "
-    "(default: off)"
-)
 
 
 def _positive(kind: Callable[[str], Any]) -> Callable[[str], Any]:
@@ -330,13 +322,6 @@ def _run_write(args: argparse.Namespace, strings: DataFrame, console: Console) -
     return write_command(strings, args.write_request, total_rows=args.total_rows, console=console)
 
 
-def _shuffled(args: argparse.Namespace) -> bool:
-    """Whether the real-time query passes a shuffle: a second stage of long-running tasks."""
-    from spark_random_strings.nexmark.real_time import SHUFFLED_REAL_TIME
-
-    return args.command == "nexmark" and args.query in SHUFFLED_REAL_TIME
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run the command; return its exit status (2 for a bad flag, 130 after Ctrl-C)."""
     from spark_random_strings.engine.local import local_session
@@ -367,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.real_time:
         if args.num_partitions is None:  # one by default: its task takes a core for the whole batch
             args.num_partitions = 1
-        cores = real_time_cores(args.num_partitions * (2 if _shuffled(args) else 1))
+        cores = real_time_cores(args.num_partitions * (2 if shuffled(args) else 1))
     spark = None
     console = Console(highlight=False)
     try:

@@ -105,45 +105,15 @@ def nexmark_options(args: argparse.Namespace) -> dict[str, str]:
             )
     keywords = _keywords(args)
     if args.real_time:
-        _check_real_time(args)
+        from spark_random_strings.cli.nexmark_real_time import check_nexmark_real_time
+
+        check_nexmark_real_time(args)
         keywords["real_time"] = True
         if keywords["num_events"] is None:
             keywords["num_events"] = 0
     if args.output is not None and keywords["max_events_per_trigger"] is None:
         keywords["max_events_per_trigger"] = EVENTS_PER_TRIGGER
     return NEXMARK_OPTIONS.options(keywords, "nexmark")
-
-
-def _check_real_time(args: argparse.Namespace) -> None:
-    """Refuse, before Spark starts, what ``--real-time`` cannot run with.
-
-    Raises:
-        UsageError: on the flag that cannot go with it.
-    """
-    from spark_random_strings.engine.choice import pyspark_line
-    from spark_random_strings.nexmark.real_time import REAL_TIME_QUERIES, STATEFUL_REAL_TIME
-
-    if args.output is not None:
-        raise UsageError(
-            "argument --output: real-time mode writes to console, foreach and Kafka sinks, not to files; "
-            "leave out --output or --real-time"
-        )
-    if args.query in STATEFUL_REAL_TIME and pyspark_line() < (4, 3):
-        raise UsageError(
-            f"argument --query: real-time mode runs {args.query}'s state from Spark 4.3 on; this is Spark "
-            f"{'.'.join(map(str, pyspark_line()))}. Without --real-time it runs in micro-batches"
-        )
-    if args.query is not None and args.query not in REAL_TIME_QUERIES:
-        raise UsageError(
-            f"argument --query: {args.query} does not run in Spark's real-time mode (its operators are "
-            f"not on Spark 4.3's list for it). Allowed with --real-time: {', '.join(REAL_TIME_QUERIES)}"
-        )
-    if args.max_events_per_trigger is not None:
-        raise UsageError(
-            f"argument --max-events-per-trigger: {args.max_events_per_trigger} limits the events of a "
-            "micro-batch, and --real-time runs real-time batches, which read each event as it comes to "
-            "exist. Leave out --max-events-per-trigger or --real-time."
-        )
 
 
 def parsed_nexmark(args: argparse.Namespace) -> NexmarkOptions:
@@ -199,7 +169,9 @@ def run_nexmark(args: argparse.Namespace, events: DataFrame, console: Console) -
     from spark_random_strings.engine.local import StopRequest, first_interrupt_sets
 
     if args.real_time:
-        return run_nexmark_in_real_time(args, events, console)
+        from spark_random_strings.cli.nexmark_real_time import run_nexmark_in_real_time
+
+        return run_nexmark_in_real_time(args, events, console, rows_shown=ROWS_SHOWN)
     num_events = 100_000 if args.num_events is None else args.num_events
     rows = events if args.query is None else query_rows(events, args.query)
     if args.output is not None:
@@ -224,38 +196,6 @@ def run_nexmark(args: argparse.Namespace, events: DataFrame, console: Console) -
             )
     console.print(summary, soft_wrap=True, markup=False)
     return 0 if events_read > 0 else 1
-
-
-def run_nexmark_in_real_time(args: argparse.Namespace, events: DataFrame, console: Console) -> int:
-    """Show the events (or ``--query``'s rows, in their real-time form) as they reach the sink, in
-    real-time mode, with the session settings of ``nexmark.real_time`` (the command owns its
-    session): a shuffle partition per source partition, RocksDB's state store, and
-    ``REAL_TIME_SETTINGS``."""
-    from spark_random_strings.cli.real_time import rows_in_real_time
-    from spark_random_strings.engine.local import StopRequest, first_interrupt_sets
-    from spark_random_strings.nexmark.queries import ROCKSDB_PROVIDER, STATE_STORE_PROVIDER
-    from spark_random_strings.nexmark.real_time import REAL_TIME_QUERIES, REAL_TIME_SETTINGS
-
-    conf = events.sparkSession.conf
-    for key, value in {
-        "spark.sql.shuffle.partitions": str(args.num_partitions),
-        STATE_STORE_PROVIDER: ROCKSDB_PROVIDER,
-        **REAL_TIME_SETTINGS,
-    }.items():
-        conf.set(key, value)
-    rows = events if args.query is None else REAL_TIME_QUERIES[args.query](events)
-    stop = StopRequest()
-    with first_interrupt_sets(stop):
-        summary = rows_in_real_time(
-            rows,
-            of=args.query or "the events",
-            console=console,
-            rows_shown=ROWS_SHOWN,
-            duration_s=args.duration,
-            stop=stop,
-        )
-    console.print(summary, soft_wrap=True, markup=False)
-    return 0
 
 
 def query_rows(events: DataFrame, name: str) -> DataFrame:
