@@ -157,20 +157,11 @@ def _wait_for_pause(spark: SparkSession, name: str, patience_s: float) -> tuple[
     return last, False
 
 
-def _last_batch(query: StreamingQuery) -> int:
-    progress = query.lastProgress
-    return -1 if progress is None else int(progress["batchId"])
-
-
 def _trigger_ms(query: StreamingQuery, after: int, patience_s: float) -> list[int]:
     """The trigger times (ms) of the batches after batch ``after`` that are done, once at least
     one is: the window's (the batch ``after`` ran when the sink was reset)."""
-    deadline = time.monotonic() + patience_s
-    while True:
-        done = [p for p in query.recentProgress if int(p.batchId) > after]
-        if done or time.monotonic() > deadline:
-            return [int(p.durationMs["triggerExecution"]) for p in done]
-        time.sleep(0.05)
+    progress = _progress_until(query, after + 1, patience_s)
+    return [int(p.durationMs["triggerExecution"]) for p in progress if int(p.batchId) > after]
 
 
 def _epoch_ms(timestamp: str) -> float:
@@ -300,7 +291,7 @@ def measure_latency(
                 # row comes a planning and a job's start later.
                 _wait_for_batch_end(query, settings.warmup_batches - 1, name, patience_s)
             reset_latency(spark, name)
-            before = _last_batch(query)
+            before = _last_batch_id(query)
             first = _wait_for_rows(spark, name, 0, patience_s, every_s=0.005, query=query)
             time.sleep(max(0.0, first + window_s - margin_s - time.monotonic()))
             if batch_s is None:
