@@ -24,6 +24,16 @@ private[typed] object NumberCells {
     case _ => w.write(ordinal, value)
   }
 
+  /**
+   * Writes the DECIMAL(`precision`, `scale`) whose unscaled value is `unscaled` (in range: the
+   * options were checked). A compact one (precision 18 or less) is its unscaled long in Spark's
+   * binary format, so it is written as that long, the bytes `write(ordinal, decimal, precision,
+   * scale)` writes, without a `Decimal`; a wider one through `scratch`.
+   */
+  def writeDecimal(w: UnsafeWriter, ordinal: Int, precision: Int, scale: Int, scratch: Decimal, unscaled: Long): Unit =
+    if (precision <= Decimal.MAX_LONG_DIGITS) w.write(ordinal, unscaled)
+    else w.write(ordinal, scratch.set(unscaled, precision, scale), precision, scale)
+
   final class BooleanWriter(spec: CellSpec, seed: Long, parent: UnsafeWriter) extends CellWriter(spec, seed, parent) {
     protected def writeValue(ordinal: Int, instance: Long, row: RowDraw): Unit =
       parent.write(ordinal, random.nextChance(0.5))
@@ -82,7 +92,7 @@ private[typed] object NumberCells {
           k.min + (if (drawn < 9223372036854775808.0) drawn.toLong
                    else (drawn - 9223372036854775808.0).toLong ^ Long.MinValue)
       }
-      if (decimal != null) parent.write(ordinal, decimal.set(value, precision, scale), precision, scale)
+      if (decimal != null) writeDecimal(parent, ordinal, precision, scale, decimal, value)
       else writeWhole(parent, ordinal, t, value)
     }
   }
@@ -148,8 +158,7 @@ private[typed] object NumberCells {
         case (BinaryType, v: Array[Byte]) => parent.write(ordinal, v)
         case (FloatType, v: Float) => parent.write(ordinal, v)
         case (DoubleType, v: Double) => parent.write(ordinal, v)
-        case (d: DecimalType, v: Long) =>
-          parent.write(ordinal, decimal.set(v, d.precision, d.scale), d.precision, d.scale)
+        case (d: DecimalType, v: Long) => writeDecimal(parent, ordinal, d.precision, d.scale, decimal, v)
         case (ByteType, v: Byte) => parent.write(ordinal, v)
         case (ShortType, v: Short) => parent.write(ordinal, v)
         case (IntegerType | DateType, v: Int) => parent.write(ordinal, v)

@@ -53,12 +53,21 @@ object PatternPlan {
   }
   final case class AnyOf(codePoints: IndexedSeq[Int]) extends PatternPlan {
     def most(size: Int => Int): BigInt = BigInt(codePoints.map(size).max)
+
+    /** The code points as an array, which a string's draw indexes without boxing. */
+    val table: Array[Int] = codePoints.toArray
   }
   final case class Sequence(parts: IndexedSeq[PatternPlan]) extends PatternPlan {
     def most(size: Int => Int): BigInt = parts.map(_.most(size)).sum
+
+    /** The parts as an array, which a string's draw walks. */
+    val steps: Array[PatternPlan] = parts.toArray
   }
   final case class Either(alternatives: IndexedSeq[PatternPlan]) extends PatternPlan {
     def most(size: Int => Int): BigInt = alternatives.map(_.most(size)).max
+
+    /** The alternatives as an array, which a string's draw indexes. */
+    val choices: Array[PatternPlan] = alternatives.toArray
   }
   final case class Repeat(part: PatternPlan, min: Int, max: Int) extends PatternPlan {
     def most(size: Int => Int): BigInt = part.most(size) * max

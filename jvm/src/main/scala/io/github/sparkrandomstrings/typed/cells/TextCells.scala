@@ -4,7 +4,7 @@ import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeWriter
 import org.apache.spark.unsafe.types.UTF8String
 
 import io.github.sparkrandomstrings.columns.RowDraw
-import io.github.sparkrandomstrings.text.StringColumnWriter
+import io.github.sparkrandomstrings.text.{StringColumnWriter, Utf8}
 import io.github.sparkrandomstrings.typed.cells.CellKind._
 
 /**
@@ -25,21 +25,30 @@ private[typed] object TextCells {
     import PatternPlan._
     private val points = new Array[Int](plan.maxLength.toInt)
     private var length = 0
+    // A plan without surrogates is encoded here, code point by code point, into the bytes
+    // `UTF8String.fromString` would make (Java turns a lone surrogate into '?'; such a plan keeps
+    // that route): no String, no copy.
+    private val bytes =
+      if (plan.most(c => if (c >= Character.MIN_SURROGATE && c <= Character.MAX_SURROGATE) 1 else 0) == 0)
+        new Array[Byte](plan.maxUtf8Bytes.toInt)
+      else null
 
     private def draw(p: PatternPlan): Unit = p match {
       case Literal(c) =>
         points(length) = c
         length += 1
-      case AnyOf(all) =>
+      case any: AnyOf =>
+        val all = any.table
         points(length) = all(random.nextBounded(all.length))
         length += 1
-      case PatternPlan.Sequence(parts) =>
+      case sequence: PatternPlan.Sequence =>
+        val parts = sequence.steps
         var i = 0
         while (i < parts.length) {
           draw(parts(i))
           i += 1
         }
-      case Either(options) => draw(options(random.nextBounded(options.length)))
+      case either: Either => draw(either.choices(random.nextBounded(either.choices.length)))
       case Repeat(part, min, max) =>
         val times = if (max == min) min else min + random.nextBounded(max - min + 1)
         var i = 0
@@ -52,7 +61,16 @@ private[typed] object TextCells {
     protected def writeValue(ordinal: Int, instance: Long, row: RowDraw): Unit = {
       length = 0
       draw(plan)
-      parent.write(ordinal, UTF8String.fromString(new String(points, 0, length)))
+      if (bytes == null) parent.write(ordinal, UTF8String.fromString(new String(points, 0, length)))
+      else {
+        var at = 0
+        var i = 0
+        while (i < length) {
+          at = Utf8.write(points(i), bytes, at)
+          i += 1
+        }
+        parent.write(ordinal, bytes, 0, at)
+      }
     }
   }
 
