@@ -76,8 +76,8 @@ private[sparkrandomstrings] final class ChangeLifecycle(seed: Long, spec: Change
     if (j < firstRound) key
     else {
       val hot = key < hotKeys
-      val (first, size) = if (hot) (0L, hotKeys) else (hotKeys, coldKeys)
-      val i = (j - firstRound) * size + KeyedPermutation.inverse(key - first, size, roundKey(hot, j))
+      val size = groupSize(hot)
+      val i = (j - firstRound) * size + KeyedPermutation.inverse(key - groupFirst(hot), size, roundKey(hot, j))
       firstLive + (if (hot) hotPosition(i) else coldPosition(i))
     }
 
@@ -93,11 +93,11 @@ private[sparkrandomstrings] final class ChangeLifecycle(seed: Long, spec: Change
     else {
       val m = n - firstLive
       val hot = key < hotKeys
-      val (first, size) = if (hot) (0L, hotKeys) else (hotKeys, coldKeys)
+      val size = groupSize(hot)
       val taken = if (hot) hotCount(m) else m - hotCount(m)
       val round = firstRound + taken / size
       val part = taken % size
-      if (part > 0L && KeyedPermutation.inverse(key - first, size, roundKey(hot, round)) < part) round
+      if (part > 0L && KeyedPermutation.inverse(key - groupFirst(hot), size, roundKey(hot, round)) < part) round
       else if (round > firstRound) round - 1L
       else if (firstRound > 0L) 0L
       else -1L
@@ -139,11 +139,18 @@ private[sparkrandomstrings] final class ChangeLifecycle(seed: Long, spec: Change
 
   /** The i-th change of the hot or cold group: its key and occurrence. */
   private def place(i: Long, hot: Boolean): Unit = {
-    val (first, size) = if (hot) (0L, hotKeys) else (hotKeys, coldKeys)
-    val round = firstRound + i / size
-    occurrence = round
-    key = first + KeyedPermutation(i % size, size, roundKey(hot, round))
+    val places = if (hot) hotPlaces else coldPlaces
+    places.moveTo(i)
+    occurrence = places.round
+    key = groupFirst(hot) + KeyedPermutation(places.index, groupSize(hot), roundKey(hot, places.round))
   }
+
+  private val hotPlaces = new ChangeLifecycle.Places(hotKeys, firstRound)
+  private val coldPlaces = new ChangeLifecycle.Places(coldKeys, firstRound)
+
+  // A group's first key and size: the hot keys are 0 to hotKeys - 1, the cold ones the rest.
+  private def groupFirst(hot: Boolean): Long = if (hot) 0L else hotKeys
+  private def groupSize(hot: Boolean): Long = if (hot) hotKeys else coldKeys
 
   /** How many of the first `m` live changes are hot: floor(m * h). */
   private def hotCount(m: Long): Long = if (hotKeys == 0L) 0L else math.floor(m * hotFraction).toLong
@@ -194,6 +201,31 @@ private[sparkrandomstrings] final class ChangeLifecycle(seed: Long, spec: Change
 }
 
 private[sparkrandomstrings] object ChangeLifecycle {
+
+  /**
+   * Where a group's i-th change falls: its round, firstRound + i / size, and its index within the
+   * round, i % size. A group's changes come mostly one after another, so the next one steps the
+   * last without a division; any other i is computed.
+   */
+  private final class Places(size: Long, firstRound: Long) {
+    private var next = -1L
+    var round = 0L
+    var index = 0L
+
+    def moveTo(i: Long): Unit = {
+      if (i == next) {
+        index += 1L
+        if (index == size) {
+          index = 0L
+          round += 1L
+        }
+      } else {
+        round = firstRound + i / size
+        index = i % size
+      }
+      next = i + 1L
+    }
+  }
 
   /** What a change does to its key: its name in the flat envelope's `_op`, and its place in [[Ops]]. */
   sealed abstract class Op(val name: String, val index: Int) extends Serializable

@@ -33,6 +33,8 @@ private[changes] final class ImageWriter(stream: ChangeStream, target: UnsafeRow
   private val keepsAny = kept.contains(true)
   private val draw = new RowDraw
   private val baseDraw = new RowDraw
+  // A stream's images are mostly of consecutive changes: their commit times come from a cursor.
+  private val commitTimes = definition.inOrderTimes()
 
   /**
    * The image of change `image`, of key `key`, at ordinals 0 to width - 1 of the target, for the
@@ -42,7 +44,7 @@ private[changes] final class ImageWriter(stream: ChangeStream, target: UnsafeRow
   def writeColumns(key: Long, image: Long, base: Long, offset: Long): Unit = {
     draw.offset = offset
     draw.original = image
-    draw.eventTimeMs = definition.inOrderEventTimeMs(image)
+    draw.eventTimeMs = commitTimes.at(image)
     if (keepsAny) {
       baseDraw.offset = offset
       baseDraw.original = base

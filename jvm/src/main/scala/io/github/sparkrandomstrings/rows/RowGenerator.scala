@@ -5,7 +5,6 @@ import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeRowWriter
 
 import io.github.sparkrandomstrings.columns.RowDraw
 import io.github.sparkrandomstrings.text.StringColumnWriter
-import io.github.sparkrandomstrings.time.{EventTimeCursor, ProfileCursor}
 
 /**
  * Makes rows straight into Spark's binary row format: row `offset` is a pure function of
@@ -32,12 +31,10 @@ import io.github.sparkrandomstrings.time.{EventTimeCursor, ProfileCursor}
 final class RowGenerator(definition: StreamDefinition) extends RowMaker {
   private val shape = definition.shape
   private val profile = definition.rateProfile.orNull
-  private val originMs = definition.eventTimeOriginMs
   private val disorder = new RowDisorder(definition.seed, shape)
   private val columns = definition.columns
   private val draw = new RowDraw
-  private val eventTimes = new EventTimeCursor(originMs, definition.rowsPerSecond)
-  private val profileTimes = if (profile == null) null else new ProfileCursor(profile, originMs)
+  private val eventTimes = definition.inOrderTimes()
   private val plain = shape.isPlain && profile == null && definition.strings.isFresh &&
     columns == Columns.of(definition.strings, timestampColumn = false)
   private val writer = new UnsafeRowWriter(
@@ -88,7 +85,6 @@ final class RowGenerator(definition: StreamDefinition) extends RowMaker {
   private def eventTimeOf(original: Long, offset: Long): Long = {
     val inOrder =
       if (original != offset) definition.inOrderEventTimeMs(original)
-      else if (profile != null) profileTimes.at(offset)
       else eventTimes.at(offset)
     if (disorder.movesEventTimes) disorder.eventTimeMs(inOrder, original) else inOrder
   }

@@ -4,7 +4,7 @@ import org.apache.spark.sql.types.StructType
 
 import io.github.sparkrandomstrings.options.{RandomStrings, Real, Whole}
 import io.github.sparkrandomstrings.text.StringValues
-import io.github.sparkrandomstrings.time.{RateProfile, RowClock}
+import io.github.sparkrandomstrings.time.{InOrderTimes, RateProfile, RowClock}
 import io.github.sparkrandomstrings.typed.DeclaredSchema
 import io.github.sparkrandomstrings.typed.cells.CellKind
 
@@ -77,6 +77,9 @@ final case class StreamDefinition(
     case None => RowClock.eventTimeMs(eventTimeOriginMs, offset, rowsPerSecond)
     case Some(profile) => RowClock.saturatedAdd(eventTimeOriginMs, profile.eventOffsetMs(offset))
   }
+
+  /** A cursor of [[inOrderEventTimeMs]] for offsets read mostly one after another: one per thread. */
+  def inOrderTimes(): InOrderTimes = new InOrderTimes(eventTimeOriginMs, rowsPerSecond, rateProfile)
 
   /** This stream's columns, in order: what its schema and its rows' writers are made from. */
   def columns: Seq[Column] = declared.fold(Columns.of(strings, timestampColumn))(d => Columns.declared(d))

@@ -108,3 +108,21 @@ private[sparkrandomstrings] object EventTimeCursor {
   /** The largest offset whose numerator, offset * 1000, fits a long. */
   val MaxStepped: Long = Long.MaxValue / 1000L
 }
+
+/**
+ * The in-order event times of a stream's offsets, read mostly one after another (a partition's
+ * rows, a change stream's commits): the rate profile's [[ProfileCursor]] where the stream has one,
+ * else the steady rate's [[EventTimeCursor]]. Either computes an offset out of sequence directly,
+ * so any offset may be asked; the results are `StreamDefinition.inOrderEventTimeMs`'s to the
+ * millisecond. One per thread.
+ */
+private[sparkrandomstrings] final class InOrderTimes(
+    originMs: Long,
+    rowsPerSecond: Long,
+    profile: Option[RateProfile]) {
+  private val steady = new EventTimeCursor(originMs, rowsPerSecond)
+  private val profiled = profile.map(new ProfileCursor(_, originMs)).orNull
+
+  /** The in-order event time of the row at `offset`. */
+  def at(offset: Long): Long = if (profiled != null) profiled.at(offset) else steady.at(offset)
+}
