@@ -11,6 +11,9 @@ strings:
   python        a pure-Python DataSourceStreamReader doing the same job (bench/python_source.py)
   python twin   this source's Python data source (engine="python"): the same rows as ours, made
                 with numpy in the Python workers
+  python floor  a Python data source that yields batches as the Python engine hands them on, made
+                once: what Spark itself spends taking in batches of these columns from Python
+                (bench/python_source.py)
 The Nexmark section (bench/nexmark.py), in a process of its own, writes its own report,
 benchmarks-nexmark.md: the `nexmark` source's generator against Apache Beam's, and the Nexmark
 queries' throughput.
@@ -199,14 +202,24 @@ def rate_randstr(spark: SparkSession, rows: int) -> DataFrame:
     )
 
 
-def python_reader(spark: SparkSession, rows: int) -> DataFrame:
+def _bench_python_source(spark: SparkSession, name: str, rows: int) -> DataFrame:
+    """One of bench/python_source.py's sources: ``rows`` rows a batch of LENGTH-character strings, in
+    two partitions."""
     return (
-        spark.readStream.format("python_random_strings")
+        spark.readStream.format(name)
         .option("rowsPerBatch", rows)
         .option("length", LENGTH)
         .option("numPartitions", 2)
         .load()
     )
+
+
+def python_floor(spark: SparkSession, rows: int) -> DataFrame:
+    return _bench_python_source(spark, "python_premade_batches", rows)
+
+
+def python_reader(spark: SparkSession, rows: int) -> DataFrame:
+    return _bench_python_source(spark, "python_random_strings", rows)
 
 
 PIPELINES: dict[str, Callable[[SparkSession, int], DataFrame]] = {
@@ -217,6 +230,7 @@ PIPELINES: dict[str, Callable[[SparkSession, int], DataFrame]] = {
     "rate alone": rate_alone,
     "python": python_reader,
     "python twin": python_twin,
+    "python floor": python_floor,
 }
 DESCRIPTIONS = {
     "ours": "InMemoryRandomStrings (this source)",
@@ -226,9 +240,11 @@ DESCRIPTIONS = {
     "rate alone": "rate-micro-batch alone, no string",
     "python": "pure-Python DataSourceStreamReader",
     "python twin": "this source's Python data source (engine=python)",
+    "python floor": "Spark's floor for a Python data source of these columns (batches like the twin's, "
+    "made once)",
 }
 #: The pipelines made by Python workers: seconds a batch, so fewer batches are measured.
-IN_PYTHON = ("python", "python twin")
+IN_PYTHON = ("python", "python twin", "python floor")
 
 
 def compare(
@@ -421,6 +437,7 @@ def main(argv: list[str] | None = None) -> int:
 
     cloudpickle.register_pickle_by_value(python_source)  # type: ignore[no-untyped-call]
     spark.dataSource.register(python_source.PythonRandomStrings)
+    spark.dataSource.register(python_source.PremadeBatches)
     started = time.monotonic()
     try:
         heap_before = heap_after_gc_mb(spark)
