@@ -91,7 +91,7 @@ SBT_ENV = SPARK_JARS_DIR="$(SPARK_JARS_DIR)" $(SBT_MAVEN_ENV)
 # a module-scoped fixture, such as a Spark Connect server) run on one worker.
 PYTEST_ARGS := -n 2 --dist loadgroup -ra --durations=15
 
-.PHONY: help bootstrap jar wheel dist publish-local docs test test-processes digests test-scala test-python test-compat test-java lint format \
+.PHONY: help bootstrap jar wheel dist publish-local docs test test-processes digests options test-scala test-python test-compat test-java lint format \
 	bench soak demo clean
 
 help:
@@ -105,6 +105,7 @@ help:
 	@echo "make test-java - the suites again on each Java of spark-lines.txt's java column: $(JAVA_RUNS)"
 	@echo "make lint   - ruff (lint and format) on the Python code, scalafmt on the Scala code"
 	@echo "make format - rewrite the code as the linters want it"
+	@echo "make options - the providers' Scaladoc option lists and the keyword hints, from the table and guides"
 	@echo "make jar    - build one jar per Spark line and copy them into the Python package"
 	@echo "make wheel  - build the jars and a wheel that bundles them, into $(DIST)/"
 	@echo "make dist   - the wheel, and the plain jars for spark-submit --jars, into $(DIST)/"
@@ -308,6 +309,11 @@ test-processes: $(DEFAULT_LINE_PUBLISHED)
 
 # The committed digests of every definition's rows (tests/digests/expected.json), made anew on the
 # default line: after adding definitions to tests/digests/definitions.json (docs/development.md).
+# The lines made from the table of options and the guides' option tables: each provider's Scaladoc
+# list and the Python keyword hints (tests/helpers/option_docs.py; test_option_docs.py fails while stale).
+options: $(VENV_READY)
+	cd tests && $(abspath $(PY)) -m helpers.option_docs --write
+
 digests: $(DEFAULT_LINE_PUBLISHED)
 	@test -f $(DEFAULT_JAR_BUILT) -o -f $(JARS_BUILT) || $(MAKE) --no-print-directory copy-default-jar
 	cd tests && $(abspath $(PY)) -m helpers.digests --write

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from spark_random_strings.changes.options import STORED, ChangeSpec, parse_change_options
+from spark_random_strings.changes.options import parse_change_options
+from spark_random_strings.changes.spec import DEFAULT_SPEC, STORED, ChangeSpec
 from spark_random_strings.changes.store import spec_from_json, spec_to_json
 from spark_random_strings.offsets.corrupt import CorruptDefinitionError
 
@@ -39,8 +40,7 @@ def test_the_default_spec_is_stored_as_every_released_change_stream_wrote_it() -
 
 
 def test_a_spec_with_every_field_set_is_stored_under_each_fields_option_and_reads_back_equal() -> None:
-    spec = ChangeSpec(
-        key="id",
+    spec = ChangeSpec.of_keywords(
         keys=9,
         delete_fraction=1e-5,
         hot_keys=2,
@@ -48,7 +48,7 @@ def test_a_spec_with_every_field_set_is_stored_under_each_fields_option_and_read
         snapshot=True,
         envelope="flink",
         update_columns="value",
-        end=7,
+        total_rows=7,
     )
     stored = spec_to_json(spec)
     assert list(stored) == ["version", *STORED]
@@ -57,8 +57,30 @@ def test_a_spec_with_every_field_set_is_stored_under_each_fields_option_and_read
     assert spec_from_json(stored, "here") == spec
 
 
-def test_a_spec_is_not_rebuilt_without_a_required_setting_as_the_jar_refuses_it() -> None:
+def test_a_spec_takes_the_default_of_a_setting_left_out_and_the_store_refuses_a_file_without_it() -> None:
     settings = dict(parse_change_options({}).spec.settings())
     del settings["envelope"]
-    with pytest.raises(KeyError, match="envelope"):
-        ChangeSpec.of(settings)
+    assert ChangeSpec.of(settings) == DEFAULT_SPEC
+    stored = spec_to_json(DEFAULT_SPEC)
+    del stored["envelope"]
+    with pytest.raises(CorruptDefinitionError, match="the field 'envelope' is missing"):
+        spec_from_json(stored, "here")
+
+
+def test_a_spec_refuses_a_name_it_does_not_keep_and_a_value_or_a_read_of_another_kind() -> None:
+    with pytest.raises(
+        ValueError, match=r"^'asOf' is no option a change stream keeps\. The kept options: key, "
+    ):
+        ChangeSpec.of({"asOf": 3})
+    with pytest.raises(ValueError, match=r"^Option 'keys' is whole, and 0\.5 is not\.$"):
+        ChangeSpec.of({"keys": 0.5})
+    with pytest.raises(ValueError, match=r"^Option 'keys' is whole in the table of options, not decimal\.$"):
+        DEFAULT_SPEC.decimal("keys")
+    with pytest.raises(
+        ValueError, match=r"has no default in the table of options: read it with whole_if_set\.$"
+    ):
+        DEFAULT_SPEC.whole("totalRows")
+    assert (
+        DEFAULT_SPEC.updated("totalRows", 4).end == 4
+        and DEFAULT_SPEC.updated("totalRows", 4).updated("totalRows", None) == DEFAULT_SPEC
+    )

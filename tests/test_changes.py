@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +29,8 @@ from spark_random_strings import (
 from spark_random_strings.changes.envelope import ENVELOPE_OF, FLAT
 from spark_random_strings.changes.keywords import CHANGE_OPTIONS, CHANGES_FORMAT
 from spark_random_strings.changes.lifecycle import DELETE, INSERT, UPDATE, ChangeLifecycle
-from spark_random_strings.changes.options import ChangeSpec, parse_change_options, parse_stream_options
+from spark_random_strings.changes.options import parse_change_options, parse_stream_options
+from spark_random_strings.changes.spec import DEFAULT_SPEC, ChangeSpec
 from spark_random_strings.randomness.counter_random import (
     CHANGE_DELETES,
     CHANGE_HOT_KEYS,
@@ -148,13 +148,14 @@ class Replay:
 
 
 SPECS = [
-    pytest.param(ChangeSpec(keys=1), id="one-key"),
-    pytest.param(ChangeSpec(keys=7), id="7-keys"),
-    pytest.param(ChangeSpec(keys=50), id="50-keys"),
-    pytest.param(ChangeSpec(keys=7, snapshot=True), id="7-keys-snapshot"),
-    pytest.param(ChangeSpec(keys=50, hot_keys=3, hot_key_fraction=0.3), id="50-keys-3-hot"),
+    pytest.param(ChangeSpec.of_keywords(keys=1), id="one-key"),
+    pytest.param(ChangeSpec.of_keywords(keys=7), id="7-keys"),
+    pytest.param(ChangeSpec.of_keywords(keys=50), id="50-keys"),
+    pytest.param(ChangeSpec.of_keywords(keys=7, snapshot=True), id="7-keys-snapshot"),
+    pytest.param(ChangeSpec.of_keywords(keys=50, hot_keys=3, hot_key_fraction=0.3), id="50-keys-3-hot"),
     pytest.param(
-        ChangeSpec(keys=50, hot_keys=1, hot_key_fraction=0.05, snapshot=True), id="50-keys-1-hot-snapshot"
+        ChangeSpec.of_keywords(keys=50, hot_keys=1, hot_key_fraction=0.05, snapshot=True),
+        id="50-keys-1-hot-snapshot",
     ),
 ]
 
@@ -162,7 +163,7 @@ SPECS = [
 @pytest.mark.parametrize("d", [0.0, 0.1, 0.5, 0.9])
 @pytest.mark.parametrize("spec", SPECS)
 def test_the_vectorized_model_is_a_replay_of_the_changes_in_order(spec: ChangeSpec, d: float) -> None:
-    spec = replace(spec, delete_fraction=d)
+    spec = spec.updated("deleteFraction", d)
     count = spec.keys * 60
     replayed = Replay(11, spec).changes(count)
     lifecycle = ChangeLifecycle(11, spec)
@@ -184,7 +185,7 @@ def test_the_vectorized_model_is_a_replay_of_the_changes_in_order(spec: ChangeSp
 
 @pytest.mark.parametrize("keys", [7, 50])
 def test_every_key_changes_exactly_once_a_round_in_an_order_of_the_rounds_own(keys: int) -> None:
-    lifecycle = ChangeLifecycle(3, ChangeSpec(keys=keys, delete_fraction=0.2))
+    lifecycle = ChangeLifecycle(3, ChangeSpec.of_keywords(keys=keys, delete_fraction=0.2))
     key, j = lifecycle.locate(np.arange(keys * 6, dtype=np.int64))
     rounds = key.reshape(6, keys)
     assert [sorted(r) for r in rounds.tolist()] == [list(range(keys))] * 6
@@ -194,7 +195,7 @@ def test_every_key_changes_exactly_once_a_round_in_an_order_of_the_rounds_own(ke
 
 
 def test_without_hot_keys_or_a_snapshot_change_n_is_round_ns_permutation_at_its_place() -> None:
-    lifecycle = ChangeLifecycle(21, ChangeSpec(keys=77, delete_fraction=0.3))
+    lifecycle = ChangeLifecycle(21, ChangeSpec.of_keywords(keys=77, delete_fraction=0.3))
     n = np.array([0, 5, 76, 77, 1000, 123456], np.int64)
     rounds = n // 77
     round_keys = np.array([derived_seed(derived_seed(21, CHANGE_KEYS), int(r)) for r in rounds], np.uint64)
@@ -203,7 +204,9 @@ def test_without_hot_keys_or_a_snapshot_change_n_is_round_ns_permutation_at_its_
 
 
 def test_hot_key_fraction_of_the_live_changes_go_to_the_hot_keys_spread_evenly() -> None:
-    spec = ChangeSpec(keys=1000, delete_fraction=0.1, hot_keys=4, hot_key_fraction=0.25, snapshot=True)
+    spec = ChangeSpec.of_keywords(
+        keys=1000, delete_fraction=0.1, hot_keys=4, hot_key_fraction=0.25, snapshot=True
+    )
     key, j = ChangeLifecycle(9, spec).locate(np.arange(1000, 5000, dtype=np.int64))
     hot = np.flatnonzero(key < 4)
     # floor((m + 1) / 4) > floor(m / 4): live changes 3, 7, 11, ... are the hot ones.
@@ -216,7 +219,7 @@ def test_hot_key_fraction_of_the_live_changes_go_to_the_hot_keys_spread_evenly()
 @pytest.mark.parametrize("d", [0.1, 0.25, 0.6])
 def test_in_the_long_run_inserts_and_deletes_are_d_over_1_plus_d_and_updates_the_rest(d: float) -> None:
     keys = 1000
-    lifecycle = ChangeLifecycle(5, ChangeSpec(keys=keys, delete_fraction=d))
+    lifecycle = ChangeLifecycle(5, ChangeSpec.of_keywords(keys=keys, delete_fraction=d))
     # Rounds 10 to 209: the first rounds' departure from the long run shrinks by d a round.
     n = np.arange(10 * keys, 210 * keys, dtype=np.int64)
     key, j = lifecycle.locate(n)
@@ -243,7 +246,7 @@ def test_round_0_inserts_every_key_and_a_snapshot_inserts_them_in_key_order() ->
 def test_insert_of_finds_the_insert_that_began_each_keys_life_as_a_replay_of_its_changes_does(
     d: float, snapshot: bool
 ) -> None:
-    lifecycle = ChangeLifecycle(13, ChangeSpec(keys=5, delete_fraction=d, snapshot=snapshot))
+    lifecycle = ChangeLifecycle(13, ChangeSpec.of_keywords(keys=5, delete_fraction=d, snapshot=snapshot))
     for key in range(5):
         j = np.arange(300, dtype=np.int64)
         keys = np.full(j.shape, key, np.int64)
@@ -521,7 +524,7 @@ def test_the_key_column_is_found_case_insensitively_and_kept_as_declared() -> No
     parsed = parse_change_options({"KEY": " Id ", "keys": "128"}, "ID TINYINT NOT NULL, v INT")
     assert (parsed.spec.key, parsed.spec.keys) == ("ID", 128)
     assert parse_change_options({}).rows.declared is not None
-    assert parse_change_options({}).spec == ChangeSpec()
+    assert parse_change_options({}).spec == DEFAULT_SPEC
 
 
 def test_the_oracles_refuse_the_same_values_with_the_sources_messages() -> None:

@@ -2,57 +2,29 @@
 guide (the README for the random strings, ``docs/nexmark.md``, ``docs/change-streams.md``) and in
 the list its provider's Scaladoc opens with "Options (". Both name the table's options, no other,
 in the table's order, each with the table's default; the change guide's keywords are the table's
-too. One reader of each kind serves all three sources."""
+too. One reader of each kind serves all three sources. The Scaladoc lists and the Python engine's
+keyword hints are made from the guides and the table (``helpers.option_docs``, ``make options``),
+and a test fails while any is stale."""
 
 from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from helpers.option_docs import COMMAND, DOCS, SourceDocs, guide_rows, stale
 from helpers.support import REPO
 from spark_random_strings.options.table import SOURCES
 
-PROVIDERS = REPO / "jvm/src/main/scala/io/github/sparkrandomstrings"
-
-
-@dataclass(frozen=True)
-class SourceDocs:
-    """Where a source's options are documented, besides the table."""
-
-    #: Its key in table.json's sources.
-    source: str
-    #: The page whose "## Options" section holds its option table.
-    guide: Path
-    #: The Scala file of its provider, whose Scaladoc lists its options.
-    provider: Path
-
-
-DOCS = (
-    SourceDocs("InMemoryRandomStrings", REPO / "README.md", PROVIDERS / "RandomStringsSourceProvider.scala"),
-    SourceDocs("nexmark", REPO / "docs/nexmark.md", PROVIDERS / "nexmark/NexmarkSourceProvider.scala"),
-    SourceDocs("changes", REPO / "docs/change-streams.md", PROVIDERS / "changes/ChangesSourceProvider.scala"),
-)
 BY_SOURCE = pytest.mark.parametrize("docs", DOCS, ids=[docs.source for docs in DOCS])
 
 
 def guide_table(page: Path) -> list[dict[str, str]]:
     """The rows of the first table in ``page``'s "## Options" section, each by its column's
     heading (``option``, ``default``, ...), every cell stripped of its backticks."""
-    section = page.read_text().split("\n## Options\n", 1)[1].split("\n## ", 1)[0]
-    lines = section[section.index("\n|") + 1 :].split("\n\n", 1)[0].splitlines()
-
-    def cells(line: str) -> list[str]:
-        return [cell.strip().replace("`", "") for cell in line.strip().strip("|").split("|")]
-
-    heading, rule, *rows = lines
-    assert set(rule) <= set("|-: "), f"{page.name}: no table under '## Options'"
-    named = [dict(zip(cells(heading), cells(row), strict=True)) for row in rows]
-    assert all("option" in row and "default" in row for row in named), cells(heading)
-    return named
+    return [{column: cell.replace("`", "") for column, cell in row.items()} for row in guide_rows(page)]
 
 
 def guide_options(page: Path) -> list[tuple[str, str]]:
@@ -144,3 +116,7 @@ def test_the_scaladoc_reader_takes_grouped_entries_and_reports_a_missing_default
         ("b", "none; not on a stream"),
         ("c", "<no default stated>"),
     ]
+
+
+def test_the_scaladoc_lists_and_the_keyword_hints_are_what_the_guides_and_the_table_make() -> None:
+    assert stale() == [], f"run `{COMMAND}`: these files list options the table or a guide no longer says"

@@ -9,15 +9,15 @@ vectors in ``tests/vectors`` prove it), run here without Spark.
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
 from typing import get_type_hints
 
 import pytest
 
 from spark_random_strings.changes.expected import BATCH_ONLY, NOT_ROW_SHAPING
 from spark_random_strings.changes.keywords import OWN_NAMES, ChangeDefinitionKeywords
-from spark_random_strings.changes.options import OPTION, ChangeSpec, parse_change_options
+from spark_random_strings.changes.options import parse_change_options
 from spark_random_strings.changes.rows import ChangeStream
+from spark_random_strings.changes.spec import DEFAULT_SPEC, ChangeSpec
 from spark_random_strings.changes.store import check_restart as check_change_restart
 from spark_random_strings.changes.store import spec_from_json, spec_to_json
 from spark_random_strings.nexmark.options import EVENT_NAMES, parse_nexmark_options
@@ -169,11 +169,11 @@ def test_the_nexmark_stream_keeps_the_options_the_table_says_it_keeps_in_its_ord
     assert EVENT_NAMES == NEXMARK.kept
 
 
-def test_a_change_spec_keeps_each_field_under_its_own_option_and_every_kept_change_option() -> None:
-    spec = replace(ChangeSpec(), update_columns="value", end=5)
-    named = [f.metadata[OPTION] for f in fields(spec)]
-    assert [name for name, _ in spec.settings()] == named
+def test_a_change_spec_keeps_each_option_under_its_own_name_and_every_kept_change_option() -> None:
+    spec = DEFAULT_SPEC.updated("updateColumns", "value").updated("totalRows", 5)
+    named = [name for name, _ in spec.settings()]
     assert named == [*(name for name in CHANGES.kept if name in OWN_NAMES), "totalRows"]
+    assert (spec.update_columns, spec.end) == ("value", 5)
     assert set(OWN_NAMES) == {*named[:-1], *CHANGES.read("batch")}
     # The source's own options are every option but the rows', which the strings source has too.
     assert OWN_NAMES == (
@@ -191,7 +191,7 @@ def test_a_change_spec_keeps_each_field_under_its_own_option_and_every_kept_chan
 
 
 def test_a_change_spec_reads_back_from_its_json_field_for_field() -> None:
-    spec = ChangeSpec(
+    spec = ChangeSpec.of_keywords(
         key="other",
         keys=50,
         delete_fraction=0.25,
@@ -200,7 +200,7 @@ def test_a_change_spec_reads_back_from_its_json_field_for_field() -> None:
         snapshot=True,
         envelope="debezium",
         update_columns="name,value",
-        end=9,
+        total_rows=9,
     )
     assert spec_to_json(spec) == {
         "version": 1,

@@ -5,11 +5,11 @@ options, the default schema, the key column's types, and each option under its k
 
 from __future__ import annotations
 
-from typing import Annotated, TypedDict, cast
+from typing import Annotated, TypedDict
 
 from spark_random_strings.options import NAMES as ROW_NAMES
 from spark_random_strings.options import OptionTable
-from spark_random_strings.options.ranges import Real, Whole
+from spark_random_strings.options.ranges import Whole
 from spark_random_strings.options.table import SOURCES, SourceTable
 
 #: The source's short name, as given to ``spark.readStream.format`` (Spark matches it
@@ -47,14 +47,7 @@ BATCH_NAMES: tuple[str, ...] = CHANGES_TABLE.read("batch")
 STREAM_NAMES: tuple[str, ...] = CHANGES_TABLE.read("stream")
 
 DEFAULT_KEY = str(CHANGES_TABLE[KEY].value)
-DEFAULT_KEYS = int(cast(int, CHANGES_TABLE[KEYS].value))
-DEFAULT_DELETE_FRACTION = float(cast(float, CHANGES_TABLE[DELETE_FRACTION].value))
-DEFAULT_HOT_KEYS = int(cast(int, CHANGES_TABLE[HOT_KEYS].value))
-DEFAULT_ENVELOPE = str(CHANGES_TABLE[ENVELOPE].value)
 KEYS_RANGE: Whole = CHANGES_TABLE[KEYS].whole
-DELETE_FRACTION_RANGE: Real = CHANGES_TABLE[DELETE_FRACTION].real
-HOT_KEYS_RANGE: Whole = CHANGES_TABLE[HOT_KEYS].whole
-HOT_KEY_FRACTION_RANGE: Real = CHANGES_TABLE[HOT_KEY_FRACTION].real
 AS_OF_RANGE: Whole = CHANGES_TABLE[AS_OF].whole
 #: The values of ``envelope``, in the documentation's order.
 ENVELOPES: tuple[str, ...] = CHANGES_TABLE[ENVELOPE].values
@@ -80,6 +73,7 @@ class ChangeDefinitionKeywords(TypedDict, total=False):
     ``changes`` source's option in snake_case. ``None``, like a keyword left out, leaves the
     source's default."""
 
+    # Made from options/table.json by `make options`: edit the table, not these lines.
     key: Annotated[str | None, "key"]
     keys: Annotated[int | None, "keys"]
     delete_fraction: Annotated[float | None, "deleteFraction"]
@@ -102,6 +96,7 @@ class ChangeKeywords(ChangeDefinitionKeywords, total=False):
     row of the table of options, which says its default, allowed values and what it does.
     """
 
+    # Made from options/table.json by `make options`: edit the table, not these lines.
     seed: Annotated[int | None, "seed"]
     num_partitions: Annotated[int | None, "numPartitions"]
     max_rows_per_trigger: Annotated[int | None, "maxRowsPerTrigger"]

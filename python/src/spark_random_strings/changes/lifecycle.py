@@ -49,7 +49,7 @@ from spark_random_strings.randomness.counter_random import (
 from spark_random_strings.randomness.keyed_permutation import permute, unpermute
 
 if TYPE_CHECKING:
-    from spark_random_strings.changes.options import ChangeSpec
+    from spark_random_strings.changes.spec import ChangeSpec
 
 Bools = npt.NDArray[np.bool_]
 

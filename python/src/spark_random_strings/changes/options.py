@@ -8,7 +8,7 @@ message, naming the option, the value and what is allowed.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass
 
 from spark_random_strings.changes.declared_columns import check_key_column, key_column, updated_columns
 from spark_random_strings.changes.delivery import is_untidy, share_before
@@ -20,30 +20,20 @@ from spark_random_strings.changes.keywords import (
     CHANGES_FORMAT,
     CHANGES_PYTHON_FORMAT,
     CHANGES_TABLE,
-    DEFAULT_DELETE_FRACTION,
-    DEFAULT_ENVELOPE,
-    DEFAULT_HOT_KEYS,
     DEFAULT_KEY,
-    DEFAULT_KEYS,
     DEFAULT_SCHEMA,
-    DELETE_FRACTION,
-    DELETE_FRACTION_RANGE,
     ENVELOPE,
-    ENVELOPES,
     HISTORY,
     HOT_KEY_FRACTION,
-    HOT_KEY_FRACTION_RANGE,
     HOT_KEYS,
-    HOT_KEYS_RANGE,
     INTERNAL_NAMES,
     KEY,
     KEYS,
-    KEYS_RANGE,
     OPTION_NAMES,
     OWN_NAMES,
-    SNAPSHOT,
     UPDATE_COLUMNS,
 )
+from spark_random_strings.changes.spec import STORED, ChangeSpec
 from spark_random_strings.options import (
     DUPLICATE_FRACTION,
     LATE_BY_MS,
@@ -52,95 +42,12 @@ from spark_random_strings.options import (
     real_time_refused,
 )
 from spark_random_strings.options.ranges import LONG_MAX, java_equals_ignore_case, java_sort_key, java_trim
-from spark_random_strings.options.suggestions import boolean, closest, reject_unknown
+from spark_random_strings.options.suggestions import boolean, reject_unknown
 from spark_random_strings.rows.definition import StreamDefinition
 from spark_random_strings.rows.options import SourceOptions, parse_options
 from spark_random_strings.typed.fields.options import is_field_option, split
 from spark_random_strings.typed.schema.ddl import to_schema
 from spark_random_strings.typed.schema.sql_types import sql
-
-#: The key of a :class:`ChangeSpec` field's metadata that names the option it holds.
-OPTION = "option"
-#: The options a spec's settings may hold, in their order (the jar's ``ChangeSpec.Stored``): the
-#: kept change options of the table, then ``totalRows``, which untidy delivery fixes (an option
-#: without a default is held only when set).
-STORED: tuple[str, ...] = (*(name for name in CHANGES_TABLE.kept if name in OWN_NAMES), TOTAL_ROWS)
-
-
-@dataclass(frozen=True)
-class ChangeSpec:
-    """What makes a stream's changes besides its rows' definition: the keyspace, the key column
-    and the lifecycle. Fixed when a query first starts and kept in its checkpoint."""
-
-    #: The declared column that holds each change's key, as declared.
-    key: str = field(default=DEFAULT_KEY, metadata={OPTION: KEY})
-    #: How many keys: a change's key is one of 0 to keys - 1.
-    keys: int = field(default=DEFAULT_KEYS, metadata={OPTION: KEYS})
-    #: The probability that a change to a present key deletes it.
-    delete_fraction: float = field(default=DEFAULT_DELETE_FRACTION, metadata={OPTION: DELETE_FRACTION})
-    #: How many keys are hot (keys 0 to hot_keys - 1), when ``hot_key_fraction`` > 0.
-    hot_keys: int = field(default=DEFAULT_HOT_KEYS, metadata={OPTION: HOT_KEYS})
-    #: The share of the live changes that go to the hot keys.
-    hot_key_fraction: float = field(default=0.0, metadata={OPTION: HOT_KEY_FRACTION})
-    #: Whether the stream begins with an insert of every key, in key order.
-    snapshot: bool = field(default=False, metadata={OPTION: SNAPSHOT})
-    #: The format of the rows: one of ``ENVELOPES``.
-    envelope: str = field(default=DEFAULT_ENVELOPE, metadata={OPTION: ENVELOPE})
-    #: The declared columns an update changes, in the declared order and spelling, comma-separated;
-    #: every other column keeps the cell of the key's last image, which is its insert's (None: an
-    #: update changes every column).
-    update_columns: str | None = field(default=None, metadata={OPTION: UPDATE_COLUMNS})
-    #: With untidy delivery (``changes.delivery``), ``totalRows``: the changes delivered are 0 to
-    #: end - 1, and where the windows are cut depends on it, so it is fixed too (None otherwise).
-    end: int | None = field(default=None, metadata={OPTION: TOTAL_ROWS})
-
-    @property
-    def updated_columns(self) -> tuple[str, ...] | None:
-        """The declared columns an update changes, if not every one."""
-        return None if self.update_columns is None else tuple(self.update_columns.split(","))
-
-    def settings(self) -> list[tuple[str, object]]:
-        """Each change option's name and value, in the order of the fields (the documentation's),
-        each under the option its field names (``OPTION``); ``update_columns`` and ``end`` only
-        when set, so other streams keep the checkpoint file they always had."""
-        return [
-            (f.metadata[OPTION], value) for f in fields(self) if (value := getattr(self, f.name)) is not None
-        ]
-
-    @classmethod
-    def of(cls, settings: Mapping[str, object]) -> ChangeSpec:
-        """The spec whose :meth:`settings` are ``settings``, each field from its option's name:
-        for every spec, ``ChangeSpec.of(dict(spec.settings())) == spec``."""
-
-        # A field whose default is not None is required, as the jar's ChangeSpec.of requires it.
-        def value(option: str, required: bool) -> object:
-            return settings[option] if required else settings.get(option)
-
-        values = {f.name: value(f.metadata[OPTION], f.default is not None) for f in fields(cls)}
-        return cls(**values)  # type: ignore[arg-type]
-
-    def validate(self, written: Callable[[str], str | None]) -> None:
-        """The rules between the change options' values (each is in its range already): hot keys
-        leave at least one cold key.
-
-        Args:
-            written: the text of an option as the user wrote it, or None where not given (its
-                default applies).
-
-        Raises:
-            ValueError: naming both options and their values.
-        """
-        if self.hot_key_fraction > 0.0 and self.hot_keys >= self.keys:
-
-            def shown(name: str, value: int) -> str:
-                text = written(name)
-                return f"{value} (its default)" if text is None else text
-
-            raise ValueError(
-                f"Options that do not fit together: '{HOT_KEYS}' is {shown(HOT_KEYS, self.hot_keys)} and "
-                f"'{KEYS}' is {shown(KEYS, self.keys)}: the hot keys are keys 0 to hotKeys - 1, and the "
-                f"other changes need a key that is not hot. Set '{HOT_KEYS}' below '{KEYS}'."
-            )
 
 
 @dataclass(frozen=True)
@@ -225,52 +132,35 @@ def parse_change_options(parameters: Mapping[str, str], schema: object = None) -
     def given(name: str) -> str | None:
         return options.get(name.lower())
 
+    # Each kept change option by its row of the table: its kind and range, in the table's order.
+    parsed = {
+        name: CHANGES_TABLE[name].parse(text)
+        for name in STORED
+        if name in OWN_NAMES and (text := given(name)) is not None
+    }
     key_text = given(KEY)
     key = DEFAULT_KEY if key_text is None else java_trim(key_text)
-    keys_text, fraction_text = given(KEYS), given(DELETE_FRACTION)
-    keys = DEFAULT_KEYS if keys_text is None else KEYS_RANGE.parse(KEYS, keys_text)
-    delete_fraction = (
-        DEFAULT_DELETE_FRACTION
-        if fraction_text is None
-        else DELETE_FRACTION_RANGE.parse(DELETE_FRACTION, fraction_text)
-    )
-    envelope_text = given(ENVELOPE)
-    envelope = envelope_named(DEFAULT_ENVELOPE if envelope_text is None else envelope_text)
-    hot_keys_text, hot_fraction_text = given(HOT_KEYS), given(HOT_KEY_FRACTION)
-    hot_keys = None if hot_keys_text is None else HOT_KEYS_RANGE.parse(HOT_KEYS, hot_keys_text)
-    hot_key_fraction = None
-    if hot_fraction_text is not None:
-        hot_key_fraction = HOT_KEY_FRACTION_RANGE.parse(HOT_KEY_FRACTION, hot_fraction_text)
-    snapshot_text = given(SNAPSHOT)
-    snapshot = snapshot_text is not None and boolean(SNAPSHOT, snapshot_text)
-    if hot_keys is not None and not hot_key_fraction:
+    keys_text, hot_keys_text, hot_fraction_text = given(KEYS), given(HOT_KEYS), given(HOT_KEY_FRACTION)
+    if hot_keys_text is not None and not parsed.get(HOT_KEY_FRACTION):
         said = "not set" if hot_fraction_text is None else hot_fraction_text
         raise ValueError(
             f"Options that do not fit together: '{HOT_KEYS}' is {hot_keys_text}, but '{HOT_KEY_FRACTION}' is "
             f"{said}, so no change goes to a hot key. Set '{HOT_KEY_FRACTION}' above 0, or remove "
             f"'{HOT_KEYS}'."
         )
-    spec = ChangeSpec(
-        key=key,
-        keys=keys,
-        delete_fraction=delete_fraction,
-        hot_keys=DEFAULT_HOT_KEYS if hot_keys is None else hot_keys,
-        hot_key_fraction=0.0 if hot_key_fraction is None else hot_key_fraction,
-        snapshot=snapshot,
-        envelope=envelope,
-    )
+    spec = ChangeSpec.of({name: value for name, value in parsed.items() if name != UPDATE_COLUMNS})
     spec.validate(given)
 
-    added = ENVELOPE_OF[envelope].added_names()
+    added = ENVELOPE_OF[spec.envelope].added_names()
     for f in declared.fields:
         if any(java_equals_ignore_case(f.name, name) for name in added):
             raise ValueError(
-                f"The declared column '{f.name}' has the name of a column that the {envelope} envelope "
+                f"The declared column '{f.name}' has the name of a column that the {spec.envelope} envelope "
                 f"adds ({', '.join(added)}). Rename it."
             )
     index = key_column(declared.fields, key, key_text is not None)
     key_field = declared.fields[index]
-    check_key_column(key_field, sql(key_field.data_type, metadata, (index,)), keys, keys_text)
+    check_key_column(key_field, sql(key_field.data_type, metadata, (index,)), spec.keys, keys_text)
     for name in sorted((n for n in written if is_field_option(n)), key=java_sort_key):
         path, _ = split(name)
         if java_equals_ignore_case(path[0], key_field.name):
@@ -296,9 +186,8 @@ def parse_change_options(parameters: Mapping[str, str], schema: object = None) -
     rows = parse_options(row_options, declared_schema)
     _check_delivery(rows, given)
     end = rows.total_rows if is_untidy(rows.shape) else None
-    return ChangeOptions(
-        replace(spec, key=key_field.name, update_columns=update_columns, end=end), rows, as_of, history
-    )
+    kept = spec.updated(KEY, key_field.name).updated(UPDATE_COLUMNS, update_columns).updated(TOTAL_ROWS, end)
+    return ChangeOptions(kept, rows, as_of, history)
 
 
 def _check_delivery(rows: SourceOptions, given: Callable[[str], str | None]) -> None:
@@ -332,12 +221,4 @@ def envelope_named(name: str) -> str:
     Raises:
         ValueError: any other name, with the closest one.
     """
-    found = next((e for e in ENVELOPES if java_equals_ignore_case(e, java_trim(name))), None)
-    if found is None:
-        near = closest(java_trim(name), ENVELOPES)
-        hint = f" Did you mean '{near}'?" if near else ""
-        raise ValueError(
-            f"Invalid value '{name}' for option '{ENVELOPE}'.{hint} Allowed: {', '.join(ENVELOPES)} "
-            "(case-insensitive)."
-        )
-    return found
+    return CHANGES_TABLE[ENVELOPE].choice(name)

@@ -27,7 +27,7 @@ from spark_random_strings.changes.envelope import (
 from spark_random_strings.changes.images import ImageMaker, spread
 from spark_random_strings.changes.keywords import CHANGES_FORMAT
 from spark_random_strings.changes.lifecycle import DELETE, INSERT, UPDATE, ChangeLifecycle
-from spark_random_strings.changes.options import ChangeSpec
+from spark_random_strings.changes.spec import ChangeSpec
 from spark_random_strings.randomness.counter_random import I64
 from spark_random_strings.rows.column_makers import as_timestamps
 from spark_random_strings.rows.definition import StreamDefinition

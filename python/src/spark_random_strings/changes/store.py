@@ -16,9 +16,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from spark_random_strings.changes.keywords import CHANGES_TABLE, ENVELOPE
-from spark_random_strings.changes.options import STORED, ChangeOptions, ChangeSpec, envelope_named
+from spark_random_strings.changes.keywords import CHANGES_TABLE
+from spark_random_strings.changes.options import ChangeOptions
 from spark_random_strings.changes.rows import ChangeStream
+from spark_random_strings.changes.spec import STORED, ChangeSpec
 from spark_random_strings.offsets.corrupt import corrupt
 from spark_random_strings.offsets.definition_store import definition_from_json, definition_to_json
 from spark_random_strings.offsets.kept_settings import read_settings, refuse_changed, shown
@@ -48,8 +49,9 @@ def spec_from_json(stored: object, where: str) -> ChangeSpec:
     version = stored["version"]
     if type(version) is not int or version != STORE_VERSION:
         raise corrupt(where, f"its version is {json.dumps(version)}, and this source reads {STORE_VERSION}")
+    rows = [CHANGES_TABLE[name] for name in STORED]
     settings = read_settings(
-        stored, [CHANGES_TABLE[name] for name in STORED], where, {ENVELOPE: envelope_named}
+        stored, rows, where, {row.name: row.choice for row in rows if row.kind == "choice"}
     )
     try:
         spec = ChangeSpec.of(dict(settings))

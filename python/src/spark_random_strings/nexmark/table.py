@@ -39,6 +39,7 @@ class NexmarkKeywords(TypedDict, total=False):
     option's row of the table of options, which says its default, allowed values and what it does.
     """
 
+    # Made from options/table.json by `make options`: edit the table, not these lines.
     first_event_rate: Annotated[int | None, "firstEventRate"]
     next_event_rate: Annotated[int | None, "nextEventRate"]
     rate_unit: Annotated[str | None, "rateUnit"]

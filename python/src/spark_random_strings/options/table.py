@@ -8,7 +8,7 @@ from it, so the words of each refusal (made from the range) are the same on both
 Python types stay written in ``SourceKeywords`` and ``NexmarkKeywords``, for type checkers, and
 are checked against the table when they are read.
 
-This module imports nothing of the package but the kinds of range.
+This module imports nothing of the package but the kinds of range and the shared refusals.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from spark_random_strings.options.ranges import Real, Whole
+from spark_random_strings.options.ranges import Real, Whole, java_equals_ignore_case, java_trim
+from spark_random_strings.options.suggestions import boolean, closest
 
 #: Each kind of option, and the Python type its keyword takes.
 KINDS: dict[str, type] = {"whole": int, "decimal": float, "text": str, "choice": str, "boolean": bool}
@@ -79,6 +80,65 @@ class Option:
         """The decimal numbers a ``decimal`` option allows."""
         assert isinstance(self.range, Real), f"{self.name} is not a decimal option"
         return self.range
+
+    def parse(self, text: str) -> int | float | bool | str:
+        """The value of this option written as ``text``, by its kind (the jar's ``OptionRow.parse``):
+        a whole or a decimal number in its range, true or false, one of a choice's values as the
+        table spells it, or text as written.
+
+        Raises:
+            ValueError: naming the option, the value and what is allowed.
+        """
+        if self.kind == "whole":
+            return self.whole.parse(self.name, text)
+        if self.kind == "decimal":
+            return self.real.parse(self.name, text)
+        if self.kind == "boolean":
+            return boolean(self.name, text)
+        if self.kind == "choice":
+            return self.choice(text)
+        return text
+
+    def choice(self, text: str) -> str:
+        """The value of a ``choice`` that ``text`` names, case-insensitive and trimmed, as the
+        table spells it.
+
+        Raises:
+            ValueError: any other text, with the closest value.
+        """
+        found = next((v for v in self.values if java_equals_ignore_case(v, java_trim(text))), None)
+        if found is None:
+            near = closest(java_trim(text), self.values)
+            hint = f" Did you mean '{near}'?" if near else ""
+            raise ValueError(
+                f"Invalid value '{text}' for option '{self.name}'.{hint} Allowed: {', '.join(self.values)} "
+                "(case-insensitive)."
+            )
+        return found
+
+    def typed(self, value: object) -> int | float | bool | str:
+        """``value`` as a value of this option's kind holds it (the jar's ``OptionRow.typed``): an
+        int for a whole option, a float for a decimal one (a whole number widened), a bool, or a
+        str for text and choices.
+
+        Raises:
+            ValueError: a value of another type.
+        """
+        kind = self.kind
+        if kind == "whole" and type(value) is int:
+            return value
+        if kind == "decimal" and type(value) in (int, float):
+            return float(value)  # type: ignore[arg-type]
+        if kind == "boolean" and type(value) is bool:
+            return value
+        if kind in ("text", "choice") and type(value) is str:
+            return value
+        raise ValueError(f"Option '{self.name}' is {kind}, and {_text(value)} is not.")
+
+    @property
+    def default_value(self) -> int | float | bool | str | None:
+        """The default as a value of the option's kind (:meth:`typed`), if it has one."""
+        return None if self.value is None else self.typed(self.value)
 
 
 def _row(entry: dict[str, Any]) -> Option:

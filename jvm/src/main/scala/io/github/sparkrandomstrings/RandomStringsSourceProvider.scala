@@ -19,53 +19,54 @@ import io.github.sparkrandomstrings.strings.RandomStringsProvider
  *  - `length`: the length of `value` in characters (Unicode code points);
  *  - `timestamp`: `ts` as a TIMESTAMP, for `withWatermark` and `window` with no cast.
  *
- * Options (names are case-insensitive; every value is checked when the stream is loaded):
- *  - `rowsPerSecond` (e.g. 1000, default: 10): how many rows become available per second.
- *  - `minLength` (e.g. 5, default: 0): the shortest string, 0 to 1,048,576 code points.
- *  - `maxLength` (e.g. 20, default: 4): the longest string, minLength to 1,048,576.
- *  - `charset` (e.g. hex, default: alphanumeric): the characters to draw from: alphanumeric,
- *    letters, digits, hex (0-9a-f), ascii (printable, 0x20-0x7E), or unicode (every scalar
- *    value except surrogates and control characters).
- *  - `alphabet` (e.g. ACGT, default: none): the characters to draw from, each distinct one
- *    counted once; wins over `charset`.
- *  - `seed` (e.g. 42, default: drawn once, kept in the checkpoint): the seed of every row.
- *  - `numPartitions` (e.g. 8, default: the session's default parallelism): partitions per
- *    batch; each makes its own slice of the batch on an executor.
- *  - `maxRowsPerTrigger` (e.g. 100000, default: no limit): the most rows one batch reads.
- *  - `totalRows` (e.g. 1000000, default: unbounded): the stream ends after this many rows.
- *  - `distinctValues` (e.g. 1000, default: none): `value` is one of exactly this many distinct
- *    strings (1 to 2^31-1), a pool whose entry k is a pure function of (seed, k); `load()`
- *    fails, saying how many the lengths and characters allow, if they allow fewer.
- *  - `valueDistribution` (e.g. zipf, default: uniform): how rows pick pool entries, uniform or
- *    zipf (entry k with probability proportional to 1 / (k + 1)^s). Needs `distinctValues`.
- *  - `zipfExponent` (e.g. 1.2, default: 1.0): s of zipf, above 0 and at most 10. Only with zipf.
- *  - `maxOutOfOrderMs` (e.g. 5000, default: 0): each row's `ts` moves back from its in-order
- *    time by a delay uniform over [0, maxOutOfOrderMs].
- *  - `lateRowFraction` (e.g. 0.01, default: 0): the probability, 0 to 1, that a row is late:
- *    its `ts` moves back by `lateByMs` more.
- *  - `lateByMs` (e.g. 60000, default: none): how late a late row is, >= 1; required when
- *    `lateRowFraction` > 0.
- *  - `duplicateFraction` (e.g. 0.01, default: 0): the probability, 0 to below 1, that a row
- *    repeats the `value` and `ts` of the row emitted 1 to `maxDuplicateDistance` offsets before.
- *  - `maxDuplicateDistance` (e.g. 100, default: 1000): how far back a repeated row may be, >= 1.
- *    Only with `duplicateFraction`.
- *  - `timestampColumn` (e.g. true, default: false): adds the last column `timestamp`, `ts` as a
- *    TIMESTAMP NOT NULL (true or false, case-insensitive).
- *  - `startTimestamp` (e.g. 1700000000000, default: none): the event time of offset 0, in epoch
- *    ms; without it, the stream's first start. Rows still become available by the wall clock
- *    from the first start, so two fresh runs with the same seed make the same rows, `ts` too.
- *  - `rateProfile` (e.g. 30s@100..5000, default: none): phases the rate follows from the first
- *    start, in place of `rowsPerSecond`: separated by commas, each `DURATION@RATE` (steady) or
- *    `DURATION@FROM..TO` (a linear ramp, in whole-second steps at the line's value in the middle
- *    of each step, rounded down); DURATION 1ms to 60m in ms, s or m; rates 0 to 1000000000 rows
- *    per second; at most 1000 phases. After the last phase its last rate holds, unless the last
- *    item is `repeat`, which starts over: e.g. `60s@1000, 30s@1000..20000, 10s@20000, 20s@0,
- *    repeat`. Not with `rowsPerSecond`.
- *  - `realTime` (e.g. true, default: false): reads the stream through Spark's DSv2 streaming
- *    interfaces, which real-time mode (`Trigger.RealTime`, Spark 4.1+) needs: each partition
- *    hands its rows on as they come to exist ([[realtime.OffsetRowsStream]]). Micro-batch triggers read
- *    it too (not with `maxRowsPerTrigger` in real-time mode). Refused at `load()` before Spark 4.1.
- *    Its offsets are per partition, so `numPartitions` is then fixed for the checkpoint.
+ * Options (names are case-insensitive; every value is checked when the stream is loaded), made from
+ * the options table of `README.md` (`make options`):
+ *  - `rowsPerSecond` (default: 10): rows become available at this rate: t ms after the first start,
+ *    floor(t * rowsPerSecond / 1000) rows exist. Not with `rateProfile`. Allowed: long >= 1.
+ *  - `minLength` (default: 0): the shortest string, in code points. Allowed: int, 0 to 1,048,576.
+ *  - `maxLength` (default: 4): the longest string; each length is uniform over [minLength,
+ *    maxLength]. Allowed: int, minLength to 1,048,576.
+ *  - `charset` (default: alphanumeric): the characters to draw from, uniformly. Allowed:
+ *    `alphanumeric`, `letters`, `digits`, `hex` (0-9a-f), `ascii` (printable 0x20-0x7E), `unicode`
+ *    (every scalar value except surrogates and control characters).
+ *  - `alphabet` (default: none): the characters to draw from, each distinct one counted once; wins
+ *    over `charset`. Allowed: a non-empty string.
+ *  - `seed` (default: drawn once, kept in the checkpoint): the seed of every row. Allowed: long.
+ *  - `numPartitions` (default: the session's default parallelism): partitions (tasks) per batch.
+ *    Allowed: int >= 1.
+ *  - `maxRowsPerTrigger` (default: no limit): the most rows one micro-batch reads. Allowed: long
+ *    >= 1.
+ *  - `totalRows` (default: unbounded): the stream ends after this many rows. Allowed: long >= 0.
+ *  - `distinctValues` (default: none): `value` is one of exactly N distinct strings: pool entry k
+ *    is a pure function of (seed, k), within the lengths and characters, no two equal; `load()`
+ *    fails, saying how many strings the options allow, when they allow fewer. Allowed: long, 1 to
+ *    2^31-1.
+ *  - `valueDistribution` (default: uniform): how rows pick pool entries; `zipf` picks entry k with
+ *    probability proportional to 1/(k+1)^s. Needs `distinctValues`. Allowed: `uniform`, `zipf`.
+ *  - `zipfExponent` (default: 1.0): s above. Only with `zipf`. Allowed: double > 0, at most 10.
+ *  - `maxOutOfOrderMs` (default: 0): each row's `ts` is its in-order time minus a delay uniform
+ *    over [0, maxOutOfOrderMs]. Allowed: long >= 0.
+ *  - `lateRowFraction` (default: 0): each row is, with this probability, late: its `ts` moves back
+ *    by a further `lateByMs`. Allowed: double, 0 to 1.
+ *  - `lateByMs` (default: none): how late a late row is; required when `lateRowFraction` > 0,
+ *    refused otherwise. Allowed: long >= 1.
+ *  - `duplicateFraction` (default: 0): each row is, with this probability, an exact repeat of the
+ *    `value` and `ts` of the row emitted 1 to `maxDuplicateDistance` offsets before it (never
+ *    before offset 0). Allowed: double, 0 to below 1.
+ *  - `maxDuplicateDistance` (default: 1000): see above; only with `duplicateFraction`. Allowed:
+ *    long >= 1.
+ *  - `timestampColumn` (default: false): adds a last column, `timestamp` (TIMESTAMP): `ts` as
+ *    Spark's timestamp, for `withWatermark` and `window` with no cast. Allowed: `true`, `false`.
+ *  - `startTimestamp` (default: none): the event time of offset 0; without it, the time the stream
+ *    first starts. Rows still become available by the clock from the first start. Allowed: long
+ *    (epoch ms).
+ *  - `rateProfile` (default: none): the rate follows these phases from the first start, instead of
+ *    one `rowsPerSecond` (below). Allowed: phases, e.g. `60s@1000, 30s@1000..20000, 10s@0, repeat`.
+ *  - `realTime` (default: false): read the stream through Spark's DSv2 interfaces, which real-time
+ *    mode (`Trigger.RealTime`, Spark 4.1+) needs: each partition hands each row on the moment it
+ *    comes to exist. Micro-batch triggers read it too. `numPartitions` is then fixed for the
+ *    checkpoint, and `maxRowsPerTrigger` refused in real-time mode. Refused on Spark 3.5 and 4.0
+ *    and by the Python data source (docs/real-time.md). Allowed: `true`, `false`.
  *
  * The shaping options (`distinctValues` to `maxDuplicateDistance`) move only `value` and `ts`:
  * `offset` stays each row's unique position, `length` matches `value`, and rows still become

@@ -8,100 +8,6 @@ import io.github.sparkrandomstrings.rows.SourceOptions
 import io.github.sparkrandomstrings.typed.fields.FieldOptions
 
 /**
- * What makes the changes of a stream besides its rows' definition: the keyspace, the key column
- * and the lifecycle. It is fixed when a query first starts and kept in its checkpoint
- * ([[ChangeStore]]).
- *
- * @param key            the declared column that holds each change's key, as declared
- * @param keys           how many keys: a change's key is one of 0 to keys - 1
- * @param deleteFraction the probability that a change to a present key deletes it
- * @param hotKeys        how many keys are hot (keys 0 to hotKeys - 1), when hotKeyFraction > 0
- * @param hotKeyFraction the share of the live changes that go to the hot keys
- * @param snapshot       whether the stream begins with an insert of every key, in key order
- * @param envelope       the format of the rows
- * @param updateColumns  the declared columns an update changes, in the declared order and spelling,
- *                       comma-separated; every other column keeps the cell of the key's last image,
- *                       which is its insert's (None: an update changes every column)
- * @param end            with untidy delivery ([[ChangeDelivery]]), `totalRows`: the changes delivered
- *                       are 0 to end - 1, and where the windows are cut depends on it, so it is fixed
- *                       too (None without untidy delivery, where `totalRows` may change on a restart)
- */
-final case class ChangeSpec(
-    key: String,
-    keys: Long,
-    deleteFraction: Double,
-    hotKeys: Long,
-    hotKeyFraction: Double,
-    snapshot: Boolean,
-    envelope: ChangeEnvelope,
-    updateColumns: Option[String] = None,
-    end: Option[Long] = None) {
-
-  /**
-   * Each setting's name and value, in the documentation's order, as the checkpoint's file holds
-   * them; `updateColumns` and `end` only when set, so a stream without them keeps the file it always
-   * had.
-   */
-  def settings: Seq[(String, Any)] = Seq(
-    Changes.KEY -> key,
-    Changes.KEYS -> keys,
-    Changes.DELETE_FRACTION -> deleteFraction,
-    Changes.HOT_KEYS -> hotKeys,
-    Changes.HOT_KEY_FRACTION -> hotKeyFraction,
-    Changes.SNAPSHOT -> snapshot,
-    Changes.ENVELOPE -> envelope.name) ++ updateColumns.map(Changes.UPDATE_COLUMNS -> _) ++
-    end.map(Changes.TOTAL_ROWS -> _)
-
-  /** The declared columns an update changes, if not every one. */
-  def updatedColumns: Option[Seq[String]] = updateColumns.map(_.split(",").toSeq)
-
-  /**
-   * Checks the rules between the change options' values (each is in its range already): hot keys
-   * leave at least one cold key.
-   *
-   * @param written the text of option `name` as the user wrote it, if given (None: its default)
-   */
-  def validate(written: String => Option[String]): Unit =
-    if (hotKeyFraction > 0.0 && hotKeys >= keys) {
-      def shown(name: String, value: Long) = written(name).getOrElse(s"$value (its default)")
-      throw new IllegalArgumentException(
-        s"Options that do not fit together: '${Changes.HOT_KEYS}' is ${shown(Changes.HOT_KEYS, hotKeys)} and " +
-          s"'${Changes.KEYS}' is ${shown(Changes.KEYS, keys)}: the hot keys are keys 0 to hotKeys - 1, and " +
-          s"the other changes need a key that is not hot. Set '${Changes.HOT_KEYS}' below '${Changes.KEYS}'.")
-    }
-}
-
-object ChangeSpec {
-
-  /**
-   * The options a spec's [[ChangeSpec.settings]] may hold, in their order: the kept change options
-   * of the table, then `totalRows`, which untidy delivery fixes (an option without a default is
-   * held only when set).
-   */
-  val Stored: Seq[String] = Changes.Table.options.kept.filter(Changes.ChangeNames.contains) :+ Changes.TOTAL_ROWS
-
-  /**
-   * The spec whose [[ChangeSpec.settings]] are `settings`, each field from its option's name: for
-   * every spec, `of(spec.settings.toMap) == spec`.
-   */
-  def of(settings: Map[String, Any]): ChangeSpec = {
-    import Changes._
-    def value[T](name: String): T = settings(name).asInstanceOf[T]
-    def optional[T](name: String): Option[T] = settings.get(name).map(_.asInstanceOf[T])
-    ChangeSpec(
-      key = value[String](KEY),
-      keys = value[Long](KEYS),
-      deleteFraction = value[Double](DELETE_FRACTION),
-      hotKeys = value[Long](HOT_KEYS),
-      hotKeyFraction = value[Double](HOT_KEY_FRACTION),
-      snapshot = value[Boolean](SNAPSHOT),
-      envelope = ChangeOptions.envelopeNamed(value[String](ENVELOPE)),
-      updateColumns = optional[String](UPDATE_COLUMNS),
-      end = optional[Long](TOTAL_ROWS))
-  }
-}
-
-/**
  * The `changes` source's options, parsed once and checked whole at `load()`.
  *
  * @param spec the change options
@@ -189,39 +95,29 @@ object ChangeOptions {
     }
     Suggestions.rejectUnknown(ShortName, Names, InternalNames, written.keys.filterNot(FieldOptions.isFieldOption))
     val options = CaseInsensitiveMap(written)
+    // Each kept change option by its row of the table: its kind and range, in the table's order.
+    val parsed = ChangeSpec.Stored.filter(ChangeNames.contains).flatMap { name =>
+      options.get(name).map(text => name -> Table.options(name).parse(text))
+    }.toMap
     val key = options.get(KEY).map(_.trim).getOrElse(DefaultKey)
-    val keys = options.get(KEYS).map(KeysRange.parse(KEYS, _)).getOrElse(DefaultKeys)
-    val deleteFraction =
-      options.get(DELETE_FRACTION).map(DeleteFractionRange.parse(DELETE_FRACTION, _)).getOrElse(DefaultDeleteFraction)
-    val envelope = options.get(ENVELOPE).map(envelopeNamed).getOrElse(envelopeNamed(DefaultEnvelope))
-    val hotKeys = options.get(HOT_KEYS).map(HotKeysRange.parse(HOT_KEYS, _))
-    val hotKeyFraction = options.get(HOT_KEY_FRACTION).map(HotKeyFractionRange.parse(HOT_KEY_FRACTION, _))
-    val snapshot = options.get(SNAPSHOT).exists(Suggestions.boolean(SNAPSHOT, _))
-    if (hotKeys.isDefined && hotKeyFraction.forall(_ == 0.0)) {
+    if (parsed.contains(HOT_KEYS) && parsed.get(HOT_KEY_FRACTION).forall(_ == 0.0)) {
       throw new IllegalArgumentException(
         s"Options that do not fit together: '$HOT_KEYS' is ${options(HOT_KEYS)}, but '$HOT_KEY_FRACTION' is " +
-          hotKeyFraction.fold("not set")(_ => options(HOT_KEY_FRACTION)) + ", so no change goes to a hot key. " +
-          s"Set '$HOT_KEY_FRACTION' above 0, or remove '$HOT_KEYS'.")
+          parsed.get(HOT_KEY_FRACTION).fold("not set")(_ => options(HOT_KEY_FRACTION)) + ", so no change goes to " +
+          s"a hot key. Set '$HOT_KEY_FRACTION' above 0, or remove '$HOT_KEYS'.")
     }
-    val spec = ChangeSpec(
-      key = key,
-      keys = keys,
-      deleteFraction = deleteFraction,
-      hotKeys = hotKeys.getOrElse(DefaultHotKeys),
-      hotKeyFraction = hotKeyFraction.getOrElse(0.0),
-      snapshot = snapshot,
-      envelope = envelope)
+    val spec = ChangeSpec.of(parsed - UPDATE_COLUMNS)
     spec.validate(options.get)
 
     val declared = schema.getOrElse(DefaultSchema)
-    val added = envelope.schemaOf(StructType(Nil)).fieldNames.toSeq
+    val added = spec.envelope.schemaOf(StructType(Nil)).fieldNames.toSeq
     declared.fields.find(f => added.exists(_.equalsIgnoreCase(f.name))).foreach { field =>
       throw new IllegalArgumentException(
-        s"The declared column '${field.name}' has the name of a column that the ${envelope.name} " +
+        s"The declared column '${field.name}' has the name of a column that the ${spec.envelope.name} " +
           s"envelope adds (${added.mkString(", ")}). Rename it.")
     }
     val keyField = keyColumn(declared, key, options.contains(KEY))
-    checkKeyColumn(keyField, keys, options.get(KEYS))
+    checkKeyColumn(keyField, spec.keys, options.get(KEYS))
     written.keys.filter(FieldOptions.isFieldOption).toSeq.sorted.foreach { name =>
       val (path, _) = FieldOptions.split(name)
       if (path.head.equalsIgnoreCase(keyField.name)) {
@@ -242,7 +138,8 @@ object ChangeOptions {
     val rows = SourceOptions.parse(rowOptions, Some(declared))
     checkDelivery(rows, options)
     val end = if (ChangeDelivery.isUntidy(rows.shape)) rows.totalRows else None
-    ChangeOptions(spec.copy(key = keyField.name, updateColumns = updateColumns, end = end), rows, asOf, history)
+    val kept = spec.updated(KEY, Some(keyField.name)).updated(UPDATE_COLUMNS, updateColumns).updated(TOTAL_ROWS, end)
+    ChangeOptions(kept, rows, asOf, history)
   }
 
   /**
@@ -269,13 +166,10 @@ object ChangeOptions {
   }
 
   /** The envelope called `name`, case-insensitive; any other name is refused with the closest one. */
-  def envelopeNamed(name: String): ChangeEnvelope =
-    ChangeEnvelope.All.find(_.name.equalsIgnoreCase(name.trim)).getOrElse {
-      val hint = Suggestions.closest(name.trim, Envelopes).map(c => s" Did you mean '$c'?").getOrElse("")
-      throw new IllegalArgumentException(
-        s"Invalid value '$name' for option '$ENVELOPE'.$hint Allowed: ${Envelopes.mkString(", ")} " +
-          "(case-insensitive).")
-    }
+  def envelopeNamed(name: String): ChangeEnvelope = {
+    val named = Table.options(ENVELOPE).choice(name)
+    ChangeEnvelope.All.find(_.name == named).getOrElse(sys.error(s"table.json: no envelope '$named'"))
+  }
 
   /**
    * The declared columns `text` (`updateColumns`) names, comma-separated and case-insensitive, as

@@ -70,11 +70,9 @@ final class ChangeStore(metadataPath: String, hadoopConf: Configuration) {
       file.corrupt(s"its version is $version, and this source reads $Version")
     }
     // Each stored option read by its row of the table of options, then the rules between them.
-    val settings = KeptSettings.read(
-      json,
-      ChangeSpec.Stored.map(Changes.Table.options(_)),
-      file,
-      Map(Changes.ENVELOPE -> (ChangeOptions.envelopeNamed(_: String).name)))
+    val rows = ChangeSpec.Stored.map(Changes.Table.options(_))
+    val choices = rows.filter(_.kind == "choice").map(row => row.name -> (row.choice(_: String))).toMap
+    val settings = KeptSettings.read(json, rows, file, choices)
     try {
       val spec = ChangeSpec.of(settings.toMap)
       spec.validate(name => Some(spec.settings.toMap.apply(name).toString))

@@ -2,7 +2,7 @@ package io.github.sparkrandomstrings.changes
 
 import org.apache.spark.sql.types._
 
-import io.github.sparkrandomstrings.options.{OptionTable, RandomStrings, Real, Whole}
+import io.github.sparkrandomstrings.options.{OptionTable, RandomStrings, Whole}
 
 /**
  * The facts of the `changes` source that the rest of it is built on: its short name, its option
@@ -64,16 +64,8 @@ object Changes {
   val StreamNames: Seq[String] = options.read("stream")
 
   val DefaultKey: String = options(KEY).defaultText
-  val DefaultKeys: Long = options(KEYS).defaultLong
-  val DefaultDeleteFraction: Double = options(DELETE_FRACTION).defaultDouble
   val KeysRange: Whole = options(KEYS).whole
-  val DeleteFractionRange: Real = options(DELETE_FRACTION).real
-  val DefaultHotKeys: Long = options(HOT_KEYS).defaultLong
-  val HotKeysRange: Whole = options(HOT_KEYS).whole
-  val HotKeyFractionRange: Real = options(HOT_KEY_FRACTION).real
   val AsOfRange: Whole = options(AS_OF).whole
-  val Envelopes: Seq[String] = options(ENVELOPE).values
-  val DefaultEnvelope: String = options(ENVELOPE).defaultText
 
   /** The columns a history read (`history`) adds after the declared ones: each version's validity. */
   val HistoryFields: Seq[StructField] = Seq(

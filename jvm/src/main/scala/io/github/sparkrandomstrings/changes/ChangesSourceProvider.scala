@@ -37,52 +37,66 @@ import io.github.sparkrandomstrings.realtime.{OffsetRowsStream, OffsetRowsTable,
  * Options (names are case-insensitive; every value is checked at `load()`), in the order of the
  * option table (`options/table.json`), as `docs/change-streams.md` lists them:
  *  - `key` (default: id): the declared column that holds each change's key: NOT NULL, TINYINT,
- *    SMALLINT, INT, BIGINT or STRING (the key's decimal text), wide enough for `keys` keys. No
- *    `fields.` option may name it.
- *  - `keys` (default: 1000): how many keys the table has, 1 to 2^62.
+ *    SMALLINT, INT, BIGINT or STRING, wide enough for `keys` keys; no `fields.` option may name it.
+ *  - `keys` (default: 1000): how many keys the table has, 1 to 2^62 (TINYINT holds 128, SMALLINT
+ *    32,768, INT 2^31).
  *  - `deleteFraction` (default: 0.1): the probability, 0 to below 1, that a change to a present key
  *    deletes it rather than updates it.
- *  - `hotKeys` (default: 10): how many keys are hot, keys 0 to `hotKeys` - 1, fewer than `keys`.
- *    Only with `hotKeyFraction`.
+ *  - `hotKeys` (default: 10): how many keys are hot (keys 0 to `hotKeys` - 1), fewer than `keys`;
+ *    only with `hotKeyFraction`.
  *  - `hotKeyFraction` (default: 0): the share, 0 to below 1, of the live changes that go to the hot
- *    keys, spread evenly through the stream.
- *  - `snapshot` (default: false): the stream begins with an insert of every key, in key order
- *    (Debezium's snapshot reads, `op` `r`), and the live changes follow.
- *  - `envelope` (default: flat): the rows' format ([[ChangeEnvelope]]): flat; debezium (Debezium's
- *    change-event value: `before`, `after`, `source`, `op`, `ts_ms`); delta (Delta Lake's change
- *    data feed: the columns, `_change_type`, `_commit_version`, `_commit_timestamp`; an update is
- *    two rows); flink (the columns, `_row_kind` +I, -U, +U or -D, `_seq`, `_ts`; an update is two rows).
+ *    keys.
+ *  - `snapshot` (default: false): begin with an insert of every key, in key order, as Debezium's
+ *    snapshot reads.
+ *  - `envelope` (default: flat): the rows' format: `flat`, `debezium`, `delta` or `flink`
+ *    (docs/change-streams.md, "Envelopes").
  *  - `updateColumns` (default: every column): the declared columns an update changes,
- *    comma-separated and case-insensitive, not the key; every other column keeps the key's last
- *    image, which is its insert's cells ([[ChangeLifecycle.insertOf]]). An insert draws every column.
- *  - `rowsPerSecond` (default: 10): how fast changes become available, and so their commit times,
- *    as the random strings' rows and event times. Not with `rateProfile`.
- *  - `seed` (default: drawn once, kept in the checkpoint), `numPartitions` (default: the session's
- *    default parallelism), `maxRowsPerTrigger` (default: no limit), `totalRows` (default:
- *    unbounded): as the random strings'. With untidy delivery, `totalRows` is how many changes are
- *    delivered: the stream ends once every change before it is read, copies included.
+ *    comma-separated and case-insensitive; every other column keeps the key's last image
+ *    (docs/change-streams.md, "Partial updates").
+ *  - `rowsPerSecond` (default: 10): changes made available per second; not with `rateProfile`.
+ *  - `seed` (default: drawn once, kept in the checkpoint): the seed of every change.
+ *  - `numPartitions` (default: the session's default parallelism): partitions (tasks) per batch.
+ *  - `maxRowsPerTrigger` (default: no limit): the most changes one micro-batch reads.
+ *  - `totalRows` (default: unbounded): the stream ends after this many changes (with untidy
+ *    delivery: once every change before it is read, copies included).
  *  - `startTimestamp` (default: none): the commit time of change 0, in epoch ms; without it, the
  *    time the stream first starts (a batch read's: 0, the epoch).
- *  - `rateProfile` (default: none): the phases the rate follows, in place of `rowsPerSecond`, as
- *    the random strings' `rateProfile`.
- *  - `maxOutOfOrderMs` (default: 0), `lateRowFraction` (default: 0), `lateByMs` (default: none),
- *    `duplicateFraction` (default: 0): untidy delivery ([[ChangeDelivery]]), never the truth. Time
- *    is cut into windows of `maxOutOfOrderMs` (1 ms without it; at most 365 days); a window's
- *    changes are read in a drawn order within the next window (in order without
- *    `maxOutOfOrderMs`), `duplicateFraction` (below 1) more reads copy some of them (each copy with
- *    its `_seq` and `_ts`), and `lateRowFraction` of them (drawn at random with `maxOutOfOrderMs`,
- *    else each window's first) are held back `lateByMs` (required when `lateRowFraction` > 0; at
- *    most 365 days) more. The table is still defined by `_seq`.
- *  - `realTime` (default: false): reads the stream through Spark's DSv2 streaming interfaces,
- *    which real-time mode (`Trigger.RealTime`, Spark 4.1+) needs: each partition hands its changes
- *    on as they come to exist, the rows of an update together ([[realtime.OffsetRowsStream]]).
- *    Under a micro-batch trigger it reads the V1 source's rows, row for row.
- *  - `asOf` (default: required by a batch read; not on a stream): a batch read makes the table
- *    after this many changes (below).
- *  - `history` (default: false): a batch read with `asOf` makes every version of every key instead,
- *    with `valid_from_seq`, `valid_to_seq`, `valid_from` and `valid_to`.
- *  - `fields.<column>.<property>`: how each declared column other than the key is made, as typed
- *    columns take them (`docs/typed-columns.md`).
+ *  - `rateProfile` (default: none): phases the rate follows, as the random strings'
+ *    (docs/testing-pipelines.md, "Testing pipelines").
+ *  - `maxOutOfOrderMs` (default: 0): untidy delivery: each window of this many ms (at most 365
+ *    days) is read in a drawn order during the next (docs/change-streams.md, "Untidy delivery").
+ *  - `lateRowFraction` (default: 0): untidy delivery: the share, 0 to 1, of changes held back
+ *    `lateByMs` more.
+ *  - `lateByMs` (default: none): untidy delivery: how long a late change is held back, at most 365
+ *    days; required when `lateRowFraction` > 0.
+ *  - `duplicateFraction` (default: 0): untidy delivery: the share, 0 to below 1, of extra reads,
+ *    each a copy of a change with its `_seq` and `_ts`.
+ *  - `realTime` (default: false): read through Spark's DSv2 interfaces, which real-time mode needs
+ *    (Spark 4.1+): each partition hands its changes on as they come to exist, an update's two rows
+ *    together (docs/change-streams.md, "Recipe: each key's latest image in real time").
+ *  - `asOf` (default: required by a batch read; not on a stream): a batch read: the table after the
+ *    first `asOf` changes (docs/change-streams.md, "The table on the executors").
+ *  - `history` (default: false): a batch read: every version of every key up to `asOf`, with its
+ *    validity.
+ *
+ * The list is made from the options table of `docs/change-streams.md` (`make options`).
+ * `fields.<column>.<property>` says how each declared column other than the key is made, as typed
+ * columns take them (`docs/typed-columns.md`). The envelopes ([[ChangeEnvelope]]): flat; debezium
+ * (Debezium's change-event value: `before`, `after`, `source`, `op`, `ts_ms`; a snapshot's inserts
+ * have `op` `r`); delta (Delta Lake's change data feed: the columns, `_change_type`,
+ * `_commit_version`, `_commit_timestamp`; an update is two rows); flink (the columns, `_row_kind`
+ * +I, -U, +U or -D, `_seq`, `_ts`; an update is two rows). With `updateColumns`, an update keeps
+ * every other column's cell from its key's insert ([[ChangeLifecycle.insertOf]]); an insert draws
+ * every column.
+ *
+ * Untidy delivery ([[ChangeDelivery]]) is never the truth. Time is cut into windows of
+ * `maxOutOfOrderMs` (1 ms without it); a window's changes are read in a drawn order within the next
+ * window (in order without `maxOutOfOrderMs`), `duplicateFraction` more reads copy some of them
+ * (each copy with its `_seq` and `_ts`), and `lateRowFraction` of them (drawn at random with
+ * `maxOutOfOrderMs`, else each window's first) are held back `lateByMs` more. The table is still
+ * defined by `_seq`. With `realTime`, each partition hands its changes on as they come to exist,
+ * the rows of an update together ([[realtime.OffsetRowsStream]]); under a micro-batch trigger it
+ * reads the V1 source's rows, row for row.
  *
  * A batch read, `spark.read.format("changes")`, makes the table after `asOf` changes, or with
  * `history` its history, on the executors ([[ChangesTable]]); `seed` is required, and the commit
@@ -139,7 +153,7 @@ class ChangesSourceProvider
   override def inferSchema(options: CaseInsensitiveStringMap): StructType = {
     val named = Option(options.get(Changes.ENVELOPE)).map(_.trim)
     ChangeEnvelope.All.find(e => named.exists(_.equalsIgnoreCase(e.name)))
-      .getOrElse(ChangeOptions.envelopeNamed(Changes.DefaultEnvelope))
+      .getOrElse(ChangeSpec.Default.envelope)
       .schemaOf(Changes.DefaultSchema)
   }
 

@@ -27,32 +27,36 @@ import io.github.sparkrandomstrings.realtime.{OffsetRowsStream, OffsetRowsTable,
  * drawn as Flink draws them, from the event's own random, after Beam's fields.
  *
  * Options (Beam's `NexmarkConfiguration` names and defaults, case-insensitive, each checked at
- * `load()`):
- *  - `firstEventRate` (default: 10000), `nextEventRate` (default: 10000): the rate at the start
- *    and the other end of the shape, events per `rateUnit`, 1 to 1,000,000 per second (events are
- *    at least 1 µs apart);
- *  - `rateUnit` (default: PER_SECOND): PER_SECOND or PER_MINUTE;
- *  - `rateShape` (default: SINE): SQUARE (two steps) or SINE (ten steps along a cosine), when the
- *    two rates differ;
- *  - `ratePeriodSec` (default: 600): one cycle of the shape, in seconds;
- *  - `numEventGenerators` (default: 1): how many of Beam's generators (Beam's default: 100) the
- *    events' spacing is for: event time advances `numEventGenerators` times slower than the rate;
- *  - `avgPersonByteSize` (default: 200), `avgAuctionByteSize` (default: 500), `avgBidByteSize`
- *    (default: 100): the sizes `extra` pads each kind towards, 0 to 1,048,576;
- *  - `hotAuctionRatio` (default: 2), `hotSellersRatio` (default: 4), `hotBiddersRatio` (default: 4):
- *    1 in ratio of bids, auctions and bidders is not on a hot auction, seller or bidder;
- *  - `numActivePeople` (default: 1000), `numInFlightAuctions` (default: 100): how far back
- *    references reach;
- *  - `outOfOrderGroupSize` (default: 1): events are shuffled within groups of this many;
- *  - `numEvents` (default: 100000): the stream ends after this many events; 0 is endless;
- *  - `numPartitions` (default: the session's default parallelism): partitions per batch, each
- *    making its own slice of events on an executor;
+ * `load()`), in the order of the option table (`options/table.json`):
+ *  - `firstEventRate` (default: 10000): events per rate unit at the start.
+ *  - `nextEventRate` (default: 10000): events per rate unit at the shape's other end.
+ *  - `rateUnit` (default: PER_SECOND): PER_SECOND or PER_MINUTE.
+ *  - `rateShape` (default: SINE): SQUARE or SINE, when the two rates differ.
+ *  - `ratePeriodSec` (default: 600): one cycle of the shape, in seconds.
+ *  - `numEventGenerators` (default: 1): event time advances this many times slower than the rate
+ *    (Beam: 100).
+ *  - `avgPersonByteSize` (default: 200): the size a person's extra pads towards, in bytes.
+ *  - `avgAuctionByteSize` (default: 500): the size an auction's extra pads towards, in bytes.
+ *  - `avgBidByteSize` (default: 100): the size a bid's extra pads towards, in bytes.
+ *  - `hotAuctionRatio` (default: 2): 1 in this many bids is not on a hot auction.
+ *  - `hotSellersRatio` (default: 4): 1 in this many auctions is not by a hot seller.
+ *  - `hotBiddersRatio` (default: 4): 1 in this many bids is not by a hot bidder.
+ *  - `numActivePeople` (default: 1000): how many recent people auctions and bids refer to.
+ *  - `numInFlightAuctions` (default: 100): how many recent auctions bids refer to.
+ *  - `outOfOrderGroupSize` (default: 1): events are shuffled within groups of this many.
+ *  - `numEvents` (default: 100000): the stream ends after this many events; 0 is endless.
+ *  - `numPartitions` (default: the session's default parallelism): partitions (tasks) per batch.
  *  - `maxEventsPerTrigger` (default: no limit): the most events one micro-batch reads.
- *  - `realTime` (default: false): reads the stream through Spark's DSv2 streaming interfaces,
- *    which real-time mode (`Trigger.RealTime`, Spark 4.1+) needs: each partition hands its events
- *    on as they come to exist ([[realtime.OffsetRowsStream]]); micro-batch triggers read it too (not with
- *    `maxEventsPerTrigger` in real-time mode). Refused at `load()` before Spark 4.1. Its offsets
- *    are per partition, so `numPartitions` is then fixed for the checkpoint.
+ *  - `realTime` (default: false): read through Spark's DSv2 interfaces, which real-time mode needs
+ *    (4.1+).
+ *
+ * The list is made from the options table of `docs/nexmark.md` (`make options`). The rates are 1 to
+ * 1,000,000 events per second (events are at least 1 µs apart); with `numEventGenerators`, the
+ * events' spacing is that of so many of Beam's generators. The `extra` sizes are 0 to 1,048,576.
+ * With `realTime`, each partition hands its events on as they come to exist
+ * ([[realtime.OffsetRowsStream]]); micro-batch triggers read it too (not with `maxEventsPerTrigger`
+ * in real-time mode), it is refused at `load()` before Spark 4.1, and its offsets are per
+ * partition, so `numPartitions` is then fixed for the checkpoint.
  *
  * Events come to exist at the wall clock their timestamps say, counted from the stream's first
  * start (as Beam's rate-limited source emits them), or as fast as the cluster allows with

@@ -51,6 +51,60 @@ final case class OptionRow(name: String, kind: String, private val node: JsonNod
   private def role(field: String): JsonNode =
     Option(node.get(field)).getOrElse(sys.error(s"table.json: option '$name' has no '$field'"))
 
+  /**
+   * The value of this option written as `text`, by its kind: a whole or a decimal number in its
+   * range, true or false, one of a choice's values as the table spells it, or text as written.
+   *
+   * @throws IllegalArgumentException naming the option, the value and what is allowed
+   */
+  def parse(text: String): Any = kind match {
+    case "whole" => whole.parse(name, text)
+    case "decimal" => real.parse(name, text)
+    case "boolean" => Suggestions.boolean(name, text)
+    case "choice" => choice(text)
+    case _ => text
+  }
+
+  /**
+   * The value of a `choice` that `text` names, case-insensitive and trimmed, as the table spells it.
+   *
+   * @throws IllegalArgumentException any other text, with the closest value
+   */
+  def choice(text: String): String = {
+    val allowed = values
+    allowed.find(_.equalsIgnoreCase(text.trim)).getOrElse {
+      val hint = Suggestions.closest(text.trim, allowed).map(c => s" Did you mean '$c'?").getOrElse("")
+      throw new IllegalArgumentException(
+        s"Invalid value '$text' for option '$name'.$hint Allowed: ${allowed.mkString(", ")} (case-insensitive).")
+    }
+  }
+
+  /** The default as a value of the option's kind ([[typed]]), if it has one. */
+  def defaultValue: Option[Any] = if (!hasDefault) None
+  else Some(kind match {
+    case "whole" => default.asLong
+    case "decimal" => default.asDouble
+    case "boolean" => default.asBoolean
+    case _ => default.asText
+  })
+
+  /**
+   * `value` as a value of this option's kind holds it: a Long for a whole option (an Int widened),
+   * a Double for a decimal one (a whole number widened), a Boolean, or a String for text and choices.
+   *
+   * @throws IllegalArgumentException a value of another type
+   */
+  def typed(value: Any): Any = (kind, value) match {
+    case ("whole", n: Long) => n
+    case ("whole", n: Int) => n.toLong
+    case ("decimal", d: Double) => d
+    case ("decimal", n: Long) => n.toDouble
+    case ("decimal", n: Int) => n.toDouble
+    case ("boolean", b: Boolean) => b
+    case ("text" | "choice", s: String) => s
+    case _ => throw new IllegalArgumentException(s"Option '$name' is $kind, and $value is not.")
+  }
+
   def defaultLong: Long = default.asLong
   def defaultInt: Int = Math.toIntExact(default.asLong)
   def defaultDouble: Double = default.asDouble

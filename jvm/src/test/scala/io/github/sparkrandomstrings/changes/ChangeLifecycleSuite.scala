@@ -17,14 +17,14 @@ class ChangeLifecycleSuite extends AnyFunSuite {
       hotKeys: Long = 10L,
       hotKeyFraction: Double = 0.0,
       snapshot: Boolean = false) =
-    new ChangeLifecycle(seed, ChangeSpec(
-      key = "id",
-      keys = keys,
-      deleteFraction = d,
-      hotKeys = hotKeys,
-      hotKeyFraction = hotKeyFraction,
-      snapshot = snapshot,
-      envelope = ChangeEnvelope.Flat))
+    new ChangeLifecycle(
+      seed,
+      ChangeSpec.of(Map(
+        Changes.KEYS -> keys,
+        Changes.DELETE_FRACTION -> d,
+        Changes.HOT_KEYS -> hotKeys,
+        Changes.HOT_KEY_FRACTION -> hotKeyFraction,
+        Changes.SNAPSHOT -> snapshot)))
 
   /** Change n's key and occurrence, located. */
   private def located(l: ChangeLifecycle, n: Long): (Long, Long) = {

@@ -41,16 +41,15 @@ class ChangeStoreSuite extends AnyFunSuite with TestDirectories {
 
   test("a spec with every field set is stored under each field's option and reads back equal") {
     withTempDir { folder =>
-      val spec = ChangeSpec(
-        key = "id",
-        keys = 9L,
-        deleteFraction = 1e-5,
-        hotKeys = 2L,
-        hotKeyFraction = 0.25,
-        snapshot = true,
-        envelope = ChangeEnvelope.Flink,
-        updateColumns = Some("value"),
-        end = Some(7L))
+      val spec = ChangeSpec.of(Map(
+        Changes.KEYS -> 9L,
+        Changes.DELETE_FRACTION -> 1e-5,
+        Changes.HOT_KEYS -> 2L,
+        Changes.HOT_KEY_FRACTION -> 0.25,
+        Changes.SNAPSHOT -> true,
+        Changes.ENVELOPE -> "flink",
+        Changes.UPDATE_COLUMNS -> "value",
+        Changes.TOTAL_ROWS -> 7L))
       store(folder).loadOrCreate(spec)
       assert(fileOf(folder) ==
         """{"version":1,"key":"id","keys":9,"deleteFraction":1.0E-5,"hotKeys":2,"hotKeyFraction":0.25,""" +

@@ -55,14 +55,7 @@ class ChangesSourceSuite extends SparkSessionSuite with AvailableNowQueries {
       val lifecycle =
         new ChangeLifecycle(
           7L,
-          ChangeSpec(
-            key = "id",
-            keys = 50L,
-            deleteFraction = 0.3,
-            hotKeys = 10L,
-            hotKeyFraction = 0.0,
-            snapshot = false,
-            envelope = ChangeEnvelope.Flat))
+          ChangeSpec.of(Map(Changes.KEYS -> 50L, Changes.DELETE_FRACTION -> 0.3)))
       val present = mutable.Map.empty[Int, Long] // key -> the seq of its last image
       for (row <- rows) {
         val seq = row.getLong(6)

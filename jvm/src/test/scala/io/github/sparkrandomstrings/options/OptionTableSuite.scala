@@ -104,11 +104,13 @@ class OptionTableSuite extends AnyFunSuite {
       AS_OF,
       HISTORY))
     assert(InternalNames == Seq(MANUAL_CLOCK))
-    assert((DefaultKey, DefaultKeys, DefaultDeleteFraction) == (("id", 1000L, 0.1)))
+    val defaults = io.github.sparkrandomstrings.changes.ChangeSpec.Default
+    assert((DefaultKey, defaults.keys, defaults.deleteFraction) == (("id", 1000L, 0.1)))
     assert(KeysRange == Whole(1L, KeyedPermutationMax))
-    assert(DeleteFractionRange.allowed == "a decimal number >= 0 and < 1")
+    assert(Table.options(DELETE_FRACTION).real.allowed == "a decimal number >= 0 and < 1")
     assert(
-      Envelopes == io.github.sparkrandomstrings.changes.ChangeEnvelope.All.map(_.name) && DefaultEnvelope == "flat")
+      Table.options(ENVELOPE).values == io.github.sparkrandomstrings.changes.ChangeEnvelope.All.map(_.name) &&
+        defaults.envelope == io.github.sparkrandomstrings.changes.ChangeEnvelope.Flat)
     // The rows' options are the random strings' own, with their ranges and defaults; a change
     // stream's windows and lateness are at most 365 days (ChangeOptions checks it).
     val Delivery = Seq(MAX_OUT_OF_ORDER_MS, LATE_BY_MS)
@@ -133,20 +135,31 @@ class OptionTableSuite extends AnyFunSuite {
       LATE_BY_MS,
       DUPLICATE_FRACTION,
       REAL_TIME))
-    // Every field of a spec is stored under its own option: the kept change options, and totalRows
-    // when untidy delivery fixes it. A field added without its setting fails here.
-    val spec = ChangeSpec(
-      key = "id",
-      keys = 9L,
-      deleteFraction = 0.5,
-      hotKeys = 2L,
-      hotKeyFraction = 0.25,
-      snapshot = true,
-      envelope = ChangeEnvelope.Delta,
-      updateColumns = Some("value"),
-      end = Some(7L))
-    assert(spec.settings.size == spec.productArity && ChangeSpec.of(spec.settings.toMap) == spec)
-    assert(spec.settings.map(_._1) == ChangeSpec.Stored)
+    // A spec holds each kept option under its own name, in the table's order, and is rebuilt from
+    // them by name; a name or a kind the table does not give is refused.
+    val spec = ChangeSpec.of(Map(
+      KEY -> "id",
+      KEYS -> 9,
+      DELETE_FRACTION -> 0.5,
+      HOT_KEYS -> 2L,
+      HOT_KEY_FRACTION -> 0.25,
+      SNAPSHOT -> true,
+      ENVELOPE -> "delta",
+      UPDATE_COLUMNS -> "value",
+      TOTAL_ROWS -> 7L))
+    assert(ChangeSpec.of(spec.settings.toMap) == spec && spec.settings.map(_._1) == ChangeSpec.Stored)
+    assert((spec.keys, spec.deleteFraction, spec.hotKeys, spec.hotKeyFraction) == ((9L, 0.5, 2L, 0.25)))
+    assert((spec.envelope, spec.updatedColumns, spec.end) == ((ChangeEnvelope.Delta, Some(Seq("value")), Some(7L))))
+    assert(ChangeSpec.Default.settings.map(_._1) == ChangeSpec.Stored.filterNot(Set(UPDATE_COLUMNS, TOTAL_ROWS)))
+    assert(spec.updated(TOTAL_ROWS, None) == ChangeSpec.of(spec.settings.toMap - TOTAL_ROWS))
+    assert(intercept[IllegalArgumentException](ChangeSpec.of(Map(AS_OF -> 3L))).getMessage ==
+      s"'asOf' is no option a change stream keeps. The kept options: ${ChangeSpec.Stored.mkString(", ")}.")
+    assert(intercept[IllegalArgumentException](ChangeSpec.of(Map(KEYS -> 0.5))).getMessage ==
+      "Option 'keys' is whole, and 0.5 is not.")
+    assert(intercept[IllegalArgumentException](spec.decimal(KEYS)).getMessage ==
+      "Option 'keys' is whole in the table of options, not decimal.")
+    assert(intercept[IllegalArgumentException](ChangeSpec.Default.whole(TOTAL_ROWS)).getMessage ==
+      "Option 'totalRows' has no default in the table of options: read it with wholeIfSet.")
     assert(ChangeNames == Seq(KEY, KEYS, DELETE_FRACTION, HOT_KEYS, HOT_KEY_FRACTION, SNAPSHOT, ENVELOPE, UPDATE_COLUMNS, AS_OF, HISTORY))
     assert(ChangeNames.toSet == (Table.options.kept.filter(ChangeNames.contains) ++ BatchNames).toSet)
   }
