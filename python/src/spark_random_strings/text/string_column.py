@@ -26,11 +26,16 @@ from spark_random_strings.randomness.counter_random import (
     bounded_at,
     derived_seed,
     draws32,
+    longs,
     stream_keys,
 )
 from spark_random_strings.randomness.zipf_sampler import ZipfSampler
 from spark_random_strings.text.utf8 import string_array
 from spark_random_strings.text.value_pool import ValuePool
+
+#: Values shorter than this may be drawn as a table (``StringColumn.short_indexes``): a row's draws
+#: fit a few cache lines, and a table of a batch's rows stays a small multiple of its strings.
+SHORT_VALUES = 64
 
 if TYPE_CHECKING:
     from spark_random_strings.columns.maker import RowDraw
@@ -73,8 +78,19 @@ class StringColumn:
 
     def fresh_values(self, offsets: I64) -> tuple[I64, pa.Array]:
         """Each row's own value: its length, then its characters, from the row's stream."""
-        v = self.values
         keys = stream_keys(self.seed, offsets)
+        v = self.values
+        # The table pays where most of it is used, or where its rows are long enough that the
+        # general path's per-character index arithmetic costs more than the unused cells.
+        short = v.max_length < SHORT_VALUES and (2 * v.min_length >= v.max_length or v.max_length >= 16)
+        lengths, indexes = self.short_indexes(keys) if short else self.drawn_indexes(keys)
+        return lengths, self.strings(lengths, indexes)
+
+    def drawn_indexes(self, keys: U64) -> tuple[I64, I64]:
+        """The lengths and characters (indexes into the set, all rows' one after another) of the
+        values of the streams ``keys``, draw by draw for all rows at once, and the rows with a
+        rejected draw made again one by one."""
+        v = self.values
         choices = v.max_length - v.min_length + 1
         drawn, rejected = bounded(draws32(keys, np.zeros(len(keys), np.int64)), choices)
         lengths = v.min_length + drawn
@@ -82,8 +98,34 @@ class StringColumn:
         for i in np.flatnonzero(rejected):
             value, first_draw[i] = bounded_at(int(keys[i]), 0, choices)
             lengths[i] = v.min_length + value
-        indexes = self.character_indexes(keys, first_draw, lengths)
-        return lengths, self.strings(lengths, indexes)
+        return lengths, self.character_indexes(keys, first_draw, lengths)
+
+    def short_indexes(self, keys: U64) -> tuple[I64, I64]:
+        """:meth:`drawn_indexes` of values shorter than :data:`SHORT_VALUES`, drawn as a table: row
+        i's draws 0 to ``max_length`` (its length, then its characters) from the numbers of its
+        stream, each 64-bit number mixed once for its two 32-bit draws, where the general path mixes
+        it for each. A row with a rejected draw (Lemire's method, rarely: below
+        ``(max_length + 1) * size / 2^32`` a row), which shifts its later draws, is made by the
+        general path."""
+        v = self.values
+        numbers = longs(keys[:, None], np.arange((v.max_length + 2) // 2, dtype=np.uint64)[None, :])
+        # Draw 2t is number t's low half and draw 2t + 1 its high half: its 32-bit words in order.
+        draws = numbers.astype("<u8", copy=False).view("<u4")[:, : v.max_length + 1]
+        drawn, bad = bounded(draws[:, 0].astype(np.uint64), v.max_length - v.min_length + 1)
+        lengths = v.min_length + drawn
+        # Each row's first `length` characters, row after row (every one where all have one length).
+        used = None if v.min_length == v.max_length else np.arange(v.max_length)[None, :] < lengths[:, None]
+        characters = draws[:, 1:] if used is None else draws[:, 1:][used]
+        indexes, rejected = bounded(characters.astype(np.uint64).reshape(-1), v.characters.size)
+        bad[np.repeat(np.arange(len(keys)), lengths)[rejected]] = True
+        if not bad.any():
+            return lengths, indexes
+        good = np.repeat(~bad, lengths)
+        lengths[bad], remade = self.drawn_indexes(keys[bad])
+        merged = np.empty(int(lengths.sum()), np.int64)
+        kept = np.repeat(~bad, lengths)
+        merged[kept], merged[~kept] = indexes[good], remade
+        return lengths, merged
 
     def entries(self, offsets: I64) -> I64:
         """The pool entry each row picks, from the stream of picks."""
