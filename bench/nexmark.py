@@ -36,8 +36,9 @@ events/s was 3.9 to 24.5 ms in the first repetition of seven runs, 1.1 to 2.9 ms
 whether or not the driver's heap was collected before), and the median of two was their mean.
 
 The stateful latency: each query that real-time mode runs with state on Spark 4.3 (q5's counts,
-q12, q15 to q19, q19 with its JVM processor and RocksDB's state store) and q13's stream-static
-join (the package's `nexmark.real_time.STATEFUL_REAL_TIME`), at 10,000 events/s, one source
+q12, q17 to q19, q19 with its JVM processor and RocksDB's state store; not q15 and q16, which fall
+far behind that rate: `BEHIND_AT_STATEFUL_RATE`) and q13's stream-static join (of the package's
+`nexmark.real_time.STATEFUL_REAL_TIME`), at 10,000 events/s, one source
 partition and one shuffle partition (every stage's tasks run at once: two of local[2]'s two slots),
 with the package's `REAL_TIME_SETTINGS`, in batches of 30 s (`FULL.stateful_latency`): a window
 of one batch after two warm-up batches (the pause after a query's first batch holds its first
@@ -102,6 +103,14 @@ STATEFUL_RATE = 10_000
 #: Databricks' published real-time p99s at 10,000 rows/s (its runtime, cluster and Kafka source:
 #: another machine's), by the kind of query, and the query of ours of that kind.
 DATABRICKS_P99_MS = {"q5_counts": ("a group-by count", 14.0), "q13": ("a stream-static join", 9.0)}
+#: The stateful queries not measured at STATEFUL_RATE: their exact distinct counts keep each day's
+#: sets of bidders and auctions, and in real-time mode every bid writes its key's whole set back to
+#: the state store, so a row costs more the longer the day has run. They handled 270 to 675 events/s
+#: of the 10,000 offered in the runs that measured them (docs/nexmark.md): their latency was the
+#: backlog's, over the sink's last bucket of 60 s, and a run ended only once its batch drained the
+#: backlog, past the bench's patience on a slower machine. Their rows are tested in real-time mode
+#: (tests/test_nexmark_stateful_queries.py); their cost is throughput's, not the boundary's.
+BEHIND_AT_STATEFUL_RATE = ("q15", "q16")
 
 
 #: The section's session settings: Spark's history of jobs, stages and SQL executions, which no
@@ -143,8 +152,7 @@ class NexmarkSettings:
 # until the watermark passes them, in the driver's heap on a local session.
 # The stateful real-time runs: one window of a 30 s batch after two 30 s warm-up batches, once each
 # (300,000 events a window; the pause after a query's first batch is its longest, and the second
-# warm-up batch keeps it out of the window; eight runs took about seventeen minutes, q15 and q16
-# waiting on their backlog).
+# warm-up batch keeps it out of the window).
 FULL = NexmarkSettings(
     generator_events=2_000_000,
     generator_rounds=5,
@@ -157,7 +165,7 @@ FULL = NexmarkSettings(
     small_batch_events=50_000,
     stateful_latency=LatencySettings(30.0, 1, 1, 30.0, 1, 0.0, 0.0, repetitions=1, warmup_batches=2),
     queries=QUERY_NAMES,
-    stateful_queries=tuple(STATEFUL_REAL_TIME),
+    stateful_queries=tuple(name for name in STATEFUL_REAL_TIME if name not in BEHIND_AT_STATEFUL_RATE),
 )
 # The smoke run measures one query of each way the section runs one: q0 stateless; q6 with small
 # batches and RocksDB's state store, in append mode; q12 in update mode; q13 with its side input;
@@ -562,6 +570,13 @@ def stateful_lines(results: NexmarkResults) -> list[str]:
                 f"| {name} | {i + 1} | {run.rows_per_s:,.0f} | {run.p50_ms:.1f} | {run.p99_ms:.1f} "
                 f"| {run.p999_ms:.1f} | {run.max_ms:.1f} | {_gaps(run)} | {published} |"
             )
+    lines += [
+        "",
+        f"Not measured here: {' and '.join(BEHIND_AT_STATEFUL_RATE)}, whose exact distinct counts rewrite "
+        "a day's sets of bidders and auctions in the state store for every bid, and fall behind "
+        f"{STATEFUL_RATE:,} events/s by far in real-time mode (docs/nexmark.md, Benchmarks, has the "
+        "figures).",
+    ]
     return lines + boundary_lines(results.stateful_latency, "query")
 
 
