@@ -7,6 +7,11 @@ Pipelines, each into the noop sink, with batches of the same number of changes (
                  deleting it with probability 0.1
   changes typed  this source's typed rows of the same SCHEMA and fields (read_random_strings), the
                  key a uniform BIGINT: what the lifecycle and the envelope cost on top
+  changes envelope  the same typed rows with the flat envelope's columns as typed columns
+                 (ENVELOPE_COLUMNS: `_op` drawn from the three operations at the lifecycle's long-run
+                 shares, `_seq` a sequence, `_ts` the event time): every column the change stream
+                 writes, without the lifecycle that says which key and operation each change has. Its
+                 rate against `changes typed` bounds what any change stream of these columns can reach
   changes SQL    the best hand-written Spark SQL on rate-micro-batch for a change feed: a key from
                  rand(), an op from CASE WHEN, the same columns; no lifecycle (an update of an
                  absent key, a delete of a deleted one), so no table to check it against
@@ -37,6 +42,15 @@ FIELDS: dict[str, dict[str, object]] = {
     "tier": {"kind": "values", "values": '["free", "pro", "team"]', "weights": "[7, 2, 1]"},
 }
 DELETE_FRACTION = 0.1
+#: The flat envelope's columns as typed columns, for `changes envelope`: a change is an insert or a
+#: delete d / (1 + d) of the time each and an update (1 - d) / (1 + d) (ChangeLifecycle), so 1, 9, 1
+#: at d = 0.1; its number, the offset; its commit time, the row's event time.
+ENVELOPE_SCHEMA = "_op STRING NOT NULL, _seq BIGINT NOT NULL, _ts TIMESTAMP NOT NULL"
+ENVELOPE_FIELDS: dict[str, dict[str, object]] = {
+    "_op": {"kind": "values", "values": '["insert", "update", "delete"]', "weights": "[1, 9, 1]"},
+    "_seq": {"kind": "sequence", "start": 0},
+    "_ts": {"kind": "eventTime"},
+}
 #: The change options, as read_changes, expected_table and the batch read take them.
 CHANGE_KEYWORDS: dict[str, object] = {"seed": 1, "delete_fraction": DELETE_FRACTION}
 #: The hand-written feed's columns, on rate-micro-batch's `value` and `timestamp`: a key from
@@ -89,27 +103,38 @@ def pipelines(keys: int) -> dict[str, Callable[[SparkSession, int], DataFrame]]:
             **CHANGE_KEYWORDS,  # type: ignore[arg-type]
         )
 
-    def typed(spark: SparkSession, rows: int) -> DataFrame:
-        return read_random_strings(
-            spark,
-            engine="jvm",
-            schema=SCHEMA,
-            fields={**FIELDS, "id": {"min": 0, "max": keys - 1}},
-            rows_per_second=10**12,
-            max_rows_per_trigger=rows,
-            seed=1,
-        )
+    def typed_rows(
+        schema: str, fields: dict[str, dict[str, object]]
+    ) -> Callable[[SparkSession, int], DataFrame]:
+        def read(spark: SparkSession, rows: int) -> DataFrame:
+            return read_random_strings(
+                spark,
+                engine="jvm",
+                schema=schema,
+                fields={**fields, "id": {"min": 0, "max": keys - 1}},
+                rows_per_second=10**12,
+                max_rows_per_trigger=rows,
+                seed=1,
+            )
+
+        return read
 
     def hand_written(spark: SparkSession, rows: int) -> DataFrame:
         rate = spark.readStream.format("rate-micro-batch").option("rowsPerBatch", rows).load()
         return rate.selectExpr(*[column.format(keys=keys) for column in SQL_COLUMNS])
 
-    return {"changes ours": ours, "changes typed": typed, "changes SQL": hand_written}
+    return {
+        "changes ours": ours,
+        "changes typed": typed_rows(SCHEMA, FIELDS),
+        "changes envelope": typed_rows(f"{SCHEMA}, {ENVELOPE_SCHEMA}", {**FIELDS, **ENVELOPE_FIELDS}),
+        "changes SQL": hand_written,
+    }
 
 
 DESCRIPTIONS = {
     "changes ours": "this source's change stream (flat envelope)",
     "changes typed": "this source's typed rows of the same schema",
+    "changes envelope": "the same typed rows with the envelope's columns (no lifecycle)",
     "changes SQL": "hand-written change feed on rate-micro-batch (no lifecycle)",
 }
 

@@ -190,7 +190,7 @@ class ChangesResults:
     warmup: int
     measured: int
     repetitions: int
-    #: Keyed "changes ours", "changes typed", "changes SQL".
+    #: Keyed "changes ours", "changes typed", "changes envelope", "changes SQL".
     runs: dict[str, list[Run]]
     descriptions: dict[str, str]
     #: expected_table's seconds (median) at ``as_of[1]`` changes, and the table's rows.
@@ -230,6 +230,11 @@ def machine_and_targets(info: dict[str, str], targets: list[TargetRow]) -> list[
 
 def _median_rate(runs: list[Run]) -> float:
     return float(statistics.median(run.rows_per_s for run in runs))
+
+
+def _median_rates(runs: dict[str, list[Run]], *names: str) -> list[float]:
+    """The median rate of each pipeline of ``names``, in their order."""
+    return [_median_rate(runs[name]) for name in names]
 
 
 def _median_ms(runs: list[Run]) -> float:
@@ -372,9 +377,7 @@ def throughput_targets(
 def python_floor_lines(runs: dict[str, list[Run]]) -> list[str]:
     """What bounds a Python data source of this source's columns: the floor's rate against the
     pure-Python reader's and the twin's, and whether the target against the reader is within it."""
-    python = _median_rate(runs["python"])
-    twin = _median_rate(runs["python twin"])
-    floor = _median_rate(runs["python floor"])
+    python, twin, floor = _median_rates(runs, "python", "python twin", "python floor")
     bound = PYTHON_TWIN_VS_PYTHON.bound
     reach = (
         f"So the target of {bound:g}x the pure-Python reader is beyond what a Python data source of these "
@@ -469,6 +472,32 @@ def typed_lines(typed: TypedResults) -> list[str]:
         f"The Python data source makes the same rows at {python:,.0f} rows/s (median): this source "
         f"is {ours / python:.1f} times as fast.",
         "",
+        *typed_floor_lines(typed),
+    ]
+
+
+def typed_floor_lines(typed: TypedResults) -> list[str]:
+    """What bounds this source against dbldatagen on the schema: the rows with nothing drawn, and
+    whether the target is within them."""
+    ours, dbldatagen, floor = _median_rates(typed.runs, "typed ours", "typed dbldatagen", "typed floor")
+    bound = TYPED_VS_DBLDATAGEN.bound
+    reach = (
+        f"So the target of {bound:g}x {typed.peer} is beyond what this source reaches on these columns "
+        f"on this machine: rows of the schema with nothing drawn reach {floor / dbldatagen:.2f}x."
+        if floor / dbldatagen < bound
+        else f"The floor leaves room for the target of {bound:g}x {typed.peer}: it reaches "
+        f"{floor / dbldatagen:.2f}x, and the target holds while the draws cost at most "
+        f"{1000 * (1 / (bound * dbldatagen) - 1 / floor) * 1e6:,.0f} ms of wall time a million rows."
+    )
+    return [
+        "### What bounds the typed columns",
+        "",
+        "The floor is this source with nothing drawn: the sequence and the event time as above, "
+        "every other column a single value as wide as its typical one (`kind` `values`), no nulls. It "
+        f"ran at {floor:,.0f} rows/s (median): writing the schema's rows costs "
+        f"{1000 / floor * 1e6:,.0f} ms of wall time a million, and the draws "
+        f"{1000 * (1 / ours - 1 / floor) * 1e6:,.0f} ms more. {reach}",
+        "",
     ]
 
 
@@ -554,6 +583,7 @@ def changes_lines(results: ChangesResults) -> list[str]:
         "interleave the pipelines in a rotating order (bench/changes.py).",
         "",
         *_throughput_lines(results.runs, results.descriptions, results.repetitions, ours),
+        *changes_floor_lines(results.runs),
         "The oracle, each time the median of its runs (the batch read's after a first, warm-up run):",
         "",
         "| oracle | keys | changes | seconds |",
@@ -567,6 +597,34 @@ def changes_lines(results: ChangesResults) -> list[str]:
         ],
         "",
         *_changes_latency_lines(results),
+    ]
+
+
+def changes_floor_lines(runs: dict[str, list[Run]]) -> list[str]:
+    """What bounds the change stream against typed rows of its schema: the same typed rows with the
+    envelope's columns, which every change stream of them writes, and whether the target is within it."""
+    ours, typed, envelope = _median_rates(runs, "changes ours", "changes typed", "changes envelope")
+    bound = CHANGES_VS_TYPED.bound
+    reach = (
+        f"So the target of {bound:g}x typed rows of the same schema is beyond what a change stream of these "
+        f"columns reaches on this machine: their envelope's columns alone, with no lifecycle, reach "
+        f"{envelope / typed:.2f}x."
+        if envelope / typed < bound
+        else f"The envelope's columns leave room for the target of {bound:g}x typed rows: they reach "
+        f"{envelope / typed:.2f}x, and what the change stream spends past them is its lifecycle's."
+    )
+    return [
+        "### What bounds a change stream against typed rows",
+        "",
+        "A change row is its schema's columns and the envelope's (`_op`, `_seq`, `_ts`). The same "
+        "typed rows with the envelope's columns as typed columns (`_op` drawn from the three "
+        "operations at the lifecycle's long-run shares, `_seq` a sequence, `_ts` the event time) "
+        "write every column a change row has, without the lifecycle that finds each change's key "
+        f"and operation. They ran at {envelope:,.0f} rows/s (median), {envelope / typed:.2f} of "
+        f"the typed rows of the schema alone; the change stream ran at {ours / envelope:.2f} of "
+        f"them: its lifecycle's cost, {1000 * (1 / ours - 1 / envelope) * 1e6:,.0f} ms of wall time "
+        f"a million changes. {reach}",
+        "",
     ]
 
 

@@ -13,6 +13,10 @@ noop sink, with batches of the same number of rows:
   typed SQL         the Spark SQL a user would write for the same columns on rate-micro-batch
                     (rand, CASE WHEN, element_at, lpad, chr)
   typed python      this source's Python data source (engine="python"), the same schema and fields
+  typed floor       this source with nothing drawn (FLOOR_FIELDS): the sequence and the event time
+                    as in `typed ours`, every other column one value of the same width. What this
+                    source spends writing rows of the schema, under any draws: its rate against
+                    dbldatagen's bounds what any columns of this schema reach against it
 """
 
 from __future__ import annotations
@@ -89,16 +93,31 @@ COLUMNS = [
     Column("event_time", {"kind": "eventTime"}, "timestamp", {"expr": "timestamp"}, "timestamp"),
 ]
 FIELDS = {column.name: column.fields for column in COLUMNS}
+#: The floor's columns: the sequence and the event time as drawn, every other one its single value
+#: (`kind` values), as wide as the column's typical value, with no nulls.
+FLOOR_FIELDS: dict[str, dict[str, object]] = {
+    **FIELDS,
+    "user_id": {"kind": "values", "values": "[1]"},
+    "amount": {"kind": "values", "values": '["500.00"]'},
+    "status": {"kind": "values", "values": '["paid"]'},
+    "code": {"kind": "values", "values": '["ORD-1234-ABC"]'},
+}
 DBLDATAGEN = f"dbldatagen {version('dbldatagen')}"
 
 
-def ours(spark: SparkSession, rows: int, engine: Engine = "jvm", partitions: int | None = None) -> DataFrame:
+def ours(
+    spark: SparkSession,
+    rows: int,
+    engine: Engine = "jvm",
+    partitions: int | None = None,
+    fields: dict[str, dict[str, object]] = FIELDS,
+) -> DataFrame:
     # A rate no batch can reach: maxRowsPerTrigger alone sets the batch size.
     return read_random_strings(
         spark,
         engine=engine,
         schema=SCHEMA,
-        fields=FIELDS,
+        fields=fields,
         rows_per_second=10**12,
         max_rows_per_trigger=rows,
         seed=1,
@@ -108,6 +127,10 @@ def ours(spark: SparkSession, rows: int, engine: Engine = "jvm", partitions: int
 
 def python_engine(spark: SparkSession, rows: int) -> DataFrame:
     return ours(spark, rows, engine="python", partitions=2)
+
+
+def floor(spark: SparkSession, rows: int) -> DataFrame:
+    return ours(spark, rows, fields=FLOOR_FIELDS)
 
 
 class EqualBatches(dbldatagen.DataGenerator):  # type: ignore[misc]
@@ -149,12 +172,14 @@ PIPELINES: dict[str, Callable[[SparkSession, int], DataFrame]] = {
     "typed dbldatagen": dbldatagen_stream,
     "typed SQL": hand_written_sql,
     "typed python": python_engine,
+    "typed floor": floor,
 }
 DESCRIPTIONS = {
     "typed ours": "this source, typed columns",
     "typed dbldatagen": f"{DBLDATAGEN}, the same columns",
     "typed SQL": "hand-written SQL on rate-micro-batch, the same columns",
     "typed python": "this source's Python data source (engine=python), typed columns",
+    "typed floor": "this source, the same schema with nothing drawn (the floor)",
 }
 #: The pipelines whose batches take seconds (dbldatagen's template runs in Python workers too):
 #: fewer of their batches are measured.

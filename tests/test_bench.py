@@ -90,10 +90,14 @@ def _assert_changes_report(report: str) -> None:
     for pipeline in (
         "this source's change stream (flat envelope)",
         "this source's typed rows of the same schema",
+        "the same typed rows with the envelope's columns (no lifecycle)",
         "hand-written change feed on rate-micro-batch (no lifecycle)",
     ):
         row = re.search(rf"^\| {re.escape(pipeline)} \| ([\d,]+) \| ([\d,]+) \| ([\d.]+) \|$", report, re.M)
         assert row and _number(row.group(1)) > 0, pipeline
+    assert re.search(
+        r"They ran at [\d,]+ rows/s \(median\), [\d.]+ of the typed rows of the schema", report, re.M
+    )
     assert re.search(
         r"^\| `expected_table` in Python \([\d,]+ rows\) \| 10,000 \| 1,000,000 \| [\d.]+ \|$", report, re.M
     )
@@ -198,7 +202,7 @@ def _assert_nexmark_report(report: str) -> None:
 
 def _assert_typed_section(section: str) -> None:
     """The smoke run's typed-columns section: the schema's six columns as each pipeline makes
-    them, and one repetition of each of the four pipelines, each row whole."""
+    them, and one repetition of each of the five pipelines, each row whole, and the floor's bound."""
     columns = re.findall(r"^\| `(\w+)` \| `[^`]+` \| `[^`]+` \| `[^`]+` \|$", section, re.M)
     assert columns == ["order_id", "user_id", "amount", "status", "code", "event_time"]
     rates = []
@@ -207,6 +211,7 @@ def _assert_typed_section(section: str) -> None:
         "dbldatagen 0.4.0.post1, the same columns",
         "hand-written SQL on rate-micro-batch, the same columns",
         "this source's Python data source (engine=python), typed columns",
+        "this source, the same schema with nothing drawn (the floor)",
     ]:
         row = re.search(rf"^\| {re.escape(pipeline)} \| ([\d,]+) \| ([\d,]+) \| ([\d.]+) \|$", section, re.M)
         assert row, pipeline
@@ -220,6 +225,8 @@ def _assert_typed_section(section: str) -> None:
         re.M,
     )
     assert python and _number(python.group(1)) == rates[3]
+    floor = re.search(r"^The floor is .* It ran at ([\d,]+) rows/s \(median\)", section, re.M)
+    assert floor and _number(floor.group(1)) == rates[4]
 
 
 def _target_rows(report: str) -> list[tuple[str, str]]:
@@ -350,6 +357,7 @@ def _typed_results(report: Any, dbldatagen_seconds: tuple[float, float]) -> Any:
         "typed dbldatagen": dbldatagen_seconds,
         "typed SQL": (1.25, 10 / 7),
         "typed python": (2.0, 1.6),
+        "typed floor": (0.25, 0.25),
     }
     return report.TypedResults(
         schema="order_id BIGINT NOT NULL, code STRING",
@@ -368,6 +376,7 @@ def _typed_results(report: Any, dbldatagen_seconds: tuple[float, float]) -> Any:
             "typed dbldatagen": "dbldatagen 0.4.0.post1, the same columns",
             "typed SQL": "hand-written SQL on rate-micro-batch, the same columns",
             "typed python": "this source's Python data source (engine=python), typed columns",
+            "typed floor": "this source, nothing drawn",
         },
     )
 
@@ -421,6 +430,23 @@ def test_the_typed_section_checks_its_targets_on_median_rates_from_constructed_r
     # dbldatagen at 600,000 rows/s: this source is 7.5 times faster, short of its target.
     report_missed = report.typed_targets(_typed_results(report, (2.5, 5.0)))
     assert report_missed[0][1:] == ("7.50x", False)
+    # The floor at 8,000,000 rows/s (125 ms a million rows), this source's draws 97 ms more: 17.78x
+    # dbldatagen's 450,000 with nothing drawn, room for 10x while the draws cost at most 97 ms.
+    assert (
+        "It ran at 8,000,000 rows/s (median): writing the schema's rows costs 125 ms of wall time a "
+        "million, and the draws 97 ms more. The floor leaves room for the target of 10x dbldatagen "
+        "0.4.0.post1: it reaches 17.78x, and the target holds while the draws cost at most 97 ms of wall "
+        "time a million rows." in text
+    )
+    # dbldatagen at 800,000 rows/s and the floor at 6,666,667: 8.33x with nothing drawn, so 10x is
+    # beyond these columns here.
+    results = _typed_results(report, (2.5, 2.5))
+    results.runs["typed floor"] = two_runs_each({"f": (0.3, 0.3)})["f"]
+    (floor,) = [line for line in report.typed_floor_lines(results) if line.startswith("The floor is")]
+    assert floor.endswith(
+        "the draws 72 ms more. So the target of 10x dbldatagen 0.4.0.post1 is beyond what this source "
+        "reaches on these columns on this machine: rows of the schema with nothing drawn reach 8.33x."
+    )
 
 
 def _changes_results(
@@ -431,7 +457,12 @@ def _changes_results(
 ) -> Any:
     """Two repetitions of each change-stream pipeline, 2,000,000 rows a run, the SQL's in the
     seconds given; the batch read's seconds ``as_of_s``, and a real-time run of each p99."""
-    seconds = {"changes ours": (0.5, 0.5), "changes typed": (0.46, 0.46), "changes SQL": sql_seconds}
+    seconds = {
+        "changes ours": (0.5, 0.5),
+        "changes typed": (0.46, 0.46),
+        "changes envelope": (0.48, 0.48),
+        "changes SQL": sql_seconds,
+    }
     return report.ChangesResults(
         schema="id BIGINT NOT NULL, v STRING",
         keys=1_000_000,
@@ -440,7 +471,12 @@ def _changes_results(
         measured=5,
         repetitions=2,
         runs=two_runs_each(seconds),
-        descriptions={"changes ours": "ours", "changes typed": "typed", "changes SQL": "SQL"},
+        descriptions={
+            "changes ours": "ours",
+            "changes typed": "typed",
+            "changes envelope": "envelope",
+            "changes SQL": "SQL",
+        },
         expected_table_s=2.5,
         table_rows=523_000,
         as_of_s=as_of_s,
@@ -468,6 +504,20 @@ def test_the_change_streams_section_checks_its_targets_on_median_rates_from_cons
     assert f"| {TARGETS.AS_OF_FLAT.label(**facts)} | 3.60 s vs 3.00 s | yes |" in text
     assert "| `expected_table` in Python (523,000 rows) | 1,000,000 | 100,000,000 | 2.50 |" in text
     assert "| ours | 4,000,000 | 4,000,000 | 4,000,000 | 1.00 |" in text
+    # The envelope's columns as typed columns at 4,166,667 rows/s: 0.96 of typed rows, room for 0.9x.
+    assert (
+        "They ran at 4,166,667 rows/s (median), 0.96 of the typed rows of the schema alone; the change "
+        "stream ran at 0.96 of them: its lifecycle's cost, 10 ms of wall time a million changes. The "
+        "envelope's columns leave room for the target of 0.9x typed rows: they reach 0.96x" in text
+    )
+    # Envelope columns that alone take typed rows to 0.8x put 0.9x beyond any change stream of them.
+    rates = {"changes ours": 7.2e6, "changes typed": 10e6, "changes envelope": 8e6}
+    floor = " ".join(report.changes_floor_lines({name: _rate_runs(report, r) for name, r in rates.items()}))
+    assert (
+        "the change stream ran at 0.90 of them: its lifecycle's cost, 14 ms of wall time a million changes. "
+        "So the target of 0.9x typed rows of the same schema is beyond what a change stream of these "
+        "columns reaches on this machine: their envelope's columns alone, with no lifecycle, reach 0.80x."
+    ) in floor
     # The real-time runs: p99 2 and 4 ms, median 3.
     assert f"| {TARGETS.CHANGES_REAL_TIME_P99.label(**facts)} | 3.0 ms | yes |" in text
     assert (
@@ -641,7 +691,7 @@ def _section_targets(report: Any, target: Any, value: float, reference: float) -
     elif target in TARGETS.CHANGES:
         as_of = {10**6: reference, 10**8: value} if target == TARGETS.AS_OF_FLAT else {10**6: 1.0, 10**8: 1.0}
         p99 = value if target == TARGETS.CHANGES_REAL_TIME_P99 else 1.0
-        rates = {"changes ours": value, "changes typed": 1.0, "changes SQL": 1.0}
+        rates = {"changes ours": value, "changes typed": 1.0, "changes envelope": 1.0, "changes SQL": 1.0}
         if target in (TARGETS.CHANGES_VS_TYPED, TARGETS.CHANGES_VS_SQL):
             rates["changes typed" if target == TARGETS.CHANGES_VS_TYPED else "changes SQL"] = reference
         results = _changes_results(report, (1.0, 1.0), as_of, (p99,))
