@@ -40,6 +40,8 @@ private[sparkrandomstrings] final class ChangeLifecycle(seed: Long, spec: Change
   private val hotKeys = if (spec.hotKeyFraction > 0.0) spec.hotKeys else 0L
   private val coldKeys = keys - hotKeys
   private val hotFraction = spec.hotKeyFraction
+  // Read once: a spec's values are looked up by name, and a change draws deletes several times.
+  private val deleteFraction = spec.deleteFraction
 
   /** The number of the first live change: after the snapshot, if any. */
   val firstLive: Long = if (spec.snapshot) keys else 0L
@@ -119,7 +121,7 @@ private[sparkrandomstrings] final class ChangeLifecycle(seed: Long, spec: Change
    * deletes.
    */
   def insertOf(key: Long, j: Long): Long =
-    if (spec.deleteFraction == 0.0) 0L
+    if (deleteFraction == 0.0) 0L
     else {
       var i = j
       while (i >= 1L && !deletes(key, i)) i -= 1L
@@ -175,7 +177,7 @@ private[sparkrandomstrings] final class ChangeLifecycle(seed: Long, spec: Change
   /** Whether the draw of key `key`'s occurrence `j` says delete (if the key is present then). */
   private def deletes(key: Long, j: Long): Boolean = {
     deletes.reset(j * keys + key)
-    deletes.nextChance(spec.deleteFraction)
+    deletes.nextChance(deleteFraction)
   }
 
   // The last round keys, cached: consecutive changes are mostly in the same rounds.
