@@ -510,6 +510,13 @@ def test_the_change_streams_section_checks_its_targets_on_median_rates_from_cons
         "stream ran at 0.96 of them: its lifecycle's cost, 10 ms of wall time a million changes. The "
         "envelope's columns leave room for the target of 0.9x typed rows: they reach 0.96x" in text
     )
+    # A change stream as fast as the envelope's columns: its lifecycle cost nothing past them.
+    rates = {"changes ours": 8e6, "changes typed": 10e6, "changes envelope": 8e6}
+    floor = " ".join(report.changes_floor_lines({name: _rate_runs(report, r) for name, r in rates.items()}))
+    assert (
+        "the change stream ran at 1.00 of them: its lifecycle cost no more than the draw of `_op` it takes "
+        "the place of. So the target" in floor
+    )
     # Envelope columns that alone take typed rows to 0.8x put 0.9x beyond any change stream of them.
     rates = {"changes ours": 7.2e6, "changes typed": 10e6, "changes envelope": 8e6}
     floor = " ".join(report.changes_floor_lines({name: _rate_runs(report, r) for name, r in rates.items()}))
