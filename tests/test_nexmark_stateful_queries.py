@@ -29,7 +29,7 @@ from helpers.spark_lines import on_default_line
 from spark_random_strings import nexmark_answers, read_nexmark
 from spark_random_strings.engine.choice import pyspark_line
 from spark_random_strings.engine.session import session_setting
-from spark_random_strings.nexmark import NexmarkKeywords, ranking_queries
+from spark_random_strings.nexmark import NexmarkKeywords
 from spark_random_strings.nexmark.generator import NexmarkEvent
 from spark_random_strings.nexmark.queries import (
     QUERIES,
@@ -38,8 +38,9 @@ from spark_random_strings.nexmark.queries import (
     q6,
     q17,
     q19,
+    ranking,
 )
-from spark_random_strings.nexmark.ranking_queries import _q19_in_python
+from spark_random_strings.nexmark.queries.ranking import _q19_in_python
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("nexmark_stateful_queries")]
 
@@ -302,7 +303,7 @@ def test_q19_keeps_its_state_in_the_jars_processor_where_the_driver_has_the_jar(
     python_plan = plan(_q19_in_python(events))
     assert "TopBidsProcessor" not in python_plan and "TransformWithStateIn" in python_plan
     # Where the driver cannot load the jar's class (Spark Connect, or no jar), q19 runs Python's.
-    monkeypatch.setattr(ranking_queries, "driver_loads", lambda spark, name: False)
+    monkeypatch.setattr(ranking, "driver_loads", lambda spark, name: False)
     fallback = plan(q19(events))
     assert "TopBidsProcessor" not in fallback and "TransformWithStateIn" in fallback
 

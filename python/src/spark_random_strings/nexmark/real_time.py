@@ -19,8 +19,8 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from spark_random_strings.nexmark.daily_queries import q15, q16, q17
 from spark_random_strings.nexmark.queries import q0, q1, q5_counts, q12, q13, q18, q19
+from spark_random_strings.nexmark.queries.daily import q15, q16, q17
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame

@@ -17,7 +17,7 @@ import importlib.util
 from typing import TYPE_CHECKING
 
 from spark_random_strings.engine.session import driver_loads
-from spark_random_strings.nexmark.join_queries import _bids_in_auctions
+from spark_random_strings.nexmark.queries.joins import _bids_in_auctions
 from spark_random_strings.nexmark.views import nexmark_views
 
 if TYPE_CHECKING:

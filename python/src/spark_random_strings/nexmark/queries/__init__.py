@@ -51,8 +51,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spark_random_strings.nexmark.daily_queries import DAY_WINDOW, RANK_PRICES, q15, q16, q17
-from spark_random_strings.nexmark.join_queries import (
+from spark_random_strings.nexmark.queries.daily import DAY_WINDOW, RANK_PRICES, q15, q16, q17
+from spark_random_strings.nexmark.queries.joins import (
     Q3_CATEGORY,
     Q3_STATES,
     Q20_CATEGORY,
@@ -66,9 +66,9 @@ from spark_random_strings.nexmark.join_queries import (
     q20,
     q23,
 )
-from spark_random_strings.nexmark.processing_time import PROCESSING_TIME_WINDOW, q12
-from spark_random_strings.nexmark.ranking_queries import ROCKSDB_PROVIDER, STATE_STORE_PROVIDER, q6, q18, q19
-from spark_random_strings.nexmark.side_input import SIDE_INPUT_ROWS, nexmark_side_input, q13
+from spark_random_strings.nexmark.queries.processing_time import PROCESSING_TIME_WINDOW, q12
+from spark_random_strings.nexmark.queries.ranking import ROCKSDB_PROVIDER, STATE_STORE_PROVIDER, q6, q18, q19
+from spark_random_strings.nexmark.queries.side_input import SIDE_INPUT_ROWS, nexmark_side_input, q13
 from spark_random_strings.nexmark.utc import utc_day, utc_hour, utc_minute
 from spark_random_strings.nexmark.views import latest_column, latest_event, nexmark_views
 
@@ -371,9 +371,9 @@ INEXACT_QUERIES = ("q12",)
 TRANSFORM_WITH_STATE_QUERIES = ("q6", "q19")
 
 #: The public names, in the order the documentation shows them (not sorted), those of
-#: ``nexmark.join_queries`` (q3, q4, q7, q8, q9, q20, q23), ``nexmark.daily_queries`` (q15 to q17)
-#: and ``nexmark.ranking_queries`` (q6, q18, q19), ``nexmark.processing_time`` (q12) and
-#: ``nexmark.side_input`` (q13) included.
+#: ``nexmark.queries.joins`` (q3, q4, q7, q8, q9, q20, q23), ``nexmark.queries.daily`` (q15 to q17)
+#: and ``nexmark.queries.ranking`` (q6, q18, q19), ``nexmark.queries.processing_time`` (q12) and
+#: ``nexmark.queries.side_input`` (q13) included.
 __all__ = [  # noqa: RUF022
     "q0", "q1", "q2", "q3", "q4_closing_prices", "q4_average", "q5", "q5_counts", "q5_hot_items",
     "q6", "q7", "q8", "q9", "q10", "q11", "q12", "q13", "nexmark_side_input", "q14", "q15", "q16",
